@@ -1,0 +1,292 @@
+//! Congestion control: one trait mirroring Linux's `struct tcp_congestion_ops`
+//! (`include/net/tcp.h`), one file per algorithm, and a catalogue describing
+//! every algorithm and parameter for the app.
+//!
+//! Algorithms never read a clock: the sender passes `now_ns` in every call.
+//! Windows are in packets with Linux's `snd_cwnd_cnt` fractional counter, so
+//! the additive-increase helpers below behave exactly like `tcp_cong.c`.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use ts_rs::TS;
+
+mod reno;
+
+#[cfg(test)]
+pub(crate) mod testing;
+
+/// Linux `enum tcp_ca_state`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[repr(u8)]
+pub enum CaState {
+    Open = 0,
+    Disorder = 1,
+    Cwr = 2,
+    Recovery = 3,
+    Loss = 4,
+}
+
+/// Linux `enum tcp_ca_event` (the subset a bulk sender produces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaEvent {
+    /// First transmission when nothing was in flight.
+    TxStart,
+    /// CWR or Recovery finished (`CA_EVENT_COMPLETE_CWR`).
+    CompleteCwr,
+    /// Retransmission timeout (`CA_EVENT_LOSS`).
+    Loss,
+}
+
+/// The window fields of Linux's `struct tcp_sock` that an algorithm may read
+/// and change. All in packets (segments of one MSS).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub cwnd_pkts: u32,
+    /// Fractional increase counter (`snd_cwnd_cnt`).
+    pub cwnd_cnt: u32,
+    pub ssthresh_pkts: u32,
+    /// Upper bound on cwnd: the receiver's advertised window (`snd_cwnd_clamp`).
+    pub cwnd_clamp_pkts: u32,
+}
+
+/// Linux's "infinite" ssthresh (`TCP_INFINITE_SSTHRESH`).
+pub const INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
+
+impl Window {
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd_pkts < self.ssthresh_pkts
+    }
+
+    /// `tcp_slow_start`: cwnd grows by one per acked packet up to ssthresh.
+    /// Returns the acked packets left over for congestion avoidance.
+    pub fn slow_start(&mut self, acked_pkts: u32) -> u32 {
+        let cwnd = self
+            .cwnd_pkts
+            .saturating_add(acked_pkts)
+            .min(self.ssthresh_pkts)
+            .max(self.cwnd_pkts);
+        let left = acked_pkts - (cwnd - self.cwnd_pkts);
+        self.cwnd_pkts = cwnd.min(self.cwnd_clamp_pkts);
+        left
+    }
+
+    /// `tcp_cong_avoid_ai`: cwnd grows by one after `w` acked packets
+    /// (so by `1/w` per ACK).
+    pub fn cong_avoid_ai(&mut self, w: u32, acked_pkts: u32) {
+        let w = w.max(1);
+        if self.cwnd_cnt >= w {
+            self.cwnd_cnt = 0;
+            self.cwnd_pkts += 1;
+        }
+        self.cwnd_cnt += acked_pkts;
+        if self.cwnd_cnt >= w {
+            let delta = self.cwnd_cnt / w;
+            self.cwnd_cnt -= delta * w;
+            self.cwnd_pkts += delta;
+        }
+        self.cwnd_pkts = self.cwnd_pkts.min(self.cwnd_clamp_pkts);
+    }
+}
+
+/// What the sender knows when an ACK arrives: everything a real sender sees,
+/// nothing more (no queue lengths, no link rates).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AckSample {
+    pub now_ns: u64,
+    /// Packets newly acknowledged by this ACK (cumulatively or by SACK).
+    pub acked_pkts: u32,
+    /// RTT measured by this ACK (none for retransmitted data: Karn's rule).
+    pub rtt_ns: Option<u64>,
+    /// Smallest RTT seen by the connection so far.
+    pub min_rtt_ns: u64,
+    /// Smoothed RTT (RFC 6298); 0 before the first sample.
+    pub srtt_ns: u64,
+    /// Packets in flight after this ACK was processed.
+    pub in_flight_pkts: u32,
+    /// Total packets delivered (acked) by the connection so far.
+    pub delivered_pkts: u64,
+    /// Delivery-rate sample (Linux `tcp_rate.c`), packets per second.
+    pub delivery_rate_pps: Option<f64>,
+    /// The rate sample was limited by the application or the receiver window.
+    pub app_limited: bool,
+    /// This ACK carried an ECN echo (ECE).
+    pub ece: bool,
+    pub mss_bytes: u32,
+}
+
+/// Linux `struct tcp_congestion_ops`. Every method gets the time passed in.
+pub trait CongestionControl {
+    /// Called once when the flow starts (`init`).
+    fn init(&mut self, _w: &mut Window, _now_ns: u64) {}
+
+    /// Slow-start threshold after a congestion event (`ssthresh`). Called on
+    /// entering Recovery, CWR (local congestion, ECN) and Loss (timeout).
+    fn ssthresh(&mut self, w: &Window, now_ns: u64) -> u32;
+
+    /// Window growth in the Open state (`cong_avoid`), slow start included.
+    fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample);
+
+    /// Every ACK, before `cong_avoid` (`pkts_acked`): RTT samples and counts.
+    fn pkts_acked(&mut self, _w: &Window, _ack: &AckSample) {}
+
+    /// The sender changed state (`set_state`).
+    fn set_state(&mut self, _w: &Window, _state: CaState, _now_ns: u64) {}
+
+    /// Sender events (`cwnd_event`).
+    fn cwnd_event(&mut self, _w: &Window, _event: CaEvent, _now_ns: u64) {}
+
+    /// Window to restore when a congestion event proves spurious (`undo_cwnd`).
+    fn undo_cwnd(&mut self, w: &Window, prior_cwnd_pkts: u32) -> u32 {
+        w.cwnd_pkts.max(prior_cwnd_pkts)
+    }
+
+    /// Full control of cwnd and pacing (`cong_control`, used by BBR). Return
+    /// true to replace the sender's own Open/Recovery window logic.
+    fn cong_control(&mut self, _w: &mut Window, _ack: &AckSample, _state: CaState) -> bool {
+        false
+    }
+
+    /// Pacing rate in bytes per second, if the algorithm paces (BBR).
+    fn pacing_rate_bytes_per_s(&self) -> Option<f64> {
+        None
+    }
+
+    /// Whether losses should leave cwnd alone (BBR: "none on loss").
+    fn ignores_loss(&self) -> bool {
+        false
+    }
+}
+
+/// One user-facing parameter of an algorithm.
+#[derive(Clone, Debug, Serialize, TS)]
+#[ts(export, export_to = "catalogue.ts")]
+pub struct ParamInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+    pub unit: &'static str,
+    /// Use a logarithmic slider.
+    pub log_scale: bool,
+    /// One line: what the parameter means.
+    pub description: &'static str,
+}
+
+/// A citation for an algorithm's rules.
+#[derive(Clone, Debug, Serialize, TS)]
+#[ts(export, export_to = "catalogue.ts")]
+pub struct Citation {
+    pub label: &'static str,
+    pub reference: &'static str,
+}
+
+/// Everything the app needs to describe and configure one algorithm.
+#[derive(Clone, Debug, Serialize, TS)]
+#[ts(export, export_to = "catalogue.ts")]
+pub struct AlgorithmInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// One paragraph for students.
+    pub explanation: &'static str,
+    /// What the cwnd chart should look like.
+    pub expect_on_chart: &'static str,
+    pub increase_tex: &'static str,
+    pub decrease_tex: &'static str,
+    pub params: &'static [ParamInfo],
+    pub citations: &'static [Citation],
+}
+
+/// Resolved parameter values for one flow (defaults filled in).
+#[derive(Clone, Debug)]
+pub struct Params {
+    values: BTreeMap<&'static str, f64>,
+}
+
+impl Params {
+    /// Defaults of `info` overridden by `given` (already validated).
+    pub fn resolve(info: &AlgorithmInfo, given: &BTreeMap<String, f64>) -> Self {
+        let values = info
+            .params
+            .iter()
+            .map(|p| (p.id, given.get(p.id).copied().unwrap_or(p.default)))
+            .collect();
+        Params { values }
+    }
+
+    /// The value of parameter `id`. Panics on an id the algorithm does not
+    /// declare: that is a programming error caught by the catalogue tests.
+    pub fn get(&self, id: &str) -> f64 {
+        *self
+            .values
+            .get(id)
+            .unwrap_or_else(|| panic!("parameter {id} is not in the catalogue entry"))
+    }
+}
+
+type Builder = fn(&Params) -> Box<dyn CongestionControl>;
+
+/// The registry: adding an algorithm is one new file plus one line here.
+const REGISTRY: &[(&AlgorithmInfo, Builder)] = &[
+    (&reno::INFO, reno::build),
+];
+
+/// Every algorithm, in the order the app lists them.
+pub fn catalogue() -> Vec<&'static AlgorithmInfo> {
+    REGISTRY.iter().map(|(info, _)| *info).collect()
+}
+
+pub fn algorithm_info(id: &str) -> Option<&'static AlgorithmInfo> {
+    REGISTRY.iter().find(|(info, _)| info.id == id).map(|(info, _)| *info)
+}
+
+/// Build the controller for algorithm `id` with validated parameters.
+pub fn build(id: &str, given: &BTreeMap<String, f64>) -> Option<Box<dyn CongestionControl>> {
+    REGISTRY
+        .iter()
+        .find(|(info, _)| info.id == id)
+        .map(|(info, builder)| builder(&Params::resolve(info, given)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_start_doubles_and_stops_at_ssthresh() {
+        let mut w = Window { cwnd_pkts: 10, cwnd_cnt: 0, ssthresh_pkts: 15, cwnd_clamp_pkts: 1000 };
+        assert_eq!(w.slow_start(3), 0);
+        assert_eq!(w.cwnd_pkts, 13);
+        assert_eq!(w.slow_start(4), 2);
+        assert_eq!(w.cwnd_pkts, 15);
+    }
+
+    #[test]
+    fn cong_avoid_ai_adds_one_per_w_acks() {
+        let mut w = Window { cwnd_pkts: 10, cwnd_cnt: 0, ssthresh_pkts: 5, cwnd_clamp_pkts: 1000 };
+        for _ in 0..10 {
+            w.cong_avoid_ai(10, 1);
+        }
+        assert_eq!(w.cwnd_pkts, 11);
+        assert_eq!(w.cwnd_cnt, 0);
+        w.cong_avoid_ai(11, 25);
+        assert_eq!(w.cwnd_pkts, 13);
+        assert_eq!(w.cwnd_cnt, 3);
+    }
+
+    #[test]
+    fn every_algorithm_builds_with_defaults_and_has_sane_params() {
+        for info in catalogue() {
+            assert!(build(info.id, &BTreeMap::new()).is_some(), "{}", info.id);
+            for p in info.params {
+                assert!(p.min <= p.default && p.default <= p.max, "{}.{}", info.id, p.id);
+                assert!(p.step > 0.0, "{}.{}", info.id, p.id);
+                assert!(!p.log_scale || p.min > 0.0, "{}.{} log scale needs min > 0", info.id, p.id);
+            }
+            assert!(!info.citations.is_empty(), "{} has no citation", info.id);
+        }
+        let ids: std::collections::BTreeSet<_> = catalogue().iter().map(|i| i.id).collect();
+        assert_eq!(ids.len(), REGISTRY.len(), "algorithm ids must be unique");
+    }
+}

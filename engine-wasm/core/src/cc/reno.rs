@@ -1,0 +1,82 @@
+//! Standard TCP (Reno/NewReno congestion avoidance) with settable increase
+//! `a` and decrease `b`: RFC 5681 §3.1; seed 000 equations 1–2.
+
+use super::{AckSample, AlgorithmInfo, Citation, CongestionControl, ParamInfo, Params, Window};
+
+pub static INFO: AlgorithmInfo = AlgorithmInfo {
+    id: "reno",
+    name: "Standard TCP (Reno)",
+    explanation: "Standard TCP adds about a packets to its window every round trip and, after a loss, cuts the window to (1 − b) of its size. With a = 1 and b = 0.5 this is the classic AIMD sawtooth: on a 1 Gb/s, 30 ms path a window of several thousand packets needs thousands of round trips — over a minute — to grow back after one loss, which is why the high-speed variants were invented.",
+    expect_on_chart: "A slow linear climb and a halving at each loss: a sawtooth whose period grows with the square of the window.",
+    increase_tex: r"w \leftarrow w + \frac{a}{w} \text{ per ACK}",
+    decrease_tex: r"w \leftarrow (1 - b)\,w",
+    params: &[
+        ParamInfo { id: "a", name: "Increase a", default: 1.0, min: 0.1, max: 10.0, step: 0.1, unit: "packets/RTT", log_scale: false, description: "Packets added to the window per round trip in congestion avoidance." },
+        ParamInfo { id: "b", name: "Decrease b", default: 0.5, min: 0.05, max: 0.9, step: 0.05, unit: "fraction", log_scale: false, description: "Fraction of the window removed on a congestion event." },
+    ],
+    citations: &[
+        Citation { label: "RFC 5681", reference: "Allman, Paxson, Blanton. TCP Congestion Control. RFC 5681, 2009, §3.1." },
+        Citation { label: "RFC 6582", reference: "Henderson et al. The NewReno Modification to TCP's Fast Recovery Algorithm. RFC 6582, 2012." },
+        Citation { label: "Seed 000", reference: "Sandia report: Standard vs HighSpeed vs Scalable TCP, equations 1–2." },
+    ],
+};
+
+pub fn build(p: &Params) -> Box<dyn CongestionControl> {
+    Box::new(Reno { a: p.get("a"), b: p.get("b") })
+}
+
+/// AIMD with increase `a` per RTT and multiplicative decrease `b`.
+pub struct Reno {
+    pub a: f64,
+    pub b: f64,
+}
+
+impl Reno {
+    pub fn standard() -> Self {
+        Reno { a: 1.0, b: 0.5 }
+    }
+}
+
+impl CongestionControl for Reno {
+    /// RFC 5681 eq. (4) generalised: ssthresh = max((1 − b)·cwnd, 2).
+    fn ssthresh(&mut self, w: &Window, _now_ns: u64) -> u32 {
+        (((1.0 - self.b) * w.cwnd_pkts as f64) as u32).max(2)
+    }
+
+    /// `tcp_reno_cong_avoid`: slow start, then +a packets per window of ACKs.
+    fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
+        let mut acked = ack.acked_pkts;
+        if w.in_slow_start() {
+            acked = w.slow_start(acked);
+            if acked == 0 {
+                return;
+            }
+        }
+        let per = ((w.cwnd_pkts as f64 / self.a).round() as u32).max(1);
+        w.cong_avoid_ai(per, acked);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::testing::grow_for_rtts;
+
+    #[test]
+    fn standard_adds_one_packet_per_rtt_and_halves() {
+        let mut cc = Reno::standard();
+        let mut w = Window { cwnd_pkts: 100, cwnd_cnt: 0, ssthresh_pkts: 50, cwnd_clamp_pkts: 100_000 };
+        grow_for_rtts(&mut cc, &mut w, 10, 30_000_000);
+        assert_eq!(w.cwnd_pkts, 110);
+        assert_eq!(cc.ssthresh(&w, 0), 55);
+    }
+
+    #[test]
+    fn a_and_b_scale_increase_and_decrease() {
+        let mut cc = Reno { a: 2.0, b: 0.25 };
+        let mut w = Window { cwnd_pkts: 100, cwnd_cnt: 0, ssthresh_pkts: 50, cwnd_clamp_pkts: 100_000 };
+        grow_for_rtts(&mut cc, &mut w, 10, 30_000_000);
+        assert!((119..=121).contains(&w.cwnd_pkts), "cwnd {}", w.cwnd_pkts);
+        assert_eq!(cc.ssthresh(&Window { cwnd_pkts: 100, ..w }, 0), 75);
+    }
+}

@@ -1,0 +1,9 @@
+//! Sawtooth's simulation core: a pure, deterministic, packet-level model of
+//! TCP senders sharing a bottleneck (see `shared/SPEC.md`). No I/O, no clock
+//! reads, no unsafe code: time is integer nanoseconds passed through events.
+#![forbid(unsafe_code)]
+
+pub mod cc;
+pub mod scenario;
+
+pub use scenario::{Scenario, ValidationError};

@@ -1,0 +1,395 @@
+//! The versioned scenario document: the single source of truth for a run.
+//! The app's TypeScript types are generated from these definitions (ts-rs),
+//! never written twice.
+
+use crate::cc;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use ts_rs::TS;
+
+/// The scenario format version this engine reads.
+pub const SCENARIO_VERSION: u32 = 1;
+
+/// A whole experiment: network, TCP settings, flows, duration, seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct Scenario {
+    pub version: u32,
+    /// Seed of the one random generator (random loss, RED).
+    pub seed: u32,
+    pub duration_ms: f64,
+    pub sample_interval_ms: f64,
+    /// 1500 gives MSS 1448 with timestamps; 9000 gives MSS 8948.
+    pub mtu_bytes: u32,
+    /// Two-way propagation delay, split evenly between data and ACK paths.
+    pub rtt_ms: f64,
+    /// Bernoulli loss probability per data packet on the forward path.
+    pub loss_rate: f64,
+    pub tcp: TcpConfig,
+    pub bottleneck: Bottleneck,
+    pub hosts: Vec<Host>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct TcpConfig {
+    /// 2 in the Linux 2.4 era of seeds 000/002; 10 today (RFC 6928).
+    pub initial_cwnd_pkts: u32,
+    /// `null` is Linux's "infinite" ssthresh (a route-cache flush before
+    /// each test); seed 003 uses 100.
+    pub initial_ssthresh_pkts: Option<u32>,
+    /// Acknowledge every second full segment or after 40 ms (RFC 1122 §4.2.3.2).
+    pub delayed_ack: bool,
+    /// Selective acknowledgements (RFC 2018); NewReno partial ACKs otherwise.
+    pub sack: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct Bottleneck {
+    pub rate_bps: f64,
+    pub buffer_pkts: u32,
+    pub aqm: Aqm,
+}
+
+/// Queue management at the bottleneck.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub enum Aqm {
+    DropTail,
+    /// Random Early Detection (Floyd & Jacobson 1993), optionally marking
+    /// ECN-capable packets instead of dropping them (RFC 3168).
+    Red {
+        min_th_pkts: f64,
+        max_th_pkts: f64,
+        max_p: f64,
+        /// EWMA weight of the average queue (w_q).
+        weight: f64,
+        ecn: bool,
+    },
+}
+
+/// A sender host: one NIC with its interface queue, any number of flows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct Host {
+    pub nic_bps: f64,
+    /// Interface queue length in packets (`ifconfig txqueuelen`).
+    pub txqueuelen_pkts: u32,
+    pub flows: Vec<Flow>,
+}
+
+/// One bulk TCP transfer (an iperf stream).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct Flow {
+    /// An id from the algorithm catalogue.
+    pub algorithm: String,
+    /// Algorithm parameters by id; missing ones take the catalogue default.
+    pub params: BTreeMap<String, f64>,
+    /// Socket buffer: the receiver's advertised window.
+    pub window_bytes: u32,
+    pub start_ms: f64,
+    pub stop_ms: Option<f64>,
+    /// Extra two-way delay of this flow only (RTT-fairness experiments).
+    pub extra_delay_ms: f64,
+}
+
+/// One problem with a scenario, naming the field, the value and the rule.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct ValidationError {
+    pub field: String,
+    pub value: String,
+    pub message: String,
+}
+
+impl Display for ValidationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} = {}: {}", self.field, self.value, self.message)
+    }
+}
+
+/// Allowed ranges, shared by validation and the app's controls.
+pub mod limits {
+    pub const DURATION_MS: (f64, f64) = (1.0, 3_600_000.0);
+    pub const SAMPLE_INTERVAL_MS: (f64, f64) = (1.0, 10_000.0);
+    pub const MAX_SAMPLES: f64 = 1_000_000.0;
+    pub const MTU_BYTES: (u32, u32) = (576, 9000);
+    pub const RTT_MS: (f64, f64) = (0.0, 1000.0);
+    pub const LOSS_RATE: (f64, f64) = (0.0, 0.5);
+    pub const INITIAL_CWND_PKTS: (u32, u32) = (1, 100);
+    pub const INITIAL_SSTHRESH_PKTS: (u32, u32) = (2, 10_000_000);
+    pub const RATE_BPS: (f64, f64) = (1e6, 100e9);
+    pub const BUFFER_PKTS: (u32, u32) = (1, 1_000_000);
+    pub const HOSTS: (usize, usize) = (1, 64);
+    pub const FLOWS_PER_HOST: (usize, usize) = (1, 64);
+    pub const TXQUEUELEN_PKTS: (u32, u32) = (1, 100_000);
+    pub const WINDOW_BYTES: (u32, u32) = (65_536, 536_870_912);
+    pub const EXTRA_DELAY_MS: (f64, f64) = (0.0, 1000.0);
+}
+
+impl Scenario {
+    /// Parse and validate a JSON document. Every problem is reported at once
+    /// where the document parses; a malformed document gives one error
+    /// naming the path where parsing stopped.
+    pub fn from_json(text: &str) -> Result<Scenario, Vec<ValidationError>> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            vec![ValidationError {
+                field: "(document)".into(),
+                value: format!("line {} column {}", e.line(), e.column()),
+                message: format!("is not valid JSON: {e}"),
+            }]
+        })?;
+        match value.get("version") {
+            Some(v) if v.as_u64() == Some(SCENARIO_VERSION as u64) => {}
+            Some(v) => {
+                return Err(vec![ValidationError {
+                    field: "version".into(),
+                    value: v.to_string(),
+                    message: format!("unknown scenario version; this engine reads version {SCENARIO_VERSION}"),
+                }])
+            }
+            None => {
+                return Err(vec![ValidationError {
+                    field: "version".into(),
+                    value: "(missing)".into(),
+                    message: format!("is required; this engine reads version {SCENARIO_VERSION}"),
+                }])
+            }
+        }
+        let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            vec![ValidationError {
+                field: if path == "." { "(document)".into() } else { path },
+                value: String::new(),
+                message: e.into_inner().to_string(),
+            }]
+        })?;
+        let errors = scenario.validate();
+        if errors.is_empty() {
+            Ok(scenario)
+        } else {
+            Err(errors)
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a scenario always serialises")
+    }
+
+    /// Every rule violation in the scenario.
+    pub fn validate(&self) -> Vec<ValidationError> {
+        use limits::*;
+        let mut v = Validator::default();
+        v.range_f("duration_ms", self.duration_ms, DURATION_MS, "ms");
+        v.range_f("sample_interval_ms", self.sample_interval_ms, SAMPLE_INTERVAL_MS, "ms");
+        if self.sample_interval_ms > 0.0 && self.duration_ms / self.sample_interval_ms > MAX_SAMPLES {
+            v.push(
+                "sample_interval_ms",
+                self.sample_interval_ms,
+                format!("gives more than {MAX_SAMPLES} samples for this duration; use a longer interval"),
+            );
+        }
+        v.range_u("mtu_bytes", self.mtu_bytes, MTU_BYTES, "bytes");
+        v.range_f("rtt_ms", self.rtt_ms, RTT_MS, "ms");
+        v.range_f("loss_rate", self.loss_rate, LOSS_RATE, "");
+        v.range_u("tcp.initial_cwnd_pkts", self.tcp.initial_cwnd_pkts, INITIAL_CWND_PKTS, "packets");
+        if let Some(s) = self.tcp.initial_ssthresh_pkts {
+            v.range_u("tcp.initial_ssthresh_pkts", s, INITIAL_SSTHRESH_PKTS, "packets");
+        }
+        v.range_f("bottleneck.rate_bps", self.bottleneck.rate_bps, RATE_BPS, "b/s");
+        v.range_u("bottleneck.buffer_pkts", self.bottleneck.buffer_pkts, BUFFER_PKTS, "packets");
+        if let Aqm::Red { min_th_pkts, max_th_pkts, max_p, weight, .. } = self.bottleneck.aqm {
+            let buffer = self.bottleneck.buffer_pkts as f64;
+            v.range_f("bottleneck.aqm.min_th_pkts", min_th_pkts, (1.0, buffer), "packets");
+            v.range_f("bottleneck.aqm.max_th_pkts", max_th_pkts, (min_th_pkts.max(1.0), buffer), "packets");
+            if max_th_pkts <= min_th_pkts {
+                v.push("bottleneck.aqm.max_th_pkts", max_th_pkts, "must be greater than min_th_pkts".into());
+            }
+            v.range_f("bottleneck.aqm.max_p", max_p, (0.0, 1.0), "");
+            v.range_f("bottleneck.aqm.weight", weight, (1e-6, 1.0), "");
+        }
+        if self.hosts.len() < HOSTS.0 || self.hosts.len() > HOSTS.1 {
+            v.push("hosts", self.hosts.len(), format!("must list between {} and {} hosts", HOSTS.0, HOSTS.1));
+        }
+        for (h, host) in self.hosts.iter().enumerate() {
+            let at = |f: &str| format!("hosts[{h}].{f}");
+            v.range_f(&at("nic_bps"), host.nic_bps, RATE_BPS, "b/s");
+            v.range_u(&at("txqueuelen_pkts"), host.txqueuelen_pkts, TXQUEUELEN_PKTS, "packets");
+            if host.flows.len() < FLOWS_PER_HOST.0 || host.flows.len() > FLOWS_PER_HOST.1 {
+                v.push(
+                    &at("flows"),
+                    host.flows.len(),
+                    format!("must list between {} and {} flows", FLOWS_PER_HOST.0, FLOWS_PER_HOST.1),
+                );
+            }
+            for (i, flow) in host.flows.iter().enumerate() {
+                let at = |f: &str| format!("hosts[{h}].flows[{i}].{f}");
+                v.range_u(&at("window_bytes"), flow.window_bytes, WINDOW_BYTES, "bytes");
+                v.range_f(&at("start_ms"), flow.start_ms, (0.0, self.duration_ms.max(0.0)), "ms");
+                if let Some(stop) = flow.stop_ms {
+                    if !(stop > flow.start_ms) || !stop.is_finite() {
+                        v.push(&at("stop_ms"), stop, "must be after start_ms (or null to run to the end)".into());
+                    }
+                }
+                v.range_f(&at("extra_delay_ms"), flow.extra_delay_ms, EXTRA_DELAY_MS, "ms");
+                match cc::algorithm_info(&flow.algorithm) {
+                    None => {
+                        let known: Vec<_> = cc::catalogue().iter().map(|a| a.id).collect();
+                        v.push(&at("algorithm"), &flow.algorithm, format!("is not a known algorithm; one of {}", known.join(", ")));
+                    }
+                    Some(info) => {
+                        for (id, value) in &flow.params {
+                            match info.params.iter().find(|p| p.id == id) {
+                                None => {
+                                    let known: Vec<_> = info.params.iter().map(|p| p.id).collect();
+                                    v.push(
+                                        &at(&format!("params.{id}")),
+                                        value,
+                                        format!("is not a parameter of {}; known: {}", info.id, if known.is_empty() { "none".into() } else { known.join(", ") }),
+                                    );
+                                }
+                                Some(p) => v.range_f(&at(&format!("params.{id}")), *value, (p.min, p.max), p.unit),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        v.errors
+    }
+
+    /// Maximum segment size: MTU less 20 IP + 20 TCP + 12 timestamp bytes.
+    pub fn mss_bytes(&self) -> u32 {
+        self.mtu_bytes - 52
+    }
+
+    pub fn flow_count(&self) -> usize {
+        self.hosts.iter().map(|h| h.flows.len()).sum()
+    }
+
+    /// The default: Standard TCP back-to-back over 1 Gb/s, 30 ms, jumbo
+    /// frames, txqueuelen 100, a 16 MB window (seed 000 §4).
+    pub fn default_scenario() -> Scenario {
+        Scenario {
+            version: SCENARIO_VERSION,
+            seed: 1,
+            duration_ms: 20_000.0,
+            sample_interval_ms: 10.0,
+            mtu_bytes: 9000,
+            rtt_ms: 30.0,
+            loss_rate: 0.0,
+            tcp: TcpConfig { initial_cwnd_pkts: 2, initial_ssthresh_pkts: None, delayed_ack: true, sack: true },
+            bottleneck: Bottleneck { rate_bps: 1e9, buffer_pkts: 1000, aqm: Aqm::DropTail },
+            hosts: vec![Host {
+                nic_bps: 1e9,
+                txqueuelen_pkts: 100,
+                flows: vec![Flow::new("reno", 16 * 1024 * 1024)],
+            }],
+        }
+    }
+}
+
+impl Flow {
+    /// A flow of `algorithm` with default parameters, running the whole time.
+    pub fn new(algorithm: &str, window_bytes: u32) -> Flow {
+        Flow {
+            algorithm: algorithm.into(),
+            params: BTreeMap::new(),
+            window_bytes,
+            start_ms: 0.0,
+            stop_ms: None,
+            extra_delay_ms: 0.0,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Validator {
+    errors: Vec<ValidationError>,
+}
+
+impl Validator {
+    fn push(&mut self, field: &str, value: impl Display, message: String) {
+        self.errors.push(ValidationError { field: field.into(), value: value.to_string(), message });
+    }
+
+    fn range_f(&mut self, field: &str, value: f64, (lo, hi): (f64, f64), unit: &str) {
+        if !(value >= lo && value <= hi) {
+            let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+            self.push(field, value, format!("must be between {lo} and {hi}{unit}"));
+        }
+    }
+
+    fn range_u(&mut self, field: &str, value: u32, (lo, hi): (u32, u32), unit: &str) {
+        self.range_f(field, value as f64, (lo as f64, hi as f64), unit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_scenario_is_valid_and_round_trips() {
+        let s = Scenario::default_scenario();
+        assert!(s.validate().is_empty(), "{:?}", s.validate());
+        assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once_with_field_value_and_range() {
+        let mut s = Scenario::default_scenario();
+        s.rtt_ms = -3.0;
+        s.hosts[0].txqueuelen_pkts = 0;
+        s.hosts[0].flows[0].window_bytes = 12;
+        s.hosts[0].flows[0].algorithm = "warp".into();
+        let errors = Scenario::from_json(&s.to_json()).unwrap_err();
+        let fields: Vec<_> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            ["rtt_ms", "hosts[0].txqueuelen_pkts", "hosts[0].flows[0].window_bytes", "hosts[0].flows[0].algorithm"]
+        );
+        assert_eq!(errors[0].value, "-3");
+        assert_eq!(errors[0].message, "must be between 0 and 1000 ms");
+        assert!(errors[3].message.contains("reno"));
+    }
+
+    #[test]
+    fn unknown_versions_and_fields_are_clear_errors() {
+        let mut v: serde_json::Value = serde_json::from_str(&Scenario::default_scenario().to_json()).unwrap();
+        v["version"] = 7.into();
+        let e = Scenario::from_json(&v.to_string()).unwrap_err();
+        assert_eq!(e[0].field, "version");
+        assert!(e[0].message.contains("unknown scenario version"));
+
+        v["version"] = 1.into();
+        v["hosts"][0]["flows"][0]["colour"] = "red".into();
+        let e = Scenario::from_json(&v.to_string()).unwrap_err();
+        assert_eq!(e[0].field, "hosts[0].flows[0].colour");
+        assert!(e[0].message.contains("unknown field `colour`"), "{}", e[0].message);
+
+        let e = Scenario::from_json("{not json").unwrap_err();
+        assert_eq!(e[0].field, "(document)");
+    }
+
+    #[test]
+    fn parameters_are_checked_against_the_catalogue() {
+        let mut s = Scenario::default_scenario();
+        s.hosts[0].flows[0].params.insert("b".into(), 2.0);
+        s.hosts[0].flows[0].params.insert("zeta".into(), 1.0);
+        let e = s.validate();
+        assert_eq!(e.len(), 2);
+        assert_eq!(e[0].field, "hosts[0].flows[0].params.b");
+        assert!(e[0].message.contains("between 0.05 and 0.9"));
+        assert!(e[1].message.contains("not a parameter of reno"));
+    }
+}
