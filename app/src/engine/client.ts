@@ -1,0 +1,193 @@
+// The page side of the engine worker: a promise/subscription API over the
+// message protocol. One run at a time; starting a run cancels the previous.
+
+import type { EngineError } from './errors';
+import type { EngineInfo, FromWorker, ToWorker } from './protocol';
+import type { RunSummary, Scenario } from './types';
+
+/** The part of Worker the client uses (a fake in unit tests). */
+export interface WorkerLike {
+  postMessage(msg: ToWorker): void;
+  terminate(): void;
+  onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
+  onerror: ((ev: ErrorEvent) => void) | null;
+}
+
+export interface RunStart {
+  columns: string[];
+  flowCount: number;
+  durationNs: number;
+}
+
+export interface RunChunk {
+  samples: Float64Array;
+  rows: number;
+  events: Float64Array;
+  nowNs: number;
+  durationNs: number;
+}
+
+export type RunResult =
+  | { status: 'done'; summary: RunSummary; wallMs: number }
+  | { status: 'error'; error: EngineError }
+  | { status: 'cancelled' };
+
+export interface RunHandlers {
+  onStart?(start: RunStart): void;
+  onChunk?(chunk: RunChunk): void;
+}
+
+export interface RunHandle {
+  readonly id: number;
+  /** Settles once; never rejects. */
+  readonly result: Promise<RunResult>;
+  cancel(): void;
+}
+
+interface Pending {
+  id: number;
+  handlers: RunHandlers;
+  resolve: (r: RunResult) => void;
+}
+
+export function createModuleWorker(): WorkerLike {
+  return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'sawtooth-engine' }) as WorkerLike;
+}
+
+export class EngineClient {
+  private worker: WorkerLike | null = null;
+  private nextId = 1;
+  private pending: Pending | null = null;
+  private readyPromise: Promise<EngineInfo> | null = null;
+  private readyResolve: ((info: EngineInfo) => void) | null = null;
+  private readyReject: ((e: EngineError) => void) | null = null;
+  /** Number of workers started (1 + restarts after traps). */
+  restarts = -1;
+  private readonly createWorker: () => WorkerLike;
+
+  constructor(createWorker: () => WorkerLike = createModuleWorker) {
+    this.createWorker = createWorker;
+  }
+
+  /** Resolves with the engine's defaults and catalogue once it is loaded. */
+  ready(): Promise<EngineInfo> {
+    this.ensureWorker();
+    return this.readyPromise!;
+  }
+
+  run(scenario: Scenario, handlers: RunHandlers = {}): RunHandle {
+    this.cancelPending();
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    let resolve!: (r: RunResult) => void;
+    const result = new Promise<RunResult>((r) => (resolve = r));
+    this.pending = { id, handlers, resolve };
+    worker.postMessage({ type: 'run', id, scenario });
+    return {
+      id,
+      result,
+      cancel: () => {
+        if (this.pending?.id === id) this.cancelPending();
+      },
+    };
+  }
+
+  dispose(): void {
+    this.cancelPending();
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private cancelPending(): void {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = null;
+    this.worker?.postMessage({ type: 'cancel', id: p.id });
+    p.resolve({ status: 'cancelled' });
+  }
+
+  private ensureWorker(): WorkerLike {
+    if (this.worker) return this.worker;
+    this.restarts++;
+    const w = this.createWorker();
+    this.worker = w;
+    if (!this.readyPromise) {
+      this.readyPromise = new Promise<EngineInfo>((res, rej) => {
+        this.readyResolve = res;
+        this.readyReject = rej;
+      });
+      // Avoid an unhandled rejection when nobody awaits ready().
+      this.readyPromise.catch(() => undefined);
+    }
+    w.onmessage = (ev) => this.onMessage(w, ev.data);
+    w.onerror = (ev) => {
+      ev.preventDefault?.();
+      this.onWorkerFailure(w, { kind: 'load', message: ev.message || 'the engine worker failed to start' });
+    };
+    return w;
+  }
+
+  /** Drop a broken worker; the next run() starts a fresh one (a fresh wasm instance). */
+  private discardWorker(w: WorkerLike): void {
+    if (this.worker !== w) return;
+    w.onmessage = null;
+    w.onerror = null;
+    w.terminate();
+    this.worker = null;
+  }
+
+  private onWorkerFailure(w: WorkerLike, error: EngineError): void {
+    this.discardWorker(w);
+    this.readyReject?.(error);
+    this.readyReject = null;
+    this.readyResolve = null;
+    this.readyPromise = null;
+    const p = this.pending;
+    if (p) {
+      this.pending = null;
+      p.resolve({ status: 'error', error });
+    }
+  }
+
+  private onMessage(w: WorkerLike, msg: FromWorker): void {
+    if (this.worker !== w) return;
+    if (msg.type === 'ready') {
+      this.readyResolve?.(msg.info);
+      this.readyResolve = null;
+      this.readyReject = null;
+      return;
+    }
+    if (msg.type === 'error' && msg.fatal) {
+      const p = this.pending;
+      // Settle the run it belongs to (or the current one when the engine itself failed).
+      if (p && (msg.id === null || msg.id === p.id)) {
+        this.pending = null;
+        p.resolve({ status: 'error', error: msg.error });
+      }
+      this.onWorkerFailure(w, msg.error);
+      return;
+    }
+    const p = this.pending;
+    if (!p || msg.id !== p.id) return; // stale message of a cancelled run
+    switch (msg.type) {
+      case 'started':
+        p.handlers.onStart?.({ columns: msg.columns, flowCount: msg.flowCount, durationNs: msg.durationNs });
+        break;
+      case 'chunk':
+        p.handlers.onChunk?.({ samples: msg.samples, rows: msg.rows, events: msg.events, nowNs: msg.nowNs, durationNs: msg.durationNs });
+        break;
+      case 'done':
+        this.pending = null;
+        p.resolve({ status: 'done', summary: msg.summary, wallMs: msg.wallMs });
+        break;
+      case 'cancelled':
+        this.pending = null;
+        p.resolve({ status: 'cancelled' });
+        break;
+      case 'error':
+        this.pending = null;
+        p.resolve({ status: 'error', error: msg.error });
+        break;
+    }
+  }
+}

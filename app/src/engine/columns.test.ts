@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ColumnError, parseColumns, rowsInChunk, SeriesBuffer } from './columns';
+
+const flowCols = (i: number) =>
+  ['cwnd_pkts', 'ssthresh_pkts', 'outstanding_bytes', 'throughput_bps', 'srtt_ms', 'state'].map((k) => `f${i}.${k}`);
+const NAMES = ['t_s', ...flowCols(0), ...flowCols(1), 'q.bottleneck_pkts', 'h0.ifq_pkts', 'h1.ifq_pkts'];
+
+/** Column-major chunk where column c, row r holds c*1000 + r + offset. */
+function chunk(ncols: number, rows: number, offset = 0): Float64Array {
+  const a = new Float64Array(ncols * rows);
+  for (let c = 0; c < ncols; c++) for (let r = 0; r < rows; r++) a[c * rows + r] = c * 1000 + r + offset;
+  return a;
+}
+
+describe('parseColumns', () => {
+  it('finds time, per-flow, bottleneck and per-host columns', () => {
+    const l = parseColumns(NAMES);
+    expect(l.t).toBe(0);
+    expect(l.flows).toHaveLength(2);
+    expect(l.flows[0].cwnd_pkts).toBe(1);
+    expect(l.flows[0].state).toBe(6);
+    expect(l.flows[1].cwnd_pkts).toBe(7);
+    expect(l.flows[1].throughput_bps).toBe(10);
+    expect(l.bottleneckQueue).toBe(13);
+    expect(l.hostQueues).toEqual([14, 15]);
+    expect(l.unknown).toEqual([]);
+  });
+
+  it('does not depend on column order and keeps unknown columns aside', () => {
+    const names = ['h0.ifq_pkts', 'f0.state', 'x.future', ...flowCols(0).slice(0, 5), 't_s'];
+    const l = parseColumns(names);
+    expect(l.t).toBe(names.length - 1);
+    expect(l.flows[0].state).toBe(1);
+    expect(l.flows[0].cwnd_pkts).toBe(3);
+    expect(l.bottleneckQueue).toBe(-1);
+    expect(l.unknown).toEqual(['x.future']);
+  });
+
+  it('rejects malformed column sets', () => {
+    expect(() => parseColumns(flowCols(0))).toThrow(ColumnError);
+    expect(() => parseColumns(['t_s', ...flowCols(1)])).toThrow(/flow 0 has no columns/);
+    expect(() => parseColumns(['t_s', ...flowCols(0).slice(1)])).toThrow(/f0\.cwnd_pkts/);
+    expect(() => parseColumns(['t_s', 't_s'])).toThrow(/duplicate/);
+    expect(() => parseColumns(['t_s', 'h1.ifq_pkts'])).toThrow(/host 0/);
+  });
+});
+
+describe('rowsInChunk', () => {
+  it('divides by the column count and rejects ragged chunks', () => {
+    const l = parseColumns(NAMES);
+    expect(rowsInChunk(l, chunk(NAMES.length, 7))).toBe(7);
+    expect(rowsInChunk(l, new Float64Array(0))).toBe(0);
+    expect(() => rowsInChunk(l, new Float64Array(NAMES.length * 2 + 1))).toThrow(ColumnError);
+  });
+});
+
+describe('SeriesBuffer', () => {
+  it('de-interleaves column-major chunks into typed per-flow series', () => {
+    const b = new SeriesBuffer(parseColumns(NAMES));
+    expect(b.append(chunk(NAMES.length, 3))).toBe(3);
+    const s = b.series();
+    expect(s.length).toBe(3);
+    expect(Array.from(s.t)).toEqual([0, 1, 2]);
+    expect(Array.from(s.flows[0].cwnd_pkts)).toEqual([1000, 1001, 1002]);
+    expect(Array.from(s.flows[1].throughput_bps)).toEqual([10000, 10001, 10002]);
+    expect(Array.from(s.bottleneck_queue_pkts)).toEqual([13000, 13001, 13002]);
+    expect(Array.from(s.hosts[1].ifq_pkts)).toEqual([15000, 15001, 15002]);
+  });
+
+  it('appends across chunks and grows past its capacity', () => {
+    const b = new SeriesBuffer(parseColumns(NAMES), 2);
+    b.append(chunk(NAMES.length, 3, 0));
+    b.append(chunk(NAMES.length, 0));
+    b.append(chunk(NAMES.length, 5, 100));
+    expect(b.length).toBe(8);
+    expect(b.capacity).toBeGreaterThanOrEqual(8);
+    const s = b.series();
+    expect(Array.from(s.t)).toEqual([0, 1, 2, 100, 101, 102, 103, 104]);
+    expect(Array.from(s.flows[1].state)).toEqual([12000, 12001, 12002, 12100, 12101, 12102, 12103, 12104]);
+  });
+
+  it('gives empty series for absent columns', () => {
+    const b = new SeriesBuffer(parseColumns(['t_s', ...flowCols(0)]));
+    b.append(chunk(7, 2));
+    expect(b.series().bottleneck_queue_pkts.length).toBe(0);
+    expect(b.series().hosts).toEqual([]);
+  });
+});

@@ -1,0 +1,30 @@
+// Messages between the page (EngineClient) and the engine worker (worker.ts).
+
+import type { EngineError } from './errors';
+import type { AlgorithmInfo, RunSummary, Scenario } from './types';
+
+export type ToWorker =
+  /** Start a run; any run in progress is cancelled first. */
+  | { type: 'run'; id: number; scenario: Scenario }
+  /** Cancel a run (ignored when it is not the current one). */
+  | { type: 'cancel'; id: number };
+
+export interface EngineInfo {
+  defaultScenario: Scenario;
+  catalogue: AlgorithmInfo[];
+}
+
+export type FromWorker =
+  /** The wasm engine is instantiated. */
+  | { type: 'ready'; info: EngineInfo }
+  /** A run was accepted: its columns and extent. */
+  | { type: 'started'; id: number; columns: string[]; flowCount: number; durationNs: number }
+  /** New samples (column-major, transferred) and events (flat triples, transferred). */
+  | { type: 'chunk'; id: number; samples: Float64Array; rows: number; events: Float64Array; nowNs: number; durationNs: number }
+  | { type: 'done'; id: number; summary: RunSummary; wallMs: number }
+  | { type: 'cancelled'; id: number }
+  /**
+   * A run failed (id null: the engine itself failed). `fatal` means the wasm
+   * instance is unusable (a trap): the client replaces the worker.
+   */
+  | { type: 'error'; id: number | null; error: EngineError; fatal: boolean };

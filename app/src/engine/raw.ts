@@ -1,0 +1,23 @@
+// The shape of the wasm-bindgen module built from engine-wasm/bindings
+// (app/src/engine/pkg/sawtooth_bindings.js). Written by hand so that the pure
+// parts of the facade, the worker logic and their tests do not need the
+// build artifact; worker.ts checks at compile time that the real module fits.
+
+export interface RawSimulationLike {
+  advance(until_ns: number): boolean;
+  now_ns(): number;
+  duration_ns(): number;
+  flow_count(): number;
+  sample_columns(): string;
+  drain_samples(): Float64Array;
+  drain_events(): Float64Array;
+  summary_json(): string;
+  free(): void;
+}
+
+export interface RawEngine {
+  RawSimulation: new (scenario_json: string) => RawSimulationLike;
+  catalogue_json(): string;
+  default_scenario_json(): string;
+  validate_scenario(json: string): string;
+}

@@ -1,0 +1,134 @@
+// The engine worker's logic, independent of the Worker global so that it can
+// be unit-tested with a mock engine. worker.ts wires it to `self`.
+
+import { isFatal, toEngineError, type EngineError } from './errors';
+import type { EngineInfo, FromWorker, ToWorker } from './protocol';
+import type { RawEngine } from './raw';
+import { catalogue, defaultScenario, EngineRunError, Simulation } from './simulation';
+import type { Scenario } from './types';
+
+export interface RunnerDeps {
+  /** Instantiate the wasm engine. */
+  load: () => Promise<RawEngine>;
+  post: (msg: FromWorker, transfer?: Transferable[]) => void;
+  /** Let queued messages (a cancel, a newer run) be delivered. */
+  yieldToEvents: () => Promise<void>;
+  /** Wall clock in ms (performance.now). */
+  now: () => number;
+  /** Target wall time of one slice, ms (default 25). */
+  sliceBudgetMs?: number;
+  /** Simulated time of the first slice, ns (default 20 ms). */
+  firstSliceNs?: number;
+}
+
+const MIN_SLICE_NS = 1e6; // 1 ms of simulated time
+
+export class Runner {
+  private engine: Promise<RawEngine> | null = null;
+  private current: number | null = null;
+  private poisoned: EngineError | null = null;
+  private readonly deps: RunnerDeps;
+
+  constructor(deps: RunnerDeps) {
+    this.deps = deps;
+  }
+
+  /** Load the engine and announce it (or the failure to load it). */
+  async start(): Promise<void> {
+    try {
+      const engine = await this.loadEngine();
+      const info: EngineInfo = { defaultScenario: defaultScenario(engine), catalogue: catalogue(engine) };
+      this.deps.post({ type: 'ready', info });
+    } catch (e) {
+      this.fail(null, e instanceof EngineRunError ? e.error : { kind: 'load', message: String((e as Error)?.message ?? e) });
+    }
+  }
+
+  handle(msg: ToWorker): void {
+    switch (msg.type) {
+      case 'run':
+        this.current = msg.id;
+        void this.run(msg.id, msg.scenario);
+        break;
+      case 'cancel':
+        if (this.current === msg.id) this.current = null;
+        break;
+    }
+  }
+
+  private loadEngine(): Promise<RawEngine> {
+    this.engine ??= this.deps.load();
+    return this.engine;
+  }
+
+  private fail(id: number | null, error: EngineError): void {
+    const fatal = error.kind === 'load' || isFatal(error);
+    if (fatal) this.poisoned = error;
+    this.deps.post({ type: 'error', id, error, fatal });
+  }
+
+  private async run(id: number, scenario: Scenario): Promise<void> {
+    const { post, now, yieldToEvents } = this.deps;
+    const budget = this.deps.sliceBudgetMs ?? 25;
+    if (this.poisoned) {
+      post({ type: 'error', id, error: this.poisoned, fatal: true });
+      return;
+    }
+    let engine: RawEngine;
+    try {
+      engine = await this.loadEngine();
+    } catch (e) {
+      this.fail(id, { kind: 'load', message: String((e as Error)?.message ?? e) });
+      return;
+    }
+    if (this.current !== id) {
+      post({ type: 'cancelled', id });
+      return;
+    }
+
+    const wallStart = now();
+    let sim: Simulation | null = null;
+    try {
+      sim = Simulation.create(engine, scenario);
+      const durationNs = sim.durationNs;
+      post({ type: 'started', id, columns: sim.layout.names, flowCount: sim.flowCount, durationNs });
+
+      let step = Math.max(MIN_SLICE_NS, this.deps.firstSliceNs ?? 20e6);
+      let done = false;
+      let stuck = 0;
+      while (!done) {
+        if (this.current !== id) {
+          post({ type: 'cancelled', id });
+          return;
+        }
+        const t0 = now();
+        const before = sim.nowNs;
+        const target = Math.min(before + step, durationNs);
+        done = sim.advance(target);
+        const chunk = sim.drain();
+        const nowNs = sim.nowNs;
+        post(
+          { type: 'chunk', id, samples: chunk.samples, rows: chunk.rows, events: chunk.events, nowNs, durationNs },
+          [chunk.samples.buffer as ArrayBuffer, chunk.events.buffer as ArrayBuffer],
+        );
+        if (!done) {
+          stuck = nowNs <= before && target >= durationNs ? stuck + 1 : 0;
+          if (stuck > 3) throw new EngineRunError({ kind: 'internal', message: 'the engine stopped advancing before the end of the run' });
+          // Aim each slice at the wall-time budget so the page stays live.
+          const dt = now() - t0;
+          if (dt < budget / 2) step *= 2;
+          else if (dt > budget * 2) step = Math.max(MIN_SLICE_NS, step / 2);
+          await yieldToEvents();
+        }
+      }
+      const summary = sim.summary();
+      if (this.current === id) this.current = null;
+      post({ type: 'done', id, summary, wallMs: now() - wallStart });
+    } catch (e) {
+      if (this.current === id) this.current = null;
+      this.fail(id, e instanceof EngineRunError ? e.error : toEngineError(e));
+    } finally {
+      sim?.free();
+    }
+  }
+}

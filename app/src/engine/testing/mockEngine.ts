@@ -1,0 +1,193 @@
+// A small deterministic stand-in for the wasm engine, for unit tests of the
+// facade, the worker runner and the client. It follows the RawSimulation
+// contract: column names, column-major sample chunks, event triples,
+// validation errors thrown as JSON, and a summary document.
+
+import type { RawEngine, RawSimulationLike } from '../raw';
+import type { Scenario } from '../types';
+
+export interface MockOptions {
+  /** Throw a WebAssembly.RuntimeError-like trap once now_ns passes this (ns). */
+  trapAtNs?: number;
+  /** Count of constructed simulations and frees, for leak checks. */
+  stats?: { created: number; freed: number; advances: number };
+  /** Busy-wait this long in each advance() (a slow engine). */
+  busyMsPerAdvance?: number;
+}
+
+class RuntimeErrorLike extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RuntimeError';
+  }
+}
+
+export const trapError = (): Error =>
+  typeof WebAssembly !== 'undefined' && WebAssembly.RuntimeError ? new WebAssembly.RuntimeError('unreachable') : new RuntimeErrorLike('unreachable');
+
+export function defaultMockScenario(): Scenario {
+  return {
+    version: 1,
+    seed: 1,
+    duration_ms: 1000,
+    sample_interval_ms: 10,
+    mtu_bytes: 9000,
+    rtt_ms: 30,
+    loss_rate: 0,
+    tcp: { initial_cwnd_pkts: 2, initial_ssthresh_pkts: null, delayed_ack: true, sack: true },
+    bottleneck: { rate_bps: 1e9, buffer_pkts: 1000, aqm: { kind: 'drop_tail' } },
+    hosts: [
+      {
+        nic_bps: 1e9,
+        txqueuelen_pkts: 100,
+        flows: [{ algorithm: 'reno', params: {}, window_bytes: 16777216, start_ms: 0, stop_ms: null, extra_delay_ms: 0 }],
+      },
+    ],
+  };
+}
+
+function validate(s: Scenario): { field: string; value: string; message: string }[] {
+  const errors = [];
+  if (!(s.rtt_ms >= 0 && s.rtt_ms <= 1000)) errors.push({ field: 'rtt_ms', value: String(s.rtt_ms), message: 'must be between 0 and 1000 ms' });
+  s.hosts.forEach((h, hi) =>
+    h.flows.forEach((f, fi) => {
+      if (!(f.window_bytes >= 65536 && f.window_bytes <= 536870912))
+        errors.push({
+          field: `hosts[${hi}].flows[${fi}].window_bytes`,
+          value: String(f.window_bytes),
+          message: 'must be between 65536 and 536870912',
+        });
+    }),
+  );
+  return errors;
+}
+
+/** cwnd of flow f at time t (s): a sawtooth whose period grows with the RTT. */
+export function mockCwnd(t: number, f: number, rttMs: number): number {
+  const period = 0.1 + rttMs / 100;
+  return 10 + f + 90 * ((t % period) / period);
+}
+
+export function createMockEngine(opts: MockOptions = {}): RawEngine {
+  class MockSimulation implements RawSimulationLike {
+    private s: Scenario;
+    private now = 0;
+    private emitted = 0; // samples emitted so far
+    private eventsEmitted = 0;
+    private flows: number;
+    private hosts: number;
+    private freed = false;
+
+    constructor(json: string) {
+      const s = JSON.parse(json) as Scenario;
+      const errors = validate(s);
+      if (errors.length) throw new Error(JSON.stringify({ errors }));
+      this.s = s;
+      this.flows = s.hosts.reduce((n, h) => n + h.flows.length, 0);
+      this.hosts = s.hosts.length;
+      if (opts.stats) opts.stats.created++;
+    }
+    private check() {
+      if (this.freed) throw new Error('null pointer passed to rust');
+    }
+    advance(until: number): boolean {
+      this.check();
+      if (opts.stats) opts.stats.advances++;
+      if (opts.busyMsPerAdvance) {
+        const until = performance.now() + opts.busyMsPerAdvance;
+        while (performance.now() < until) {
+          // spin
+        }
+      }
+      const end = this.duration_ns();
+      this.now = Math.min(Math.max(this.now, until), end);
+      if (opts.trapAtNs !== undefined && this.now >= opts.trapAtNs) throw trapError();
+      return this.now >= end;
+    }
+    now_ns() {
+      return this.now;
+    }
+    duration_ns() {
+      return this.s.duration_ms * 1e6;
+    }
+    flow_count() {
+      return this.flows;
+    }
+    sample_columns(): string {
+      const cols = ['t_s'];
+      for (let i = 0; i < this.flows; i++)
+        for (const k of ['cwnd_pkts', 'ssthresh_pkts', 'outstanding_bytes', 'throughput_bps', 'srtt_ms', 'state']) cols.push(`f${i}.${k}`);
+      cols.push('q.bottleneck_pkts');
+      for (let h = 0; h < this.hosts; h++) cols.push(`h${h}.ifq_pkts`);
+      return JSON.stringify(cols);
+    }
+    drain_samples(): Float64Array {
+      this.check();
+      const interval = this.s.sample_interval_ms * 1e6;
+      // Samples at k·interval for k·interval <= now.
+      const total = Math.floor(this.now / interval + 1e-9) + 1;
+      const rows = total - this.emitted;
+      const ncols = 1 + this.flows * 6 + 1 + this.hosts;
+      const out = new Float64Array(ncols * rows);
+      for (let r = 0; r < rows; r++) {
+        const t = ((this.emitted + r) * interval) / 1e9;
+        let c = 0;
+        out[c++ * rows + r] = t;
+        for (let f = 0; f < this.flows; f++) {
+          const cwnd = mockCwnd(t, f, this.s.rtt_ms);
+          out[c++ * rows + r] = cwnd;
+          out[c++ * rows + r] = 64;
+          out[c++ * rows + r] = cwnd * 8948;
+          out[c++ * rows + r] = (cwnd * 8948 * 8) / ((this.s.rtt_ms + 1) / 1000);
+          out[c++ * rows + r] = this.s.rtt_ms;
+          out[c++ * rows + r] = 0;
+        }
+        out[c++ * rows + r] = t * 10;
+        for (let h = 0; h < this.hosts; h++) out[c++ * rows + r] = h;
+      }
+      this.emitted = total;
+      return out;
+    }
+    drain_events(): Float64Array {
+      this.check();
+      // One network-loss event per simulated 100 ms, on flow 0.
+      const total = Math.floor(this.now / 1e8);
+      const out: number[] = [];
+      for (let k = this.eventsEmitted; k < total; k++) out.push((k + 1) * 0.1, 0, k % 5);
+      this.eventsEmitted = total;
+      return Float64Array.from(out);
+    }
+    summary_json(): string {
+      const bps = 8e8 / (1 + this.s.rtt_ms / 100);
+      return JSON.stringify({
+        flows: Array.from({ length: this.flows }, (_, i) => ({
+          flow: i,
+          host: 0,
+          algorithm: 'reno',
+          mean_throughput_bps: bps / this.flows,
+          share: 1 / this.flows,
+          drops: 0,
+          local_congestion_events: 0,
+          retransmits: 0,
+          time_to_90pct_s: null,
+        })),
+        utilisation: bps / 1e9,
+        jain_index: 1,
+        total_throughput_bps: bps,
+        bottleneck_drops: 0,
+        packets_sent: 1000,
+      });
+    }
+    free() {
+      if (!this.freed && opts.stats) opts.stats.freed++;
+      this.freed = true;
+    }
+  }
+  return {
+    RawSimulation: MockSimulation,
+    catalogue_json: () =>
+      JSON.stringify([{ id: 'reno', name: 'Standard (Reno)', explanation: '', expect_on_chart: '', increase_tex: '', decrease_tex: '', params: [], citations: [] }]),
+    default_scenario_json: () => JSON.stringify(defaultMockScenario()),
+    validate_scenario: (json: string) => JSON.stringify({ errors: validate(JSON.parse(json) as Scenario) }),
+  };
+}

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { EngineClient, type RunChunk } from './client';
+import { parseColumns, SeriesBuffer } from './columns';
+import type { FromWorker } from './protocol';
+import { Runner } from './runner';
+import { createFakeWorker, type FakeWorker } from './testing/fakeWorker';
+import { createMockEngine, defaultMockScenario, mockCwnd } from './testing/mockEngine';
+
+describe('Runner (worker logic)', () => {
+  it('announces ready, then streams started → chunks → done, transferring buffers', async () => {
+    const posted: { msg: FromWorker; transfer?: Transferable[] }[] = [];
+    const runner = new Runner({
+      load: async () => createMockEngine(),
+      post: (msg, transfer) => posted.push({ msg, transfer }),
+      yieldToEvents: () => Promise.resolve(),
+      now: () => 0, // every slice looks instant → the step doubles
+      firstSliceNs: 10e6,
+    });
+    await runner.start();
+    expect(posted[0].msg.type).toBe('ready');
+    runner.handle({ type: 'run', id: 7, scenario: defaultMockScenario() });
+    await new Promise((r) => setTimeout(r, 10));
+    const types = posted.map((p) => p.msg.type);
+    expect(types[1]).toBe('started');
+    expect(types.at(-1)).toBe('done');
+    const chunks = posted.filter((p) => p.msg.type === 'chunk');
+    // 10, 20, 40, ... ms slices cover 1000 ms in 7 chunks.
+    expect(chunks).toHaveLength(7);
+    for (const c of chunks) {
+      const m = c.msg as Extract<FromWorker, { type: 'chunk' }>;
+      expect(m.id).toBe(7);
+      expect(c.transfer).toEqual([m.samples.buffer, m.events.buffer]);
+    }
+    const rows = chunks.reduce((n, c) => n + (c.msg as Extract<FromWorker, { type: 'chunk' }>).rows, 0);
+    expect(rows).toBe(101);
+  });
+
+  it('posts validation errors as non-fatal and traps as fatal, then refuses to run', async () => {
+    const posted: FromWorker[] = [];
+    const runner = new Runner({
+      load: async () => createMockEngine({ trapAtNs: 3e8 }),
+      post: (msg) => posted.push(msg),
+      yieldToEvents: () => Promise.resolve(),
+      now: () => 0,
+    });
+    await runner.start();
+    const bad = defaultMockScenario();
+    bad.rtt_ms = -1;
+    runner.handle({ type: 'run', id: 1, scenario: bad });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(posted.at(-1)).toMatchObject({ type: 'error', id: 1, fatal: false, error: { kind: 'validation' } });
+
+    runner.handle({ type: 'run', id: 2, scenario: defaultMockScenario() });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(posted.at(-1)).toMatchObject({ type: 'error', id: 2, fatal: true, error: { kind: 'trap' } });
+
+    runner.handle({ type: 'run', id: 3, scenario: defaultMockScenario() });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(posted.at(-1)).toMatchObject({ type: 'error', id: 3, fatal: true });
+  });
+
+  it('reports an engine that fails to load', async () => {
+    const posted: FromWorker[] = [];
+    const runner = new Runner({
+      load: () => Promise.reject(new Error('CompileError: bad magic')),
+      post: (msg) => posted.push(msg),
+      yieldToEvents: () => Promise.resolve(),
+      now: () => 0,
+    });
+    await runner.start();
+    expect(posted).toEqual([{ type: 'error', id: null, fatal: true, error: { kind: 'load', message: 'CompileError: bad magic' } }]);
+  });
+});
+
+describe('EngineClient over a worker', () => {
+  it('resolves ready() with the engine defaults', async () => {
+    const client = new EngineClient(() => createFakeWorker(createMockEngine()));
+    const info = await client.ready();
+    expect(info.defaultScenario.rtt_ms).toBe(30);
+    expect(info.catalogue[0].id).toBe('reno');
+    client.dispose();
+  });
+
+  it('streams a run into a growing series that matches the engine', async () => {
+    const client = new EngineClient(() => createFakeWorker(createMockEngine()));
+    let buffer: SeriesBuffer | null = null;
+    const chunks: RunChunk[] = [];
+    const handle = client.run(defaultMockScenario(), {
+      onStart: (s) => (buffer = new SeriesBuffer(parseColumns(s.columns))),
+      onChunk: (c) => {
+        chunks.push(c);
+        buffer!.append(c.samples);
+      },
+    });
+    const result = await handle.result;
+    expect(result.status).toBe('done');
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.at(-1)!.nowNs).toBe(1e9);
+    const s = buffer!.series();
+    expect(s.length).toBe(101);
+    for (let i = 0; i < s.length; i++) expect(s.flows[0].cwnd_pkts[i]).toBeCloseTo(mockCwnd(s.t[i], 0, 30));
+    client.dispose();
+  });
+
+  it('cancels a stale run when a new one starts', async () => {
+    const stats = { created: 0, freed: 0, advances: 0 };
+    let worker: FakeWorker | null = null;
+    const client = new EngineClient(() => (worker = createFakeWorker(createMockEngine({ stats, busyMsPerAdvance: 3 }), 1)));
+    const long = defaultMockScenario();
+    long.duration_ms = 600_000;
+    let firstProgress = 0;
+    const first = client.run(long, { onChunk: (c) => (firstProgress = c.nowNs / c.durationNs) });
+    await new Promise((r) => setTimeout(r, 30));
+    const s2 = defaultMockScenario();
+    s2.rtt_ms = 100;
+    const secondRows: number[] = [];
+    const second = client.run(s2, { onChunk: (c) => secondRows.push(c.rows) });
+    expect(await first.result).toEqual({ status: 'cancelled' });
+    const r2 = await second.result;
+    expect(r2.status).toBe('done');
+    if (r2.status === 'done') expect(r2.summary.total_throughput_bps).toBeCloseTo(8e8 / 2);
+    expect(worker!.received.map((m) => m.type)).toEqual(['run', 'cancel', 'run']);
+    await new Promise((r) => setTimeout(r, 10));
+    // Both simulations were freed; the long one stopped early, after streaming some chunks.
+    expect(stats).toMatchObject({ created: 2, freed: 2 });
+    expect(firstProgress).toBeGreaterThan(0);
+    expect(firstProgress).toBeLessThan(0.01);
+    expect(secondRows.reduce((a, b) => a + b, 0)).toBe(101);
+    client.dispose();
+  });
+
+  it('reports a trap and starts a fresh worker for the next run', async () => {
+    let made = 0;
+    const client = new EngineClient(() => {
+      made++;
+      return createFakeWorker(createMockEngine(made === 1 ? { trapAtNs: 2e8 } : {}));
+    });
+    const r1 = await client.run(defaultMockScenario()).result;
+    expect(r1).toEqual({ status: 'error', error: { kind: 'trap', message: 'unreachable' } });
+    const r2 = await client.run(defaultMockScenario()).result;
+    expect(r2.status).toBe('done');
+    expect(made).toBe(2);
+    expect(client.restarts).toBe(1);
+    client.dispose();
+  });
+
+  it('returns validation errors for a bad scenario without restarting', async () => {
+    let made = 0;
+    const client = new EngineClient(() => {
+      made++;
+      return createFakeWorker(createMockEngine());
+    });
+    const s = defaultMockScenario();
+    s.hosts[0].flows[0].window_bytes = 12;
+    const r = await client.run(s).result;
+    expect(r).toEqual({
+      status: 'error',
+      error: {
+        kind: 'validation',
+        errors: [{ field: 'hosts[0].flows[0].window_bytes', value: '12', message: 'must be between 65536 and 536870912' }],
+      },
+    });
+    expect((await client.run(defaultMockScenario()).result).status).toBe('done');
+    expect(made).toBe(1);
+    client.dispose();
+  });
+});

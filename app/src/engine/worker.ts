@@ -1,0 +1,41 @@
+// The engine's module Web Worker: instantiates the wasm package and runs
+// scenarios in slices (see runner.ts for the logic and the protocol).
+
+import init, * as bindings from './pkg/sawtooth_bindings.js';
+import type { FromWorker, ToWorker } from './protocol';
+import type { RawEngine } from './raw';
+import { Runner } from './runner';
+
+// Compile-time check that the built package matches the facade's view of it.
+const engineApi: RawEngine = bindings;
+
+// The few members of DedicatedWorkerGlobalScope used here (the app compiles
+// against the DOM lib, which does not declare the worker scope).
+interface WorkerScope {
+  postMessage(msg: FromWorker, transfer: Transferable[]): void;
+  onmessage: ((ev: MessageEvent<ToWorker>) => void) | null;
+}
+const scope = self as unknown as WorkerScope;
+
+// A MessageChannel round trip yields to the event loop without the 4 ms
+// clamping of nested setTimeout.
+const channel = new MessageChannel();
+const waiting: (() => void)[] = [];
+channel.port1.onmessage = () => waiting.shift()?.();
+
+const runner = new Runner({
+  load: async () => {
+    await init();
+    return engineApi;
+  },
+  post: (msg: FromWorker, transfer?: Transferable[]) => scope.postMessage(msg, transfer ?? []),
+  yieldToEvents: () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      channel.port2.postMessage(null);
+    }),
+  now: () => performance.now(),
+});
+
+scope.onmessage = (ev: MessageEvent<ToWorker>) => runner.handle(ev.data);
+void runner.start();

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Build the engine's wasm-bindgen package into app/src/engine/pkg (a build
+# artifact, never committed). Skips the build when the engine sources are
+# unchanged since the last successful build.
+#
+# Environment:
+#   SAWTOOTH_SKIP_WASM_OPT=1   do not run wasm-opt on the output.
+#   SAWTOOTH_FORCE_WASM=1      rebuild even when sources are unchanged.
+#   SAWTOOTH_WASM_PROFILE=dev  build with --dev instead of --release.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$HOME/.cargo/bin:$PATH"
+
+OUT="$ROOT/app/src/engine/pkg"
+WASM="$OUT/sawtooth_bindings_bg.wasm"
+STAMP="$OUT/.build-stamp"
+PROFILE="${SAWTOOTH_WASM_PROFILE:-release}"
+SKIP_OPT="${SAWTOOTH_SKIP_WASM_OPT:-0}"
+
+say() { printf '[build-wasm] %s\n' "$*" >&2; }
+
+# Everything that can change the output: engine sources and manifests, this
+# script, the tool versions and the options.
+source_hash() {
+  {
+    find engine-wasm -path engine-wasm/target -prune -o -type f \
+      \( -name '*.rs' -o -name 'Cargo.toml' -o -name 'Cargo.lock' \) -print0 \
+      | sort -z | xargs -0 sha256sum
+    sha256sum "$0"
+    echo "profile=$PROFILE skip_opt=$SKIP_OPT"
+    wasm-bindgen --version 2>/dev/null || true
+    wasm-opt --version 2>/dev/null || true
+    rustc --version
+  } | sha256sum | cut -d' ' -f1
+}
+
+HASH="$(source_hash)"
+if [ "${SAWTOOTH_FORCE_WASM:-0}" != "1" ] && [ -f "$WASM" ] && [ -f "$STAMP" ] \
+   && [ "$(cat "$STAMP")" = "$HASH" ]; then
+  exit 0
+fi
+
+command -v wasm-pack >/dev/null || { say "wasm-pack missing: run scripts/setup.sh"; exit 1; }
+
+say "building engine-wasm/bindings ($PROFILE)"
+rm -f "$STAMP"
+# --mode no-install: use the wasm-bindgen found on PATH (installed by setup.sh)
+# instead of letting wasm-pack download one. wasm-opt is disabled in the
+# bindings crate's Cargo.toml; we run the system one below.
+rm -f "$WASM"
+wasm-pack --log-level warn build engine-wasm/bindings \
+  "--$PROFILE" \
+  --target web \
+  --mode no-install \
+  --no-pack \
+  --out-dir "$OUT" \
+  --out-name sawtooth_bindings
+[ -f "$WASM" ] || { say "wasm-pack did not produce $WASM"; exit 1; }
+
+if [ "$SKIP_OPT" != "1" ] && [ "$PROFILE" = "release" ]; then
+  if command -v wasm-opt >/dev/null; then
+    wasm-opt -O3 \
+      --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+      --enable-mutable-globals --enable-multivalue --enable-reference-types \
+      "$WASM" -o "$WASM.opt"
+    mv "$WASM.opt" "$WASM"
+  else
+    say "wasm-opt not found; skipping the wasm-opt pass (install binaryen or set SAWTOOTH_SKIP_WASM_OPT=1)"
+  fi
+fi
+
+rm -f "$OUT/.gitignore" "$OUT/package.json" "$OUT/README.md"
+printf '%s\n' "$HASH" > "$STAMP"
+say "wrote $(du -h "$WASM" | cut -f1) $WASM"
