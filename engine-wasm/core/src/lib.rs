@@ -4,6 +4,14 @@
 #![forbid(unsafe_code)]
 
 pub mod cc;
+pub mod net;
+pub mod record;
+pub mod rng;
 pub mod scenario;
+pub mod sim;
+pub mod summary;
+pub mod tcp;
 
 pub use scenario::{Scenario, ValidationError};
+pub use sim::Simulation;
+pub use summary::Summary;

@@ -58,7 +58,8 @@ pub struct Bottleneck {
 
 /// Queue management at the bottleneck.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 #[ts(export, export_to = "scenario.ts")]
 pub enum Aqm {
     DropTail,
@@ -154,7 +155,9 @@ impl Scenario {
                 return Err(vec![ValidationError {
                     field: "version".into(),
                     value: v.to_string(),
-                    message: format!("unknown scenario version; this engine reads version {SCENARIO_VERSION}"),
+                    message: format!(
+                        "unknown scenario version; this engine reads version {SCENARIO_VERSION}"
+                    ),
                 }])
             }
             None => {
@@ -168,7 +171,11 @@ impl Scenario {
         let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
             vec![ValidationError {
-                field: if path == "." { "(document)".into() } else { path },
+                field: if path == "." {
+                    "(document)".into()
+                } else {
+                    path
+                },
                 value: String::new(),
                 message: e.into_inner().to_string(),
             }]
@@ -190,8 +197,14 @@ impl Scenario {
         use limits::*;
         let mut v = Validator::default();
         v.range_f("duration_ms", self.duration_ms, DURATION_MS, "ms");
-        v.range_f("sample_interval_ms", self.sample_interval_ms, SAMPLE_INTERVAL_MS, "ms");
-        if self.sample_interval_ms > 0.0 && self.duration_ms / self.sample_interval_ms > MAX_SAMPLES {
+        v.range_f(
+            "sample_interval_ms",
+            self.sample_interval_ms,
+            SAMPLE_INTERVAL_MS,
+            "ms",
+        );
+        if self.sample_interval_ms > 0.0 && self.duration_ms / self.sample_interval_ms > MAX_SAMPLES
+        {
             v.push(
                 "sample_interval_ms",
                 self.sample_interval_ms,
@@ -201,50 +214,126 @@ impl Scenario {
         v.range_u("mtu_bytes", self.mtu_bytes, MTU_BYTES, "bytes");
         v.range_f("rtt_ms", self.rtt_ms, RTT_MS, "ms");
         v.range_f("loss_rate", self.loss_rate, LOSS_RATE, "");
-        v.range_u("tcp.initial_cwnd_pkts", self.tcp.initial_cwnd_pkts, INITIAL_CWND_PKTS, "packets");
+        v.range_u(
+            "tcp.initial_cwnd_pkts",
+            self.tcp.initial_cwnd_pkts,
+            INITIAL_CWND_PKTS,
+            "packets",
+        );
         if let Some(s) = self.tcp.initial_ssthresh_pkts {
-            v.range_u("tcp.initial_ssthresh_pkts", s, INITIAL_SSTHRESH_PKTS, "packets");
+            v.range_u(
+                "tcp.initial_ssthresh_pkts",
+                s,
+                INITIAL_SSTHRESH_PKTS,
+                "packets",
+            );
         }
-        v.range_f("bottleneck.rate_bps", self.bottleneck.rate_bps, RATE_BPS, "b/s");
-        v.range_u("bottleneck.buffer_pkts", self.bottleneck.buffer_pkts, BUFFER_PKTS, "packets");
-        if let Aqm::Red { min_th_pkts, max_th_pkts, max_p, weight, .. } = self.bottleneck.aqm {
+        v.range_f(
+            "bottleneck.rate_bps",
+            self.bottleneck.rate_bps,
+            RATE_BPS,
+            "b/s",
+        );
+        v.range_u(
+            "bottleneck.buffer_pkts",
+            self.bottleneck.buffer_pkts,
+            BUFFER_PKTS,
+            "packets",
+        );
+        if let Aqm::Red {
+            min_th_pkts,
+            max_th_pkts,
+            max_p,
+            weight,
+            ..
+        } = self.bottleneck.aqm
+        {
             let buffer = self.bottleneck.buffer_pkts as f64;
-            v.range_f("bottleneck.aqm.min_th_pkts", min_th_pkts, (1.0, buffer), "packets");
-            v.range_f("bottleneck.aqm.max_th_pkts", max_th_pkts, (min_th_pkts.max(1.0), buffer), "packets");
+            v.range_f(
+                "bottleneck.aqm.min_th_pkts",
+                min_th_pkts,
+                (1.0, buffer),
+                "packets",
+            );
+            v.range_f(
+                "bottleneck.aqm.max_th_pkts",
+                max_th_pkts,
+                (min_th_pkts.max(1.0), buffer),
+                "packets",
+            );
             if max_th_pkts <= min_th_pkts {
-                v.push("bottleneck.aqm.max_th_pkts", max_th_pkts, "must be greater than min_th_pkts".into());
+                v.push(
+                    "bottleneck.aqm.max_th_pkts",
+                    max_th_pkts,
+                    "must be greater than min_th_pkts".into(),
+                );
             }
             v.range_f("bottleneck.aqm.max_p", max_p, (0.0, 1.0), "");
             v.range_f("bottleneck.aqm.weight", weight, (1e-6, 1.0), "");
         }
         if self.hosts.len() < HOSTS.0 || self.hosts.len() > HOSTS.1 {
-            v.push("hosts", self.hosts.len(), format!("must list between {} and {} hosts", HOSTS.0, HOSTS.1));
+            v.push(
+                "hosts",
+                self.hosts.len(),
+                format!("must list between {} and {} hosts", HOSTS.0, HOSTS.1),
+            );
         }
         for (h, host) in self.hosts.iter().enumerate() {
             let at = |f: &str| format!("hosts[{h}].{f}");
             v.range_f(&at("nic_bps"), host.nic_bps, RATE_BPS, "b/s");
-            v.range_u(&at("txqueuelen_pkts"), host.txqueuelen_pkts, TXQUEUELEN_PKTS, "packets");
+            v.range_u(
+                &at("txqueuelen_pkts"),
+                host.txqueuelen_pkts,
+                TXQUEUELEN_PKTS,
+                "packets",
+            );
             if host.flows.len() < FLOWS_PER_HOST.0 || host.flows.len() > FLOWS_PER_HOST.1 {
                 v.push(
                     &at("flows"),
                     host.flows.len(),
-                    format!("must list between {} and {} flows", FLOWS_PER_HOST.0, FLOWS_PER_HOST.1),
+                    format!(
+                        "must list between {} and {} flows",
+                        FLOWS_PER_HOST.0, FLOWS_PER_HOST.1
+                    ),
                 );
             }
             for (i, flow) in host.flows.iter().enumerate() {
                 let at = |f: &str| format!("hosts[{h}].flows[{i}].{f}");
-                v.range_u(&at("window_bytes"), flow.window_bytes, WINDOW_BYTES, "bytes");
-                v.range_f(&at("start_ms"), flow.start_ms, (0.0, self.duration_ms.max(0.0)), "ms");
+                v.range_u(
+                    &at("window_bytes"),
+                    flow.window_bytes,
+                    WINDOW_BYTES,
+                    "bytes",
+                );
+                v.range_f(
+                    &at("start_ms"),
+                    flow.start_ms,
+                    (0.0, self.duration_ms.max(0.0)),
+                    "ms",
+                );
                 if let Some(stop) = flow.stop_ms {
                     if !(stop > flow.start_ms) || !stop.is_finite() {
-                        v.push(&at("stop_ms"), stop, "must be after start_ms (or null to run to the end)".into());
+                        v.push(
+                            &at("stop_ms"),
+                            stop,
+                            "must be after start_ms (or null to run to the end)".into(),
+                        );
                     }
                 }
-                v.range_f(&at("extra_delay_ms"), flow.extra_delay_ms, EXTRA_DELAY_MS, "ms");
+                v.range_f(
+                    &at("extra_delay_ms"),
+                    flow.extra_delay_ms,
+                    EXTRA_DELAY_MS,
+                    "ms",
+                );
                 match cc::algorithm_info(&flow.algorithm) {
                     None => {
                         let known: Vec<_> = cc::catalogue().iter().map(|a| a.id).collect();
-                        v.push(&at("algorithm"), &flow.algorithm, format!("is not a known algorithm; one of {}", known.join(", ")));
+                        v.push(
+                            &at("algorithm"),
+                            &flow.algorithm,
+                            format!("is not a known algorithm; one of {}", known.join(", ")),
+                        );
                     }
                     Some(info) => {
                         for (id, value) in &flow.params {
@@ -254,10 +343,23 @@ impl Scenario {
                                     v.push(
                                         &at(&format!("params.{id}")),
                                         value,
-                                        format!("is not a parameter of {}; known: {}", info.id, if known.is_empty() { "none".into() } else { known.join(", ") }),
+                                        format!(
+                                            "is not a parameter of {}; known: {}",
+                                            info.id,
+                                            if known.is_empty() {
+                                                "none".into()
+                                            } else {
+                                                known.join(", ")
+                                            }
+                                        ),
                                     );
                                 }
-                                Some(p) => v.range_f(&at(&format!("params.{id}")), *value, (p.min, p.max), p.unit),
+                                Some(p) => v.range_f(
+                                    &at(&format!("params.{id}")),
+                                    *value,
+                                    (p.min, p.max),
+                                    p.unit,
+                                ),
                             }
                         }
                     }
@@ -287,8 +389,17 @@ impl Scenario {
             mtu_bytes: 9000,
             rtt_ms: 30.0,
             loss_rate: 0.0,
-            tcp: TcpConfig { initial_cwnd_pkts: 2, initial_ssthresh_pkts: None, delayed_ack: true, sack: true },
-            bottleneck: Bottleneck { rate_bps: 1e9, buffer_pkts: 1000, aqm: Aqm::DropTail },
+            tcp: TcpConfig {
+                initial_cwnd_pkts: 2,
+                initial_ssthresh_pkts: None,
+                delayed_ack: true,
+                sack: true,
+            },
+            bottleneck: Bottleneck {
+                rate_bps: 1e9,
+                buffer_pkts: 1000,
+                aqm: Aqm::DropTail,
+            },
             hosts: vec![Host {
                 nic_bps: 1e9,
                 txqueuelen_pkts: 100,
@@ -319,12 +430,20 @@ struct Validator {
 
 impl Validator {
     fn push(&mut self, field: &str, value: impl Display, message: String) {
-        self.errors.push(ValidationError { field: field.into(), value: value.to_string(), message });
+        self.errors.push(ValidationError {
+            field: field.into(),
+            value: value.to_string(),
+            message,
+        });
     }
 
     fn range_f(&mut self, field: &str, value: f64, (lo, hi): (f64, f64), unit: &str) {
         if !(value >= lo && value <= hi) {
-            let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+            let unit = if unit.is_empty() {
+                String::new()
+            } else {
+                format!(" {unit}")
+            };
             self.push(field, value, format!("must be between {lo} and {hi}{unit}"));
         }
     }
@@ -356,7 +475,12 @@ mod tests {
         let fields: Vec<_> = errors.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(
             fields,
-            ["rtt_ms", "hosts[0].txqueuelen_pkts", "hosts[0].flows[0].window_bytes", "hosts[0].flows[0].algorithm"]
+            [
+                "rtt_ms",
+                "hosts[0].txqueuelen_pkts",
+                "hosts[0].flows[0].window_bytes",
+                "hosts[0].flows[0].algorithm"
+            ]
         );
         assert_eq!(errors[0].value, "-3");
         assert_eq!(errors[0].message, "must be between 0 and 1000 ms");
@@ -365,7 +489,8 @@ mod tests {
 
     #[test]
     fn unknown_versions_and_fields_are_clear_errors() {
-        let mut v: serde_json::Value = serde_json::from_str(&Scenario::default_scenario().to_json()).unwrap();
+        let mut v: serde_json::Value =
+            serde_json::from_str(&Scenario::default_scenario().to_json()).unwrap();
         v["version"] = 7.into();
         let e = Scenario::from_json(&v.to_string()).unwrap_err();
         assert_eq!(e[0].field, "version");
@@ -375,7 +500,11 @@ mod tests {
         v["hosts"][0]["flows"][0]["colour"] = "red".into();
         let e = Scenario::from_json(&v.to_string()).unwrap_err();
         assert_eq!(e[0].field, "hosts[0].flows[0].colour");
-        assert!(e[0].message.contains("unknown field `colour`"), "{}", e[0].message);
+        assert!(
+            e[0].message.contains("unknown field `colour`"),
+            "{}",
+            e[0].message
+        );
 
         let e = Scenario::from_json("{not json").unwrap_err();
         assert_eq!(e[0].field, "(document)");

@@ -228,9 +228,7 @@ impl Params {
 type Builder = fn(&Params) -> Box<dyn CongestionControl>;
 
 /// The registry: adding an algorithm is one new file plus one line here.
-const REGISTRY: &[(&AlgorithmInfo, Builder)] = &[
-    (&reno::INFO, reno::build),
-];
+const REGISTRY: &[(&AlgorithmInfo, Builder)] = &[(&reno::INFO, reno::build)];
 
 /// Every algorithm, in the order the app lists them.
 pub fn catalogue() -> Vec<&'static AlgorithmInfo> {
@@ -238,7 +236,10 @@ pub fn catalogue() -> Vec<&'static AlgorithmInfo> {
 }
 
 pub fn algorithm_info(id: &str) -> Option<&'static AlgorithmInfo> {
-    REGISTRY.iter().find(|(info, _)| info.id == id).map(|(info, _)| *info)
+    REGISTRY
+        .iter()
+        .find(|(info, _)| info.id == id)
+        .map(|(info, _)| *info)
 }
 
 /// Build the controller for algorithm `id` with validated parameters.
@@ -255,7 +256,12 @@ mod tests {
 
     #[test]
     fn slow_start_doubles_and_stops_at_ssthresh() {
-        let mut w = Window { cwnd_pkts: 10, cwnd_cnt: 0, ssthresh_pkts: 15, cwnd_clamp_pkts: 1000 };
+        let mut w = Window {
+            cwnd_pkts: 10,
+            cwnd_cnt: 0,
+            ssthresh_pkts: 15,
+            cwnd_clamp_pkts: 1000,
+        };
         assert_eq!(w.slow_start(3), 0);
         assert_eq!(w.cwnd_pkts, 13);
         assert_eq!(w.slow_start(4), 2);
@@ -264,7 +270,12 @@ mod tests {
 
     #[test]
     fn cong_avoid_ai_adds_one_per_w_acks() {
-        let mut w = Window { cwnd_pkts: 10, cwnd_cnt: 0, ssthresh_pkts: 5, cwnd_clamp_pkts: 1000 };
+        let mut w = Window {
+            cwnd_pkts: 10,
+            cwnd_cnt: 0,
+            ssthresh_pkts: 5,
+            cwnd_clamp_pkts: 1000,
+        };
         for _ in 0..10 {
             w.cong_avoid_ai(10, 1);
         }
@@ -280,9 +291,19 @@ mod tests {
         for info in catalogue() {
             assert!(build(info.id, &BTreeMap::new()).is_some(), "{}", info.id);
             for p in info.params {
-                assert!(p.min <= p.default && p.default <= p.max, "{}.{}", info.id, p.id);
+                assert!(
+                    p.min <= p.default && p.default <= p.max,
+                    "{}.{}",
+                    info.id,
+                    p.id
+                );
                 assert!(p.step > 0.0, "{}.{}", info.id, p.id);
-                assert!(!p.log_scale || p.min > 0.0, "{}.{} log scale needs min > 0", info.id, p.id);
+                assert!(
+                    !p.log_scale || p.min > 0.0,
+                    "{}.{} log scale needs min > 0",
+                    info.id,
+                    p.id
+                );
             }
             assert!(!info.citations.is_empty(), "{} has no citation", info.id);
         }

@@ -22,7 +22,10 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
 };
 
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
-    Box::new(Reno { a: p.get("a"), b: p.get("b") })
+    Box::new(Reno {
+        a: p.get("a"),
+        b: p.get("b"),
+    })
 }
 
 /// AIMD with increase `a` per RTT and multiplicative decrease `b`.
@@ -65,7 +68,12 @@ mod tests {
     #[test]
     fn standard_adds_one_packet_per_rtt_and_halves() {
         let mut cc = Reno::standard();
-        let mut w = Window { cwnd_pkts: 100, cwnd_cnt: 0, ssthresh_pkts: 50, cwnd_clamp_pkts: 100_000 };
+        let mut w = Window {
+            cwnd_pkts: 100,
+            cwnd_cnt: 0,
+            ssthresh_pkts: 50,
+            cwnd_clamp_pkts: 100_000,
+        };
         grow_for_rtts(&mut cc, &mut w, 10, 30_000_000);
         assert_eq!(w.cwnd_pkts, 110);
         assert_eq!(cc.ssthresh(&w, 0), 55);
@@ -74,9 +82,23 @@ mod tests {
     #[test]
     fn a_and_b_scale_increase_and_decrease() {
         let mut cc = Reno { a: 2.0, b: 0.25 };
-        let mut w = Window { cwnd_pkts: 100, cwnd_cnt: 0, ssthresh_pkts: 50, cwnd_clamp_pkts: 100_000 };
+        let mut w = Window {
+            cwnd_pkts: 100,
+            cwnd_cnt: 0,
+            ssthresh_pkts: 50,
+            cwnd_clamp_pkts: 100_000,
+        };
         grow_for_rtts(&mut cc, &mut w, 10, 30_000_000);
         assert!((119..=121).contains(&w.cwnd_pkts), "cwnd {}", w.cwnd_pkts);
-        assert_eq!(cc.ssthresh(&Window { cwnd_pkts: 100, ..w }, 0), 75);
+        assert_eq!(
+            cc.ssthresh(
+                &Window {
+                    cwnd_pkts: 100,
+                    ..w
+                },
+                0
+            ),
+            75
+        );
     }
 }

@@ -7,13 +7,24 @@ use super::{AckSample, CongestionControl, Window};
 /// Run `rtts` loss-free round trips of `rtt_ns`: each round acks the whole
 /// window, one packet per ACK, spread evenly over the round.
 /// Returns the time at the end.
-pub fn grow_for_rtts(cc: &mut dyn CongestionControl, w: &mut Window, rtts: u32, rtt_ns: u64) -> u64 {
+pub fn grow_for_rtts(
+    cc: &mut dyn CongestionControl,
+    w: &mut Window,
+    rtts: u32,
+    rtt_ns: u64,
+) -> u64 {
     grow_from(cc, w, rtts, rtt_ns, 0)
 }
 
 /// As [`grow_for_rtts`], starting at `start_ns`, with the RTT sample equal to
 /// `rtt_ns` on every ACK.
-pub fn grow_from(cc: &mut dyn CongestionControl, w: &mut Window, rtts: u32, rtt_ns: u64, start_ns: u64) -> u64 {
+pub fn grow_from(
+    cc: &mut dyn CongestionControl,
+    w: &mut Window,
+    rtts: u32,
+    rtt_ns: u64,
+    start_ns: u64,
+) -> u64 {
     let mut now = start_ns;
     let mut delivered = 0u64;
     for _ in 0..rtts {

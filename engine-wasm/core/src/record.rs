@@ -1,0 +1,139 @@
+//! What a run records (SPEC §5): sampled time series in columns, and
+//! congestion events. Columns only grow, so a caller can read new rows from
+//! a cursor while the run continues.
+
+/// Kinds of event marked on the time axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum EventKind {
+    /// A packet dropped by the bottleneck or the lossy link.
+    NetworkLoss = 0,
+    /// The sender's interface queue refused a segment and CWR began.
+    LocalCongestion = 1,
+    /// Three duplicate ACKs (or SACK) started fast recovery.
+    FastRetransmit = 2,
+    /// The retransmission timer expired.
+    Timeout = 3,
+    /// RED marked a packet Congestion Experienced.
+    EcnMark = 4,
+}
+
+/// Per-flow sampled quantities, in column order.
+pub const FLOW_COLUMNS: [&str; 6] = [
+    "cwnd_pkts",
+    "ssthresh_pkts",
+    "outstanding_bytes",
+    "throughput_bps",
+    "srtt_ms",
+    "state",
+];
+
+/// Events beyond this many are counted but not stored.
+pub const MAX_STORED_EVENTS: usize = 200_000;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RecordedEvent {
+    pub time_s: f64,
+    pub flow: u32,
+    pub kind: EventKind,
+}
+
+pub struct Recorder {
+    names: Vec<String>,
+    columns: Vec<Vec<f64>>,
+    flows: usize,
+    next_column: usize,
+    events: Vec<RecordedEvent>,
+    pub events_dropped: u64,
+}
+
+impl Recorder {
+    pub fn new(flows: usize, hosts: usize) -> Recorder {
+        let mut names = vec!["t_s".to_string()];
+        for f in 0..flows {
+            names.extend(FLOW_COLUMNS.iter().map(|c| format!("f{f}.{c}")));
+        }
+        names.push("q.bottleneck_pkts".into());
+        names.extend((0..hosts).map(|h| format!("h{h}.ifq_pkts")));
+        let columns = vec![Vec::new(); names.len()];
+        Recorder {
+            names,
+            columns,
+            flows,
+            next_column: 0,
+            events: Vec::new(),
+            events_dropped: 0,
+        }
+    }
+
+    pub fn column_names(&self) -> &[String] {
+        &self.names
+    }
+
+    pub fn column(&self, name: &str) -> Option<&[f64]> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| self.columns[i].as_slice())
+    }
+
+    /// Column `c` of flow `f` (an index into [`FLOW_COLUMNS`]).
+    pub fn flow_column(&self, f: usize, c: usize) -> &[f64] {
+        &self.columns[1 + f * FLOW_COLUMNS.len() + c]
+    }
+
+    pub fn columns(&self) -> &[Vec<f64>] {
+        &self.columns
+    }
+
+    pub fn rows(&self) -> usize {
+        self.columns[0].len()
+    }
+
+    pub fn events(&self) -> &[RecordedEvent] {
+        &self.events
+    }
+
+    pub(crate) fn begin_row(&mut self, now_ns: u64) {
+        self.columns[0].push(now_ns as f64 / 1e9);
+        self.next_column = 1;
+    }
+
+    pub(crate) fn flow_values(
+        &mut self,
+        cwnd: f64,
+        ssthresh: f64,
+        outstanding: f64,
+        throughput: f64,
+        srtt_ms: f64,
+        state: f64,
+    ) {
+        for v in [cwnd, ssthresh, outstanding, throughput, srtt_ms, state] {
+            self.columns[self.next_column].push(v);
+            self.next_column += 1;
+        }
+    }
+
+    pub(crate) fn queue_values(&mut self, bottleneck: f64, hosts: impl Iterator<Item = f64>) {
+        self.columns[self.next_column].push(bottleneck);
+        self.next_column += 1;
+        for v in hosts {
+            self.columns[self.next_column].push(v);
+            self.next_column += 1;
+        }
+        debug_assert_eq!(self.next_column, self.columns.len());
+        debug_assert!(self.flows * FLOW_COLUMNS.len() < self.columns.len());
+    }
+
+    pub(crate) fn event(&mut self, now_ns: u64, flow: usize, kind: EventKind) {
+        if self.events.len() < MAX_STORED_EVENTS {
+            self.events.push(RecordedEvent {
+                time_s: now_ns as f64 / 1e9,
+                flow: flow as u32,
+                kind,
+            });
+        } else {
+            self.events_dropped += 1;
+        }
+    }
+}

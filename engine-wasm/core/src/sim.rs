@@ -1,0 +1,703 @@
+//! The discrete-event simulation: wires senders, interface queues, the
+//! bottleneck, delay lines and receivers together. Events are ordered by
+//! (time, sequence number); time is integer nanoseconds and never read from
+//! a clock, so the same scenario and seed give the same trace bit for bit.
+
+use crate::cc::{self, CaState};
+use crate::net::{Ack, DelayLine, Packet, Port, Red, RedVerdict, ETHERNET_OVERHEAD_BYTES};
+use crate::record::{EventKind, Recorder};
+use crate::rng::Rng;
+use crate::scenario::{Aqm, Scenario, ValidationError};
+use crate::summary::{summarise, Summary};
+use crate::tcp::{Receiver, Sender};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const MS: f64 = 1e6;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    HostTxDone(u32),
+    BottleneckTxDone,
+    DataArrives(u32),
+    AckArrives(u32),
+    Rto(u32),
+    DelayedAck(u32),
+    Pace(u32),
+    Sample,
+    FlowStart(u32),
+    FlowStop(u32),
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct Scheduled {
+    time_ns: u64,
+    seq: u64,
+    event: Event,
+}
+
+impl Ord for Scheduled {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.time_ns, self.seq).cmp(&(other.time_ns, other.seq))
+    }
+}
+
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A priority queue of events ordered by (time, insertion sequence).
+#[derive(Default)]
+struct EventQueue {
+    heap: BinaryHeap<Reverse<Scheduled>>,
+    next_seq: u64,
+}
+
+impl EventQueue {
+    fn push(&mut self, time_ns: u64, event: Event) {
+        self.heap.push(Reverse(Scheduled {
+            time_ns,
+            seq: self.next_seq,
+            event,
+        }));
+        self.next_seq += 1;
+    }
+
+    fn peek_time(&self) -> Option<u64> {
+        self.heap.peek().map(|Reverse(s)| s.time_ns)
+    }
+
+    fn pop(&mut self) -> Option<(u64, Event)> {
+        self.heap.pop().map(|Reverse(s)| (s.time_ns, s.event))
+    }
+}
+
+/// A lazily scheduled timer: the deadline may move later without a new
+/// heap entry; the pending entry re-arms itself when it fires early.
+#[derive(Clone, Copy, Debug, Default)]
+struct Timer {
+    deadline_ns: Option<u64>,
+    scheduled_ns: Option<u64>,
+}
+
+impl Timer {
+    /// Returns the time to schedule a heap entry at, if one is needed.
+    fn set(&mut self, deadline_ns: u64) -> Option<u64> {
+        self.deadline_ns = Some(deadline_ns);
+        match self.scheduled_ns {
+            Some(s) if s <= deadline_ns => None,
+            _ => {
+                self.scheduled_ns = Some(deadline_ns);
+                Some(deadline_ns)
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.deadline_ns = None;
+    }
+
+    /// A heap entry for this timer fired at `now_ns`. Returns (fire now?,
+    /// time to re-schedule at).
+    fn on_fire(&mut self, now_ns: u64) -> (bool, Option<u64>) {
+        if self.scheduled_ns == Some(now_ns) {
+            self.scheduled_ns = None;
+        }
+        match self.deadline_ns {
+            None => (false, None),
+            Some(d) if d <= now_ns => {
+                self.deadline_ns = None;
+                (true, None)
+            }
+            Some(d) => {
+                if self.scheduled_ns.is_none() {
+                    self.scheduled_ns = Some(d);
+                    (false, Some(d))
+                } else {
+                    (false, None)
+                }
+            }
+        }
+    }
+}
+
+/// One TCP connection and its two propagation paths.
+pub(crate) struct FlowState {
+    pub host: usize,
+    pub algorithm: String,
+    pub sender: Sender,
+    pub receiver: Receiver,
+    fwd: DelayLine<Packet>,
+    rev: DelayLine<Ack>,
+    pub start_ns: u64,
+    pub stop_ns: u64,
+    pub active: bool,
+    rto: Timer,
+    delack: Timer,
+    pace: Timer,
+    next_send_ns: u64,
+    pub network_drops: u64,
+    pub ecn_marks: u64,
+    delivered_at_last_sample: u64,
+}
+
+struct HostState {
+    port: Port,
+    flows: Vec<u32>,
+}
+
+/// A running simulation. Create it from a validated scenario, then
+/// [`advance`](Simulation::advance) in slices (for live charts) or
+/// [`run_to_end`](Simulation::run_to_end).
+pub struct Simulation {
+    scenario: Scenario,
+    now_ns: u64,
+    end_ns: u64,
+    sample_interval_ns: u64,
+    wire_bytes: u32,
+    events: EventQueue,
+    rng: Rng,
+    hosts: Vec<HostState>,
+    bottleneck: Port,
+    red: Option<Red>,
+    pub(crate) flows: Vec<FlowState>,
+    pub(crate) recorder: Recorder,
+    processed_events: u64,
+}
+
+fn ms_to_ns(ms: f64) -> u64 {
+    (ms * MS).round() as u64
+}
+
+impl Simulation {
+    /// Validate `scenario` and set up the network at time zero.
+    pub fn new(scenario: &Scenario) -> Result<Simulation, Vec<ValidationError>> {
+        let errors = scenario.validate();
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let s = scenario.clone();
+        let mss = s.mss_bytes();
+        let wire_bytes = s.mtu_bytes + ETHERNET_OVERHEAD_BYTES;
+        let end_ns = ms_to_ns(s.duration_ms);
+        let one_way_ns = ms_to_ns(s.rtt_ms) / 2;
+        let bottleneck = Port::new(
+            s.bottleneck.rate_bps as u64,
+            s.bottleneck.buffer_pkts as usize,
+            wire_bytes,
+        );
+        let red = match s.bottleneck.aqm {
+            Aqm::DropTail => None,
+            Aqm::Red {
+                min_th_pkts,
+                max_th_pkts,
+                max_p,
+                weight,
+                ecn,
+            } => Some(Red::new(min_th_pkts, max_th_pkts, max_p, weight, ecn)),
+        };
+        let mut hosts = Vec::new();
+        let mut flows = Vec::new();
+        let mut events = EventQueue::default();
+        for (h, host) in s.hosts.iter().enumerate() {
+            let mut ids = Vec::new();
+            for flow in &host.flows {
+                let id = flows.len() as u32;
+                let start_ns = ms_to_ns(flow.start_ms);
+                let stop_ns = flow.stop_ms.map_or(u64::MAX, ms_to_ns);
+                let cc = cc::build(&flow.algorithm, &flow.params).expect("validated algorithm");
+                let extra_ns = ms_to_ns(flow.extra_delay_ms) / 2;
+                flows.push(FlowState {
+                    host: h,
+                    algorithm: flow.algorithm.clone(),
+                    sender: Sender::new(
+                        mss,
+                        flow.window_bytes,
+                        s.tcp.initial_cwnd_pkts,
+                        s.tcp.initial_ssthresh_pkts,
+                        s.tcp.sack,
+                        cc,
+                        start_ns,
+                    ),
+                    receiver: Receiver::new(s.tcp.delayed_ack),
+                    fwd: DelayLine::new(one_way_ns + extra_ns),
+                    rev: DelayLine::new(one_way_ns + extra_ns),
+                    start_ns,
+                    stop_ns,
+                    active: false,
+                    rto: Timer::default(),
+                    delack: Timer::default(),
+                    pace: Timer::default(),
+                    next_send_ns: 0,
+                    network_drops: 0,
+                    ecn_marks: 0,
+                    delivered_at_last_sample: 0,
+                });
+                events.push(start_ns, Event::FlowStart(id));
+                if stop_ns < end_ns {
+                    events.push(stop_ns, Event::FlowStop(id));
+                }
+                ids.push(id);
+            }
+            hosts.push(HostState {
+                port: Port::new(
+                    host.nic_bps as u64,
+                    host.txqueuelen_pkts as usize,
+                    wire_bytes,
+                ),
+                flows: ids,
+            });
+        }
+        let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
+        events.push(sample_interval_ns.min(end_ns), Event::Sample);
+        let recorder = Recorder::new(flows.len(), hosts.len());
+        Ok(Simulation {
+            rng: Rng::new(s.seed as u64),
+            scenario: s,
+            now_ns: 0,
+            end_ns,
+            sample_interval_ns,
+            wire_bytes,
+            events,
+            hosts,
+            bottleneck,
+            red,
+            flows,
+            recorder,
+            processed_events: 0,
+        })
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn now_ns(&self) -> u64 {
+        self.now_ns
+    }
+
+    pub fn end_ns(&self) -> u64 {
+        self.end_ns
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.now_ns >= self.end_ns
+    }
+
+    pub fn flow_count(&self) -> usize {
+        self.flows.len()
+    }
+
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    pub fn processed_events(&self) -> u64 {
+        self.processed_events
+    }
+
+    /// Data packets that finished crossing the bottleneck.
+    pub fn bottleneck_packets(&self) -> u64 {
+        self.bottleneck.sent_pkts
+    }
+
+    /// Simulate up to `until_ns` (capped at the end). Returns true when the
+    /// whole duration has been simulated.
+    pub fn advance(&mut self, until_ns: u64) -> bool {
+        let until_ns = until_ns.min(self.end_ns);
+        while let Some(t) = self.events.peek_time() {
+            if t > until_ns {
+                break;
+            }
+            let (t, event) = self.events.pop().expect("peeked");
+            self.now_ns = t;
+            self.processed_events += 1;
+            self.dispatch(event);
+        }
+        self.now_ns = self.now_ns.max(until_ns);
+        self.is_finished()
+    }
+
+    pub fn run_to_end(&mut self) -> Summary {
+        self.advance(self.end_ns);
+        self.summary()
+    }
+
+    pub fn summary(&self) -> Summary {
+        summarise(self)
+    }
+
+    fn dispatch(&mut self, event: Event) {
+        let now = self.now_ns;
+        match event {
+            Event::HostTxDone(h) => self.host_tx_done(h as usize),
+            Event::BottleneckTxDone => self.bottleneck_tx_done(),
+            Event::DataArrives(f) => {
+                let f = f as usize;
+                while let Some(p) = self.flows[f].fwd.pop_due(now) {
+                    self.deliver_data(f, p);
+                }
+                if let Some(t) = self.flows[f].fwd.next_exit_ns() {
+                    self.events.push(t, Event::DataArrives(f as u32));
+                }
+            }
+            Event::AckArrives(f) => {
+                let f = f as usize;
+                while let Some(a) = self.flows[f].rev.pop_due(now) {
+                    self.deliver_ack(f, a);
+                }
+                if let Some(t) = self.flows[f].rev.next_exit_ns() {
+                    self.events.push(t, Event::AckArrives(f as u32));
+                }
+            }
+            Event::Rto(f) => {
+                let (fire, again) = self.flows[f as usize].rto.on_fire(now);
+                if let Some(t) = again {
+                    self.events.push(t, Event::Rto(f));
+                }
+                if fire {
+                    self.retransmission_timeout(f as usize);
+                }
+            }
+            Event::DelayedAck(f) => {
+                let flow = &mut self.flows[f as usize];
+                let (fire, again) = flow.delack.on_fire(now);
+                if let Some(t) = again {
+                    self.events.push(t, Event::DelayedAck(f));
+                }
+                if fire {
+                    if let Some(ack) = flow.receiver.on_delack_timer() {
+                        self.send_ack(f as usize, ack);
+                    }
+                }
+            }
+            Event::Pace(f) => {
+                let (fire, again) = self.flows[f as usize].pace.on_fire(now);
+                if let Some(t) = again {
+                    self.events.push(t, Event::Pace(f));
+                }
+                if fire {
+                    self.try_send(f as usize);
+                }
+            }
+            Event::Sample => {
+                self.sample();
+                if now < self.end_ns {
+                    self.events.push(
+                        (now + self.sample_interval_ns).min(self.end_ns),
+                        Event::Sample,
+                    );
+                }
+            }
+            Event::FlowStart(f) => {
+                self.flows[f as usize].active = true;
+                self.try_send(f as usize);
+            }
+            Event::FlowStop(f) => {
+                self.flows[f as usize].sender.finished = true;
+            }
+        }
+    }
+
+    /// Send whatever the window allows (Linux `tcp_write_xmit`).
+    fn try_send(&mut self, f: usize) {
+        let now = self.now_ns;
+        loop {
+            let flow = &mut self.flows[f];
+            if !flow.active {
+                return;
+            }
+            let pacing = flow.sender.cc.pacing_rate_bytes_per_s();
+            if pacing.is_some() && flow.next_send_ns > now {
+                if let Some(t) = flow.pace.set(flow.next_send_ns) {
+                    self.events.push(t, Event::Pace(f as u32));
+                }
+                return;
+            }
+            let Some(tx) = flow.sender.next_transmission() else {
+                return;
+            };
+            let host = &mut self.hosts[flow.host];
+            if host.port.is_full() {
+                if flow.sender.on_local_congestion(now) {
+                    self.recorder.event(now, f, EventKind::LocalCongestion);
+                }
+                if flow.sender.packets_out() == 0 {
+                    // Nothing in flight to clock us out again: retry after
+                    // an RTO, as Linux's probe timer does.
+                    let t = now + flow.sender.backed_off_rto_ns();
+                    if let Some(t) = flow.rto.set(t) {
+                        self.events.push(t, Event::Rto(f as u32));
+                    }
+                }
+                return;
+            }
+            flow.sender.on_transmitted(tx, now);
+            let packet = Packet {
+                flow: f as u32,
+                seq: tx.seq,
+                sent_ns: now,
+                retransmission: tx.retransmission,
+                ce: false,
+            };
+            if flow.rto.deadline_ns.is_none() {
+                if let Some(t) = flow.rto.set(now + flow.sender.backed_off_rto_ns()) {
+                    self.events.push(t, Event::Rto(f as u32));
+                }
+            }
+            if let Some(rate) = pacing {
+                let gap = (self.wire_bytes as f64 / rate.max(1.0) * 1e9) as u64;
+                flow.next_send_ns = now + gap;
+            }
+            let h = flow.host;
+            let port = &mut self.hosts[h].port;
+            port.queue.push_back(packet);
+            if !port.busy {
+                Self::start_port(&mut self.events, port, now, Event::HostTxDone(h as u32));
+            }
+        }
+    }
+
+    fn start_port(events: &mut EventQueue, port: &mut Port, now: u64, done: Event) {
+        if let Some(p) = port.queue.pop_front() {
+            port.busy = true;
+            port.in_service = Some(p);
+            events.push(now + port.tx_ns, done);
+        } else {
+            port.busy = false;
+        }
+    }
+
+    fn host_tx_done(&mut self, h: usize) {
+        let now = self.now_ns;
+        let port = &mut self.hosts[h].port;
+        let p = port
+            .in_service
+            .take()
+            .expect("a host port completes only while busy");
+        port.sent_pkts += 1;
+        port.busy = false;
+        Self::start_port(&mut self.events, port, now, Event::HostTxDone(h as u32));
+        self.bottleneck_arrival(p);
+    }
+
+    fn bottleneck_arrival(&mut self, mut p: Packet) {
+        let now = self.now_ns;
+        let q = self.bottleneck.queue.len();
+        let verdict = match &mut self.red {
+            Some(red) => {
+                let u = self.rng.uniform();
+                red.on_arrival(q, now, self.bottleneck.tx_ns, u, true)
+            }
+            None => RedVerdict::Enqueue,
+        };
+        let drop = verdict == RedVerdict::Drop || self.bottleneck.is_full();
+        if drop {
+            self.bottleneck.drops += 1;
+            self.flows[p.flow as usize].network_drops += 1;
+            self.recorder
+                .event(now, p.flow as usize, EventKind::NetworkLoss);
+            return;
+        }
+        if verdict == RedVerdict::Mark {
+            p.ce = true;
+            self.bottleneck.marks += 1;
+            self.flows[p.flow as usize].ecn_marks += 1;
+            self.recorder
+                .event(now, p.flow as usize, EventKind::EcnMark);
+        }
+        self.bottleneck.queue.push_back(p);
+        if !self.bottleneck.busy {
+            Self::start_port(
+                &mut self.events,
+                &mut self.bottleneck,
+                now,
+                Event::BottleneckTxDone,
+            );
+        }
+    }
+
+    fn bottleneck_tx_done(&mut self) {
+        let now = self.now_ns;
+        let p = self
+            .bottleneck
+            .in_service
+            .take()
+            .expect("the bottleneck completes only while busy");
+        self.bottleneck.sent_pkts += 1;
+        self.bottleneck.busy = false;
+        Self::start_port(
+            &mut self.events,
+            &mut self.bottleneck,
+            now,
+            Event::BottleneckTxDone,
+        );
+        if self.bottleneck.queue.is_empty() && !self.bottleneck.busy {
+            if let Some(red) = &mut self.red {
+                red.idle_since_ns = Some(now);
+            }
+        }
+        if self.scenario.loss_rate > 0.0 && self.rng.uniform() < self.scenario.loss_rate {
+            self.flows[p.flow as usize].network_drops += 1;
+            self.recorder
+                .event(now, p.flow as usize, EventKind::NetworkLoss);
+            return;
+        }
+        let f = p.flow as usize;
+        if let Some(t) = self.flows[f].fwd.push(now, p) {
+            self.events.push(t, Event::DataArrives(f as u32));
+        }
+    }
+
+    fn deliver_data(&mut self, f: usize, p: Packet) {
+        let now = self.now_ns;
+        let flow = &mut self.flows[f];
+        let ack = flow.receiver.on_data(&p, now);
+        if let Some(ack) = ack {
+            flow.delack.clear();
+            self.send_ack(f, ack);
+        } else if let Some(d) = flow.receiver.delack_deadline_ns {
+            if let Some(t) = flow.delack.set(d) {
+                self.events.push(t, Event::DelayedAck(f as u32));
+            }
+        }
+    }
+
+    fn send_ack(&mut self, f: usize, ack: Ack) {
+        let now = self.now_ns;
+        if let Some(t) = self.flows[f].rev.push(now, ack) {
+            self.events.push(t, Event::AckArrives(f as u32));
+        }
+    }
+
+    fn deliver_ack(&mut self, f: usize, ack: Ack) {
+        let now = self.now_ns;
+        let flow = &mut self.flows[f];
+        let una_before = flow.sender.snd_una;
+        let outcome = flow.sender.on_ack(&ack, now);
+        if outcome.fast_retransmit {
+            self.recorder.event(now, f, EventKind::FastRetransmit);
+        }
+        // RFC 6298 §5.2–5.3: stop the timer when all is acked, restart it
+        // when new data is acknowledged.
+        if flow.sender.packets_out() == 0 {
+            flow.rto.clear();
+        } else if flow.sender.snd_una > una_before {
+            if let Some(t) = flow.rto.set(now + flow.sender.backed_off_rto_ns()) {
+                self.events.push(t, Event::Rto(f as u32));
+            }
+        }
+        self.try_send(f);
+    }
+
+    fn retransmission_timeout(&mut self, f: usize) {
+        let now = self.now_ns;
+        let flow = &mut self.flows[f];
+        if flow.sender.packets_out() > 0 {
+            flow.sender.on_timeout(now);
+            self.recorder.event(now, f, EventKind::Timeout);
+            let t = now + flow.sender.backed_off_rto_ns();
+            if let Some(t) = flow.rto.set(t) {
+                self.events.push(t, Event::Rto(f as u32));
+            }
+        }
+        self.try_send(f);
+    }
+
+    fn sample(&mut self) {
+        let now = self.now_ns;
+        let interval_s = self.sample_interval_ns as f64 / 1e9;
+        self.recorder.begin_row(now);
+        for flow in &mut self.flows {
+            let s = &flow.sender;
+            let delivered = flow.receiver.delivered_segments;
+            let bits =
+                (delivered - flow.delivered_at_last_sample) as f64 * s.mss_bytes as f64 * 8.0;
+            flow.delivered_at_last_sample = delivered;
+            let ssthresh = if s.window.ssthresh_pkts >= cc::INFINITE_SSTHRESH {
+                f64::NAN
+            } else {
+                s.window.ssthresh_pkts as f64
+            };
+            self.recorder.flow_values(
+                s.window.cwnd_pkts as f64,
+                ssthresh,
+                s.outstanding_bytes() as f64,
+                bits / interval_s,
+                s.srtt_ns as f64 / 1e6,
+                if flow.active {
+                    s.state as u8 as f64
+                } else {
+                    f64::NAN
+                },
+            );
+        }
+        self.recorder.queue_values(
+            self.bottleneck.occupancy_pkts() as f64,
+            self.hosts.iter().map(|h| h.port.occupancy_pkts() as f64),
+        );
+    }
+
+    /// Segments in each place, for conservation checks: (sent by senders,
+    /// in host queues, at the bottleneck, in forward delay lines, delivered
+    /// or buffered out of order at receivers, dropped).
+    pub fn packet_accounting(&self) -> PacketAccounting {
+        let mut a = PacketAccounting::default();
+        for flow in &self.flows {
+            a.sent += flow.sender.stats.segments_sent;
+            a.in_flight_on_wire += flow.fwd.len() as u64;
+            a.dropped += flow.network_drops;
+        }
+        for host in &self.hosts {
+            a.in_queues += host.port.queue.len() as u64 + host.port.in_service.is_some() as u64;
+        }
+        a.in_queues +=
+            self.bottleneck.queue.len() as u64 + self.bottleneck.in_service.is_some() as u64;
+        a.received = self.flows.iter().map(|f| f.receiver_arrivals()).sum();
+        a
+    }
+
+    pub(crate) fn bottleneck_port(&self) -> &Port {
+        &self.bottleneck
+    }
+
+    pub(crate) fn wire_bytes(&self) -> u32 {
+        self.wire_bytes
+    }
+
+    /// Is flow `f`'s sender in a congestion episode right now?
+    pub fn flow_state(&self, f: usize) -> CaState {
+        self.flows[f].sender.state
+    }
+
+    /// The sender's current cwnd, for tests.
+    pub fn flow_cwnd_pkts(&self, f: usize) -> u32 {
+        self.flows[f].sender.window.cwnd_pkts
+    }
+}
+
+impl FlowState {
+    fn receiver_arrivals(&self) -> u64 {
+        self.receiver.arrivals
+    }
+}
+
+/// Where every data segment a sender transmitted is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacketAccounting {
+    pub sent: u64,
+    pub in_queues: u64,
+    pub in_flight_on_wire: u64,
+    pub received: u64,
+    pub dropped: u64,
+}
+
+impl PacketAccounting {
+    /// Conservation: every segment sent is queued, on the wire, received or
+    /// dropped — nothing is created or lost by the simulator itself.
+    pub fn is_conserved(&self) -> bool {
+        self.sent == self.in_queues + self.in_flight_on_wire + self.received + self.dropped
+    }
+}

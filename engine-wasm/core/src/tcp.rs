@@ -1,0 +1,680 @@
+//! A Linux-like bulk TCP sender and its receiver, in units of segments.
+//!
+//! The sender follows Linux's `tcp_input.c` state machine (Open, Disorder,
+//! CWR, Recovery, Loss) as it was in the 2.4/2.6 kernels the papers used:
+//! fast retransmit on three duplicate ACKs or FACK-style SACK loss marking,
+//! rate-halving window reduction (one packet every second ACK, clamped to
+//! in-flight + 1), RFC 6298 retransmission timeout with a 200 ms floor,
+//! Karn's rule and exponential back-off. Window growth is delegated to a
+//! [`CongestionControl`].
+
+use crate::cc::{AckSample, CaEvent, CaState, CongestionControl, Window, INFINITE_SSTHRESH};
+use crate::net::{Ack, Packet};
+use std::collections::{BTreeSet, VecDeque};
+
+/// Linux's TCP_RTO_MIN (200 ms).
+pub const RTO_MIN_NS: u64 = 200_000_000;
+/// Linux's TCP_RTO_MAX (120 s).
+pub const RTO_MAX_NS: u64 = 120_000_000_000;
+/// RFC 6298 §2.1: RTO before the first sample (Linux uses 1 s).
+pub const RTO_INITIAL_NS: u64 = 1_000_000_000;
+/// Duplicate-ACK threshold for fast retransmit (RFC 5681 §3.2).
+pub const DUP_THRESH: u32 = 3;
+/// Linux's delayed-ACK timer minimum (TCP_DELACK_MIN, 40 ms).
+pub const DELACK_NS: u64 = 40_000_000;
+
+const SACKED: u8 = 1;
+const LOST: u8 = 2;
+const RETRANS: u8 = 4;
+
+/// Per-segment scoreboard entry, also holding what a delivery-rate sample
+/// needs (Linux `tcp_rate.c`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Segment {
+    flags: u8,
+    sent_ns: u64,
+    delivered_at_send: u64,
+    delivered_ns_at_send: u64,
+}
+
+/// What the sender wants to transmit next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transmission {
+    pub seq: u32,
+    pub retransmission: bool,
+}
+
+/// Congestion events the simulation records.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AckOutcome {
+    pub fast_retransmit: bool,
+}
+
+/// Counters kept for the summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub retransmissions: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub local_congestion_events: u64,
+    pub ifq_refusals: u64,
+    pub ecn_reductions: u64,
+}
+
+pub struct Sender {
+    pub mss_bytes: u32,
+    pub window: Window,
+    pub state: CaState,
+    pub snd_una: u32,
+    pub snd_nxt: u32,
+    /// snd_nxt when the current reduction or loss episode began.
+    high_seq: u32,
+    prior_cwnd: u32,
+    /// Receiver's window in segments.
+    rwnd_pkts: u32,
+    sack: bool,
+    scoreboard: VecDeque<Segment>,
+    sacked_out: u32,
+    lost_out: u32,
+    retrans_out: u32,
+    /// Next segment to consider for FACK loss marking.
+    lost_marker: u32,
+    highest_sacked: Option<u32>,
+    /// Lowest segment that may need retransmitting.
+    retransmit_hint: u32,
+    dupacks: u32,
+    /// Rate-halving counter (`snd_cwnd_cnt` is the algorithm's own).
+    reduction_cnt: u32,
+    // RFC 6298 estimator.
+    pub srtt_ns: u64,
+    rttvar_ns: u64,
+    pub rto_ns: u64,
+    backoff: u32,
+    pub min_rtt_ns: u64,
+    // Delivery-rate state (Linux tcp_rate.c).
+    delivered: u64,
+    delivered_ns: u64,
+    /// The application stopped: no new data after this.
+    pub finished: bool,
+    pub stats: SenderStats,
+    pub cc: Box<dyn CongestionControl>,
+}
+
+impl Sender {
+    pub fn new(
+        mss_bytes: u32,
+        window_bytes: u32,
+        initial_cwnd_pkts: u32,
+        initial_ssthresh_pkts: Option<u32>,
+        sack: bool,
+        mut cc: Box<dyn CongestionControl>,
+        now_ns: u64,
+    ) -> Sender {
+        let rwnd_pkts = (window_bytes / mss_bytes).max(2);
+        let mut window = Window {
+            cwnd_pkts: initial_cwnd_pkts.min(rwnd_pkts),
+            cwnd_cnt: 0,
+            ssthresh_pkts: initial_ssthresh_pkts.unwrap_or(INFINITE_SSTHRESH),
+            cwnd_clamp_pkts: rwnd_pkts,
+        };
+        cc.init(&mut window, now_ns);
+        Sender {
+            mss_bytes,
+            window,
+            state: CaState::Open,
+            snd_una: 0,
+            snd_nxt: 0,
+            high_seq: 0,
+            prior_cwnd: 0,
+            rwnd_pkts,
+            sack,
+            scoreboard: VecDeque::new(),
+            sacked_out: 0,
+            lost_out: 0,
+            retrans_out: 0,
+            lost_marker: 0,
+            highest_sacked: None,
+            retransmit_hint: 0,
+            dupacks: 0,
+            reduction_cnt: 0,
+            srtt_ns: 0,
+            rttvar_ns: 0,
+            rto_ns: RTO_INITIAL_NS,
+            backoff: 0,
+            min_rtt_ns: u64::MAX,
+            delivered: 0,
+            delivered_ns: now_ns,
+            finished: false,
+            stats: SenderStats::default(),
+            cc,
+        }
+    }
+
+    /// Segments sent and not yet cumulatively acknowledged.
+    pub fn packets_out(&self) -> u32 {
+        self.snd_nxt - self.snd_una
+    }
+
+    /// Linux `tcp_packets_in_flight`: packets_out − (sacked + lost) + retrans.
+    pub fn in_flight(&self) -> u32 {
+        self.packets_out() + self.retrans_out - self.sacked_out - self.lost_out
+    }
+
+    pub fn outstanding_bytes(&self) -> u64 {
+        self.packets_out() as u64 * self.mss_bytes as u64
+    }
+
+    pub fn delivered_pkts(&self) -> u64 {
+        self.delivered
+    }
+
+    fn seg(&mut self, seq: u32) -> &mut Segment {
+        let i = (seq - self.snd_una) as usize;
+        &mut self.scoreboard[i]
+    }
+
+    /// The next segment the window allows, retransmissions first
+    /// (RFC 6675 §5 NextSeg, simplified to "lowest lost, not yet resent").
+    pub fn next_transmission(&mut self) -> Option<Transmission> {
+        if self.in_flight() >= self.window.cwnd_pkts {
+            return None;
+        }
+        if self.lost_out > self.retrans_out {
+            let mut seq = self.retransmit_hint.max(self.snd_una);
+            while seq < self.snd_nxt {
+                let f = self.scoreboard[(seq - self.snd_una) as usize].flags;
+                if f & LOST != 0 && f & RETRANS == 0 && f & SACKED == 0 {
+                    self.retransmit_hint = seq;
+                    return Some(Transmission {
+                        seq,
+                        retransmission: true,
+                    });
+                }
+                seq += 1;
+            }
+            self.retransmit_hint = self.snd_nxt;
+        }
+        if self.finished || self.packets_out() >= self.rwnd_pkts {
+            return None;
+        }
+        Some(Transmission {
+            seq: self.snd_nxt,
+            retransmission: false,
+        })
+    }
+
+    /// The segment chosen by [`next_transmission`] left the host stack.
+    pub fn on_transmitted(&mut self, tx: Transmission, now_ns: u64) {
+        if self.packets_out() == 0 {
+            self.delivered_ns = now_ns;
+            let w = self.window;
+            self.cc.cwnd_event(&w, CaEvent::TxStart, now_ns);
+        }
+        let entry = Segment {
+            flags: 0,
+            sent_ns: now_ns,
+            delivered_at_send: self.delivered,
+            delivered_ns_at_send: self.delivered_ns,
+        };
+        self.stats.segments_sent += 1;
+        if tx.retransmission {
+            self.stats.retransmissions += 1;
+            let s = self.seg(tx.seq);
+            s.flags |= RETRANS;
+            s.sent_ns = now_ns;
+            s.delivered_at_send = entry.delivered_at_send;
+            s.delivered_ns_at_send = entry.delivered_ns_at_send;
+            self.retrans_out += 1;
+            self.retransmit_hint = tx.seq + 1;
+        } else {
+            debug_assert_eq!(tx.seq, self.snd_nxt);
+            self.scoreboard.push_back(entry);
+            self.snd_nxt += 1;
+        }
+    }
+
+    /// The interface queue refused a segment: local congestion (SPEC §1).
+    /// Linux `tcp_enter_cwr`: only from Open/Disorder; the segment stays
+    /// unsent. Returns true if a CWR episode began.
+    pub fn on_local_congestion(&mut self, now_ns: u64) -> bool {
+        self.stats.ifq_refusals += 1;
+        if matches!(self.state, CaState::Open | CaState::Disorder) {
+            self.enter_cwr(now_ns);
+            self.stats.local_congestion_events += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn enter_cwr(&mut self, now_ns: u64) {
+        let w = self.window;
+        self.prior_cwnd = w.cwnd_pkts;
+        self.window.ssthresh_pkts = self.cc.ssthresh(&w, now_ns);
+        self.window.cwnd_pkts = w.cwnd_pkts.min(self.in_flight() + 1);
+        self.window.cwnd_cnt = 0;
+        self.reduction_cnt = 0;
+        self.high_seq = self.snd_nxt;
+        self.set_state(CaState::Cwr, now_ns);
+    }
+
+    fn set_state(&mut self, state: CaState, now_ns: u64) {
+        if self.state != state {
+            self.state = state;
+            let w = self.window;
+            self.cc.set_state(&w, state, now_ns);
+        }
+    }
+
+    /// RFC 6298 §2–3 with Linux's 200 ms floor.
+    fn rtt_sample(&mut self, rtt_ns: u64) {
+        self.min_rtt_ns = self.min_rtt_ns.min(rtt_ns);
+        if self.srtt_ns == 0 {
+            self.srtt_ns = rtt_ns;
+            self.rttvar_ns = rtt_ns / 2;
+        } else {
+            let err = self.srtt_ns.abs_diff(rtt_ns);
+            self.rttvar_ns = (3 * self.rttvar_ns + err) / 4;
+            self.srtt_ns = (7 * self.srtt_ns + rtt_ns) / 8;
+        }
+        self.rto_ns =
+            (self.srtt_ns + (4 * self.rttvar_ns).max(1_000_000)).clamp(RTO_MIN_NS, RTO_MAX_NS);
+    }
+
+    /// The current retransmission timeout including back-off.
+    pub fn backed_off_rto_ns(&self) -> u64 {
+        (self.rto_ns << self.backoff.min(16)).min(RTO_MAX_NS)
+    }
+
+    /// Process one ACK (Linux `tcp_ack` + `tcp_fastretrans_alert`).
+    pub fn on_ack(&mut self, ack: &Ack, now_ns: u64) -> AckOutcome {
+        let mut out = AckOutcome::default();
+        let prior_in_flight = self.in_flight();
+        let mut newly_acked = 0u32;
+        let mut rate_from: Option<Segment> = None;
+
+        // SACK information first, so the cumulative step below sees it.
+        if self.sack {
+            if let Some(s) = ack.sacked_seq {
+                if s >= self.snd_una && s < self.snd_nxt {
+                    let seg = *self.seg(s);
+                    if seg.flags & SACKED == 0 {
+                        self.seg(s).flags = SACKED;
+                        if seg.flags & LOST != 0 {
+                            self.lost_out -= 1;
+                        }
+                        if seg.flags & RETRANS != 0 {
+                            self.retrans_out -= 1;
+                        }
+                        self.sacked_out += 1;
+                        newly_acked += 1;
+                        rate_from = Some(seg);
+                        self.highest_sacked = Some(self.highest_sacked.map_or(s, |h| h.max(s)));
+                    }
+                }
+            }
+        }
+
+        let advanced = ack.cum_seq > self.snd_una && ack.cum_seq <= self.snd_nxt;
+        if advanced {
+            let n = ack.cum_seq - self.snd_una;
+            for _ in 0..n {
+                let seg = self
+                    .scoreboard
+                    .pop_front()
+                    .expect("scoreboard covers snd_una..snd_nxt");
+                if seg.flags & SACKED != 0 {
+                    self.sacked_out -= 1;
+                } else {
+                    newly_acked += 1;
+                }
+                if seg.flags & LOST != 0 {
+                    self.lost_out -= 1;
+                }
+                if seg.flags & RETRANS != 0 {
+                    self.retrans_out -= 1;
+                }
+                rate_from = Some(seg);
+            }
+            if !self.sack {
+                // NewReno: duplicate ACKs counted as pseudo-SACKs are now
+                // covered (Linux `tcp_remove_reno_sacks`).
+                self.sacked_out = self.sacked_out.saturating_sub(n);
+                self.dupacks = 0;
+            }
+            self.snd_una = ack.cum_seq;
+            self.backoff = 0;
+        } else if ack.cum_seq == self.snd_una && self.packets_out() > 0 && !self.sack {
+            // NewReno duplicate ACK (Linux `tcp_add_reno_sack`).
+            self.dupacks += 1;
+            if self.sacked_out + self.lost_out < self.packets_out() {
+                self.sacked_out += 1;
+            }
+        }
+
+        // RTT sample from the timestamp echo, except for retransmitted data
+        // (Karn's rule, RFC 6298 §3).
+        let rtt_ns =
+            (newly_acked > 0 && !ack.echo_retransmission).then(|| now_ns - ack.echo_sent_ns);
+        if let Some(rtt) = rtt_ns {
+            self.rtt_sample(rtt);
+        }
+
+        // Delivery-rate sample (Linux tcp_rate.c, simplified to the most
+        // recently sent segment this ACK covers).
+        self.delivered += newly_acked as u64;
+        let mut delivery_rate_pps = None;
+        if newly_acked > 0 {
+            self.delivered_ns = now_ns;
+            if let Some(seg) = rate_from {
+                // Linux takes the larger of the send and ACK intervals; the
+                // ACK interval dominates for a sender that is not pacing.
+                let interval = now_ns.saturating_sub(seg.delivered_ns_at_send);
+                if interval > 0 {
+                    let d = self.delivered - seg.delivered_at_send;
+                    delivery_rate_pps = Some(d as f64 * 1e9 / interval as f64);
+                }
+            }
+        }
+
+        self.mark_lost();
+
+        let sample = AckSample {
+            now_ns,
+            acked_pkts: newly_acked,
+            rtt_ns,
+            min_rtt_ns: if self.min_rtt_ns == u64::MAX {
+                0
+            } else {
+                self.min_rtt_ns
+            },
+            srtt_ns: self.srtt_ns,
+            in_flight_pkts: self.in_flight(),
+            delivered_pkts: self.delivered,
+            delivery_rate_pps,
+            app_limited: self.packets_out() >= self.rwnd_pkts,
+            ece: ack.ece,
+            mss_bytes: self.mss_bytes,
+        };
+        {
+            let w = self.window;
+            self.cc.pkts_acked(&w, &sample);
+        }
+
+        // End of an episode once everything outstanding at its start is acked.
+        if self.state != CaState::Open
+            && self.state != CaState::Disorder
+            && self.snd_una >= self.high_seq
+        {
+            if matches!(self.state, CaState::Cwr | CaState::Recovery) {
+                // Linux `tcp_complete_cwr`.
+                self.window.cwnd_pkts = self.window.cwnd_pkts.min(self.window.ssthresh_pkts).max(1);
+                let w = self.window;
+                self.cc.cwnd_event(&w, CaEvent::CompleteCwr, now_ns);
+            }
+            self.set_state(CaState::Open, now_ns);
+        }
+
+        // ECN-Echo: one window reduction per round trip (RFC 3168 §6.1.2).
+        if ack.ece
+            && matches!(self.state, CaState::Open | CaState::Disorder)
+            && !self.cc.ignores_loss()
+        {
+            self.stats.ecn_reductions += 1;
+            self.enter_cwr(now_ns);
+        }
+
+        // Fast retransmit (RFC 5681 §3.2; RFC 6675 with FACK marking).
+        let loss_detected = if self.sack {
+            self.lost_out > 0
+        } else {
+            self.dupacks >= DUP_THRESH
+        };
+        if loss_detected && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Cwr) {
+            self.enter_recovery(now_ns);
+            out.fast_retransmit = true;
+        } else if self.state == CaState::Recovery
+            && advanced
+            && !self.sack
+            && self.snd_una < self.high_seq
+        {
+            // NewReno partial ACK (RFC 6582 §3.2 step 5): resend the next hole.
+            self.mark_head_lost();
+        } else if self.state == CaState::Open && (self.sacked_out > 0 || self.dupacks > 0) {
+            self.set_state(CaState::Disorder, now_ns);
+        } else if self.state == CaState::Disorder && self.sacked_out == 0 && self.dupacks == 0 {
+            self.set_state(CaState::Open, now_ns);
+        }
+
+        // Window update.
+        let w_before = self.window;
+        let controlled = self.cc.cong_control(&mut self.window, &sample, self.state);
+        if !controlled {
+            match self.state {
+                CaState::Cwr | CaState::Recovery => self.cwnd_down(advanced || newly_acked > 0),
+                CaState::Open | CaState::Disorder | CaState::Loss => {
+                    // Linux grows only when the window was the limit.
+                    if newly_acked > 0
+                        && prior_in_flight + 1 >= w_before.cwnd_pkts.min(self.rwnd_pkts)
+                    {
+                        self.cc.cong_avoid(&mut self.window, &sample);
+                    }
+                }
+            }
+        }
+        self.window.cwnd_pkts = self
+            .window
+            .cwnd_pkts
+            .clamp(1, self.window.cwnd_clamp_pkts.max(1));
+        out
+    }
+
+    /// Rate halving (Linux 2.6 `tcp_cwnd_down`): one packet less every
+    /// second ACK until ssthresh, never above in-flight + 1.
+    fn cwnd_down(&mut self, progress: bool) {
+        if !progress {
+            return;
+        }
+        let decr = self.reduction_cnt + 1;
+        self.reduction_cnt = decr & 1;
+        let decr = decr >> 1;
+        let limit = self.in_flight() + 1;
+        let w = &mut self.window;
+        if decr > 0 && w.cwnd_pkts > w.ssthresh_pkts {
+            w.cwnd_pkts -= decr.min(w.cwnd_pkts - w.ssthresh_pkts);
+        }
+        w.cwnd_pkts = w.cwnd_pkts.min(limit);
+    }
+
+    fn enter_recovery(&mut self, now_ns: u64) {
+        self.stats.fast_retransmits += 1;
+        if self.state != CaState::Cwr {
+            let w = self.window;
+            self.prior_cwnd = w.cwnd_pkts;
+            self.window.ssthresh_pkts = self.cc.ssthresh(&w, now_ns);
+            self.reduction_cnt = 0;
+        }
+        self.window.cwnd_cnt = 0;
+        self.high_seq = self.snd_nxt;
+        if !self.sack {
+            self.mark_head_lost();
+        }
+        self.set_state(CaState::Recovery, now_ns);
+    }
+
+    /// FACK loss marking (Linux 2.6 default): a hole is lost once a segment
+    /// DUP_THRESH above it has been SACKed.
+    fn mark_lost(&mut self) {
+        let Some(high) = self.highest_sacked else {
+            return;
+        };
+        if high < self.snd_una {
+            self.highest_sacked = None;
+            return;
+        }
+        let limit = high.saturating_sub(DUP_THRESH - 1);
+        let mut seq = self.lost_marker.max(self.snd_una);
+        while seq < limit {
+            let f = &mut self.scoreboard[(seq - self.snd_una) as usize].flags;
+            if *f & (SACKED | LOST) == 0 {
+                *f |= LOST;
+                self.lost_out += 1;
+                self.retransmit_hint = self.retransmit_hint.min(seq);
+            }
+            seq += 1;
+        }
+        self.lost_marker = self.lost_marker.max(limit);
+    }
+
+    /// NewReno: the first unacknowledged segment is lost.
+    fn mark_head_lost(&mut self) {
+        if self.packets_out() == 0 {
+            return;
+        }
+        let una = self.snd_una;
+        let f = &mut self.seg(una).flags;
+        if *f & LOST == 0 {
+            *f |= LOST;
+            *f &= !RETRANS;
+            self.lost_out += 1;
+        } else if *f & RETRANS != 0 {
+            *f &= !RETRANS;
+            self.retrans_out -= 1;
+        }
+        self.retransmit_hint = una;
+    }
+
+    /// Retransmission timeout (RFC 6298 §5, Linux `tcp_enter_loss`).
+    pub fn on_timeout(&mut self, now_ns: u64) {
+        self.stats.timeouts += 1;
+        let w = self.window;
+        if matches!(self.state, CaState::Open | CaState::Disorder) || self.snd_una >= self.high_seq
+        {
+            self.prior_cwnd = w.cwnd_pkts;
+            self.window.ssthresh_pkts = self.cc.ssthresh(&w, now_ns);
+        } else if self.state != CaState::Loss {
+            // Already reduced in CWR/Recovery; Linux keeps that ssthresh.
+        }
+        let w = self.window;
+        self.cc.cwnd_event(&w, CaEvent::Loss, now_ns);
+        self.window.cwnd_pkts = 1;
+        self.window.cwnd_cnt = 0;
+        for seg in self.scoreboard.iter_mut() {
+            if seg.flags & SACKED == 0 {
+                seg.flags = LOST;
+            } else {
+                seg.flags = SACKED;
+            }
+        }
+        self.lost_out = self.packets_out() - self.sacked_out;
+        self.retrans_out = 0;
+        self.retransmit_hint = self.snd_una;
+        self.lost_marker = self.snd_nxt;
+        self.dupacks = 0;
+        if !self.sack {
+            self.sacked_out = 0;
+            self.lost_out = self.packets_out();
+        }
+        self.high_seq = self.snd_nxt;
+        self.backoff += 1;
+        self.set_state(CaState::Loss, now_ns);
+    }
+
+    pub fn prior_cwnd(&self) -> u32 {
+        self.prior_cwnd
+    }
+}
+
+/// The receiving host: in-order delivery to the application, cumulative
+/// ACKs with one-segment SACK blocks, delayed ACKs (RFC 1122 §4.2.3.2).
+pub struct Receiver {
+    pub rcv_nxt: u32,
+    out_of_order: BTreeSet<u32>,
+    delayed_ack: bool,
+    /// In-order segments received since the last ACK.
+    unacked_segments: u32,
+    last_sent_ns: u64,
+    last_retransmission: bool,
+    pub delack_deadline_ns: Option<u64>,
+    /// Segments delivered to the application.
+    pub delivered_segments: u64,
+    /// Data segments that arrived, duplicates included.
+    pub arrivals: u64,
+}
+
+impl Receiver {
+    pub fn new(delayed_ack: bool) -> Receiver {
+        Receiver {
+            rcv_nxt: 0,
+            out_of_order: BTreeSet::new(),
+            delayed_ack,
+            unacked_segments: 0,
+            last_sent_ns: 0,
+            last_retransmission: false,
+            delack_deadline_ns: None,
+            delivered_segments: 0,
+            arrivals: 0,
+        }
+    }
+
+    fn ack(&mut self, sacked_seq: Option<u32>, ece: bool, p: &Packet) -> Ack {
+        self.unacked_segments = 0;
+        self.delack_deadline_ns = None;
+        Ack {
+            cum_seq: self.rcv_nxt,
+            sacked_seq,
+            ece,
+            echo_sent_ns: p.sent_ns,
+            echo_retransmission: p.retransmission,
+            trigger_seq: p.seq,
+        }
+    }
+
+    /// A data segment arrived. Returns the ACK to send now, if any; a held
+    /// ACK sets `delack_deadline_ns`.
+    pub fn on_data(&mut self, p: &Packet, now_ns: u64) -> Option<Ack> {
+        self.arrivals += 1;
+        self.last_sent_ns = p.sent_ns;
+        self.last_retransmission = p.retransmission;
+        if p.seq == self.rcv_nxt {
+            let filled_hole = !self.out_of_order.is_empty();
+            self.rcv_nxt += 1;
+            while self.out_of_order.first() == Some(&self.rcv_nxt) {
+                self.out_of_order.pop_first();
+                self.rcv_nxt += 1;
+            }
+            self.delivered_segments = self.rcv_nxt as u64;
+            self.unacked_segments += 1;
+            if filled_hole || p.ce || !self.delayed_ack || self.unacked_segments >= 2 {
+                return Some(self.ack(None, p.ce, p));
+            }
+            if self.delack_deadline_ns.is_none() {
+                self.delack_deadline_ns = Some(now_ns + DELACK_NS);
+            }
+            None
+        } else if p.seq > self.rcv_nxt {
+            self.out_of_order.insert(p.seq);
+            Some(self.ack(Some(p.seq), p.ce, p))
+        } else {
+            // A duplicate: acknowledge at once (RFC 5681 §4.2).
+            Some(self.ack(None, p.ce, p))
+        }
+    }
+
+    /// The delayed-ACK timer fired.
+    pub fn on_delack_timer(&mut self) -> Option<Ack> {
+        if self.unacked_segments == 0 {
+            self.delack_deadline_ns = None;
+            return None;
+        }
+        let p = Packet {
+            flow: 0,
+            seq: self.rcv_nxt.saturating_sub(1),
+            sent_ns: self.last_sent_ns,
+            retransmission: self.last_retransmission,
+            ce: false,
+        };
+        Some(self.ack(None, false, &p))
+    }
+}
