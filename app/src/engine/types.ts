@@ -10,7 +10,7 @@ export type Aqm =
 
 export interface Flow {
   algorithm: string;
-  params: { [key in string]?: number };
+  params: { [key in string]: number };
   window_bytes: number;
   start_ms: number;
   stop_ms: number | null;
