@@ -1,1 +1,116 @@
-pub fn placeholder() {}
+//! The WebAssembly boundary: a thin `Raw*` layer over `sawtooth-core`.
+//! A scenario goes in as JSON; results come out as flat, column-oriented
+//! `Float64Array`s. Errors are returned as values (a JS `Error` whose
+//! message is JSON), never as panics.
+
+use js_sys::Float64Array;
+use sawtooth_core::{Scenario, Simulation, ValidationError};
+use wasm_bindgen::prelude::*;
+
+fn errors_to_js(errors: &[ValidationError]) -> JsError {
+    JsError::new(&serde_json::json!({ "errors": errors }).to_string())
+}
+
+/// A simulation the page advances in slices so charts grow live.
+#[wasm_bindgen]
+pub struct RawSimulation {
+    sim: Simulation,
+    rows_drained: usize,
+    events_drained: usize,
+}
+
+#[wasm_bindgen]
+impl RawSimulation {
+    /// Parse, validate and set up a scenario. Throws an `Error` whose
+    /// message is `{"errors":[{field,value,message}]}`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str) -> Result<RawSimulation, JsError> {
+        let scenario = Scenario::from_json(scenario_json).map_err(|e| errors_to_js(&e))?;
+        let sim = Simulation::new(&scenario).map_err(|e| errors_to_js(&e))?;
+        Ok(RawSimulation {
+            sim,
+            rows_drained: 0,
+            events_drained: 0,
+        })
+    }
+
+    /// Simulate up to `until_ns`; true once the whole duration is done.
+    pub fn advance(&mut self, until_ns: f64) -> bool {
+        self.sim.advance(until_ns.max(0.0) as u64)
+    }
+
+    pub fn now_ns(&self) -> f64 {
+        self.sim.now_ns() as f64
+    }
+
+    pub fn duration_ns(&self) -> f64 {
+        self.sim.end_ns() as f64
+    }
+
+    pub fn flow_count(&self) -> usize {
+        self.sim.flow_count()
+    }
+
+    /// Events processed so far (for throughput benchmarks).
+    pub fn processed_events(&self) -> f64 {
+        self.sim.processed_events() as f64
+    }
+
+    /// JSON array of column names, in the order of `drain_samples`.
+    pub fn sample_columns(&self) -> String {
+        serde_json::to_string(self.sim.recorder().column_names()).expect("names serialise")
+    }
+
+    /// Samples recorded since the last call, column-major.
+    pub fn drain_samples(&mut self) -> Float64Array {
+        let rec = self.sim.recorder();
+        let (from, to) = (self.rows_drained, rec.rows());
+        let mut flat = Vec::with_capacity((to - from) * rec.columns().len());
+        for column in rec.columns() {
+            flat.extend_from_slice(&column[from..to]);
+        }
+        self.rows_drained = to;
+        Float64Array::from(flat.as_slice())
+    }
+
+    /// Events recorded since the last call, as triples [t_s, flow, kind].
+    pub fn drain_events(&mut self) -> Float64Array {
+        let events = &self.sim.recorder().events()[self.events_drained..];
+        let flat: Vec<f64> = events
+            .iter()
+            .flat_map(|e| [e.time_s, e.flow as f64, e.kind as u8 as f64])
+            .collect();
+        self.events_drained += events.len();
+        Float64Array::from(flat.as_slice())
+    }
+
+    /// The summary of the run so far, as JSON.
+    pub fn summary_json(&self) -> String {
+        serde_json::to_string(&self.sim.summary()).expect("summary serialises")
+    }
+}
+
+/// The algorithm catalogue the app's controls are generated from.
+#[wasm_bindgen]
+pub fn catalogue_json() -> String {
+    serde_json::to_string(&sawtooth_core::cc::catalogue()).expect("catalogue serialises")
+}
+
+#[wasm_bindgen]
+pub fn default_scenario_json() -> String {
+    Scenario::default_scenario().to_json()
+}
+
+/// `{"errors":[...]}`, empty when the scenario is valid.
+#[wasm_bindgen]
+pub fn validate_scenario(scenario_json: &str) -> String {
+    let errors = Scenario::from_json(scenario_json).err().unwrap_or_default();
+    serde_json::json!({ "errors": errors }).to_string()
+}
+
+/// Deliberately trap, so the app's recovery from a WebAssembly trap can be
+/// tested end to end.
+#[wasm_bindgen]
+pub fn debug_trap() {
+    panic!("deliberate trap requested by debug_trap()");
+}

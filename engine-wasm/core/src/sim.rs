@@ -145,7 +145,6 @@ pub(crate) struct FlowState {
 
 struct HostState {
     port: Port,
-    flows: Vec<u32>,
 }
 
 /// A running simulation. Create it from a validated scenario, then
@@ -202,7 +201,6 @@ impl Simulation {
         let mut flows = Vec::new();
         let mut events = EventQueue::default();
         for (h, host) in s.hosts.iter().enumerate() {
-            let mut ids = Vec::new();
             for flow in &host.flows {
                 let id = flows.len() as u32;
                 let start_ns = ms_to_ns(flow.start_ms);
@@ -239,7 +237,6 @@ impl Simulation {
                 if stop_ns < end_ns {
                     events.push(stop_ns, Event::FlowStop(id));
                 }
-                ids.push(id);
             }
             hosts.push(HostState {
                 port: Port::new(
@@ -247,7 +244,6 @@ impl Simulation {
                     host.txqueuelen_pkts as usize,
                     wire_bytes,
                 ),
-                flows: ids,
             });
         }
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
@@ -661,10 +657,6 @@ impl Simulation {
 
     pub(crate) fn bottleneck_port(&self) -> &Port {
         &self.bottleneck
-    }
-
-    pub(crate) fn wire_bytes(&self) -> u32 {
-        self.wire_bytes
     }
 
     /// Is flow `f`'s sender in a congestion episode right now?

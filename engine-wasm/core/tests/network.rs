@@ -1,0 +1,335 @@
+//! Behaviour of the network model and the Linux-like sender that a student
+//! (or the science) relies on. Closed-form oracles are stated per test.
+
+use sawtooth_core::cc::CaState;
+use sawtooth_core::record::EventKind;
+use sawtooth_core::scenario::{Aqm, Flow, Host};
+use sawtooth_core::{Scenario, Simulation};
+
+fn back_to_back(rtt_ms: f64, window_bytes: u32, txqueuelen: u32) -> Scenario {
+    let mut s = Scenario::default_scenario();
+    s.rtt_ms = rtt_ms;
+    s.hosts[0].txqueuelen_pkts = txqueuelen;
+    s.hosts[0].flows[0].window_bytes = window_bytes;
+    s
+}
+
+fn two_to_one(a: &str, b: &str) -> Scenario {
+    let mut s = Scenario::default_scenario();
+    s.hosts = vec![
+        Host {
+            nic_bps: 1e9,
+            txqueuelen_pkts: 100,
+            flows: vec![Flow::new(a, 16 << 20)],
+        },
+        Host {
+            nic_bps: 1e9,
+            txqueuelen_pkts: 100,
+            flows: vec![Flow::new(b, 16 << 20)],
+        },
+    ];
+    s.bottleneck.buffer_pkts = 200;
+    s
+}
+
+fn count(sim: &Simulation, kind: EventKind) -> usize {
+    sim.recorder()
+        .events()
+        .iter()
+        .filter(|e| e.kind == kind)
+        .count()
+}
+
+#[test]
+fn same_seed_gives_the_same_trace_bit_for_bit() {
+    let mut s = two_to_one("reno", "reno");
+    s.loss_rate = 1e-4;
+    s.duration_ms = 3000.0;
+    let run = |s: &Scenario| {
+        let mut sim = Simulation::new(s).unwrap();
+        sim.run_to_end();
+        (
+            sim.recorder().columns().to_vec(),
+            sim.recorder().events().to_vec(),
+        )
+    };
+    let (a, ea) = run(&s);
+    let (b, eb) = run(&s);
+    assert!(a
+        .iter()
+        .flatten()
+        .zip(b.iter().flatten())
+        .all(|(x, y)| x.to_bits() == y.to_bits()));
+    assert_eq!(ea, eb);
+    s.seed = 2;
+    let (c, _) = run(&s);
+    assert_ne!(a, c, "a different seed must change a lossy run");
+}
+
+#[test]
+fn slicing_a_run_gives_the_same_result_as_one_pass() {
+    let s = two_to_one("reno", "reno");
+    let mut whole = Simulation::new(&s).unwrap();
+    let summary = whole.run_to_end();
+    let mut sliced = Simulation::new(&s).unwrap();
+    let mut t = 0;
+    while !sliced.advance(t) {
+        t += 7_777_777;
+    }
+    assert!(sliced.summary() == summary, "summaries differ");
+    let same = sliced
+        .recorder()
+        .columns()
+        .iter()
+        .flatten()
+        .zip(whole.recorder().columns().iter().flatten())
+        .all(|(a, b)| a.to_bits() == b.to_bits());
+    assert!(same, "sliced columns differ from one pass");
+}
+
+#[test]
+fn packets_are_conserved_at_every_100_ms() {
+    let mut s = two_to_one("reno", "reno");
+    s.loss_rate = 1e-3;
+    s.hosts[0].flows.push(Flow::new("reno", 4 << 20));
+    s.duration_ms = 5000.0;
+    let mut sim = Simulation::new(&s).unwrap();
+    for k in 1..=50 {
+        sim.advance(k * 100_000_000);
+        let a = sim.packet_accounting();
+        assert!(a.is_conserved(), "at {k}00 ms: {a:?}");
+    }
+    assert!(sim.packet_accounting().dropped > 0);
+}
+
+#[test]
+fn utilisation_never_exceeds_one() {
+    for s in [
+        back_to_back(0.0, 16 << 20, 100),
+        back_to_back(30.0, 16 << 20, 1000),
+        two_to_one("reno", "reno"),
+    ] {
+        let sum = Simulation::new(&s).unwrap().run_to_end();
+        assert!(
+            sum.utilisation <= 1.0 && sum.utilisation > 0.5,
+            "{}",
+            sum.utilisation
+        );
+    }
+}
+
+/// With jumbo frames every data packet is 9038 bytes on the wire, so the
+/// most iperf can see on gigabit is 1e9 × 8948 / 9038 = 990 Mb/s (SPEC §4.1);
+/// with MTU 1500 it is 1e9 × 1448 / 1538 = 941 Mb/s.
+#[test]
+fn back_to_back_without_delay_reaches_line_rate_less_headers() {
+    for (mtu, expect) in [(9000, 990.0e6), (1500, 941.5e6)] {
+        let mut s = back_to_back(0.0, 4 << 20, 100);
+        s.mtu_bytes = mtu;
+        s.duration_ms = 5000.0;
+        let sum = Simulation::new(&s).unwrap().run_to_end();
+        let got = sum.flows[0].mean_throughput_bps;
+        assert!((got - expect).abs() / expect < 0.02, "MTU {mtu}: {got}");
+    }
+}
+
+/// Slow start (RFC 5681 §3.1) without delayed ACKs doubles cwnd every RTT:
+/// sampled at the middle of each RTT the window goes 2, 4, 8, … 256.
+#[test]
+fn slow_start_doubles_every_rtt() {
+    let mut s = back_to_back(100.0, 64 << 20, 10_000);
+    s.tcp.delayed_ack = false;
+    s.duration_ms = 1000.0;
+    s.sample_interval_ms = 1.0;
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_to_end();
+    let cwnd = sim.recorder().flow_column(0, 0);
+    let at_mid_rtt: Vec<f64> = (0..8).map(|k| cwnd[k * 100 + 49]).collect();
+    assert_eq!(at_mid_rtt, [2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0]);
+}
+
+/// One Reno flow into a drop-tail buffer of B packets (no local congestion:
+/// a huge txqueuelen and a NIC 10× faster). The window peaks at the pipe
+/// size BDP + B, then halves (RFC 5681); between losses it grows one packet
+/// per RTT, so the period is about (W/2) RTTs with the RTT growing as the
+/// queue fills.
+#[test]
+fn reno_sawtooth_peaks_at_bdp_plus_buffer() {
+    let mut s = back_to_back(20.0, 512 << 20, 100_000);
+    s.mtu_bytes = 1500;
+    s.hosts[0].nic_bps = 10e9;
+    s.bottleneck.rate_bps = 100e6;
+    s.bottleneck.buffer_pkts = 100;
+    s.duration_ms = 60_000.0;
+    let mut sim = Simulation::new(&s).unwrap();
+    let sum = sim.run_to_end();
+    let bdp = 100e6 * 0.020 / 8.0 / 1538.0; // 162.5 packets
+    let pipe = bdp + 100.0;
+    let cwnd = sim.recorder().flow_column(0, 0);
+    let t = sim.recorder().column("t_s").unwrap();
+    let after_ss: Vec<f64> = cwnd
+        .iter()
+        .zip(t)
+        .filter(|(_, &t)| t > 10.0)
+        .map(|(c, _)| *c)
+        .collect();
+    let peak = after_ss.iter().cloned().fold(0.0, f64::max);
+    assert!(
+        (peak - pipe).abs() / pipe < 0.08,
+        "peak {peak} vs BDP+B {pipe}"
+    );
+    let trough = after_ss.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(
+        (trough - pipe / 2.0).abs() / (pipe / 2.0) < 0.15,
+        "trough {trough} vs {}",
+        pipe / 2.0
+    );
+    assert!(sum.flows[0].fast_retransmits >= 3);
+    assert_eq!(sum.flows[0].timeouts, 0);
+    assert!(
+        sum.utilisation > 0.9,
+        "a buffer of 0.6 BDP keeps the link busy: {}",
+        sum.utilisation
+    );
+}
+
+/// Local congestion (SPEC §1): with the window capped below BDP +
+/// txqueuelen the interface queue can never overflow; above it, it must.
+#[test]
+fn local_congestion_needs_a_window_above_bdp_plus_txqueuelen() {
+    let mss = 8948.0;
+    let bdp = 1e9 * 0.030 / 8.0 / 9038.0; // packets in flight at line rate
+    for (extra, expect) in [(-12.0, false), (-5.0, false), (6.0, true), (30.0, true)] {
+        let window_pkts = bdp + 100.0 + extra;
+        let mut s = back_to_back(30.0, (window_pkts * mss) as u32, 100);
+        s.tcp.initial_ssthresh_pkts = Some(2);
+        s.duration_ms = 20_000.0;
+        let mut sim = Simulation::new(&s).unwrap();
+        let sum = sim.run_to_end();
+        let seen = sum.flows[0].local_congestion_events > 0;
+        assert_eq!(
+            seen, expect,
+            "window = BDP + txqueuelen {extra:+}: {} events",
+            sum.flows[0].local_congestion_events
+        );
+        assert_eq!(
+            count(&sim, EventKind::LocalCongestion) as u64,
+            sum.flows[0].local_congestion_events
+        );
+        assert_eq!(
+            sum.flows[0].retransmits, 0,
+            "local congestion never retransmits"
+        );
+        assert_eq!(sum.flows[0].drops, 0);
+    }
+}
+
+/// RED with ECN (RFC 3168): with a buffer far above max_th, congestion is
+/// signalled by marks, not drops, and the sender still backs off.
+#[test]
+fn ecn_marks_replace_drops() {
+    let mut s = two_to_one("reno", "reno");
+    s.bottleneck.buffer_pkts = 2000;
+    s.bottleneck.aqm = Aqm::Red {
+        min_th_pkts: 150.0,
+        max_th_pkts: 600.0,
+        max_p: 0.1,
+        weight: 0.002,
+        ecn: true,
+    };
+    s.hosts.iter_mut().for_each(|h| h.txqueuelen_pkts = 10_000);
+    s.tcp.initial_ssthresh_pkts = Some(100);
+    let mut sim = Simulation::new(&s).unwrap();
+    let sum = sim.run_to_end();
+    assert!(sum.ecn_marks > 0);
+    assert_eq!(sum.bottleneck_drops, 0);
+    assert_eq!(sum.flows.iter().map(|f| f.retransmits).sum::<u64>(), 0);
+    assert!(sum.utilisation > 0.8);
+}
+
+/// RTO (RFC 6298 §2.4 with Linux's 200 ms floor, §5.5 back-off): on a very
+/// lossy link timeouts happen, are at least 200 ms apart for a flow, and
+/// the flow still moves data afterwards.
+#[test]
+fn timeouts_respect_the_200_ms_floor_and_the_flow_recovers() {
+    let mut s = back_to_back(10.0, 1 << 20, 1000);
+    s.loss_rate = 0.2;
+    s.mtu_bytes = 1500;
+    s.duration_ms = 20_000.0;
+    let mut sim = Simulation::new(&s).unwrap();
+    let sum = sim.run_to_end();
+    let times: Vec<f64> = sim
+        .recorder()
+        .events()
+        .iter()
+        .filter(|e| e.kind == EventKind::Timeout)
+        .map(|e| e.time_s)
+        .collect();
+    assert!(times.len() >= 2, "a 20% loss rate must cause timeouts");
+    assert!(
+        times.windows(2).all(|w| w[1] - w[0] >= 0.2 - 1e-9),
+        "{times:?}"
+    );
+    let thr = sim.recorder().flow_column(0, 3);
+    assert!(
+        thr[thr.len() - 200..].iter().any(|&x| x > 0.0),
+        "data still flows at the end"
+    );
+    assert!(sum.flows[0].mean_throughput_bps > 0.0);
+    assert_ne!(
+        sim.flow_state(0),
+        CaState::Disorder,
+        "state machine ends in a defined state"
+    );
+}
+
+/// Without SACK, NewReno partial ACKs (RFC 6582) still repair several
+/// losses in one window and the transfer completes its run.
+#[test]
+fn newreno_without_sack_recovers_from_losses() {
+    let mut s = back_to_back(30.0, 8 << 20, 1000);
+    s.tcp.sack = false;
+    s.loss_rate = 1e-4;
+    s.duration_ms = 10_000.0;
+    let sum = Simulation::new(&s).unwrap().run_to_end();
+    assert!(sum.flows[0].fast_retransmits > 0);
+    assert!(
+        sum.flows[0].mean_throughput_bps > 50e6,
+        "{}",
+        sum.flows[0].mean_throughput_bps
+    );
+}
+
+/// Parallel streams share one NIC and interface queue; the bottleneck
+/// summary splits the link between them.
+#[test]
+fn parallel_streams_share_the_host_queue() {
+    let mut s = back_to_back(30.0, 16 << 20, 100);
+    s.hosts[0].flows = (0..4).map(|_| Flow::new("reno", 16 << 20)).collect();
+    let sum = Simulation::new(&s).unwrap().run_to_end();
+    assert_eq!(sum.flows.len(), 4);
+    let shares: f64 = sum.flows.iter().map(|f| f.share).sum();
+    assert!((shares - 1.0).abs() < 1e-9);
+    assert!(sum.flows.iter().all(|f| f.mean_throughput_bps > 50e6));
+    assert!(sum.hosts[0].mean_throughput_bps > 800e6);
+}
+
+#[test]
+fn flows_start_and_stop_on_time() {
+    let mut s = two_to_one("reno", "reno");
+    s.hosts[1].flows[0].start_ms = 5000.0;
+    s.hosts[0].flows[0].stop_ms = Some(10_000.0);
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_to_end();
+    let t = sim.recorder().column("t_s").unwrap();
+    let thr1 = sim.recorder().flow_column(1, 3);
+    let thr0 = sim.recorder().flow_column(0, 3);
+    for i in 0..t.len() {
+        if t[i] <= 5.0 {
+            assert_eq!(thr1[i], 0.0);
+        }
+        if t[i] > 10.5 {
+            assert_eq!(thr0[i], 0.0, "flow 0 stopped at 10 s, at {}", t[i]);
+        }
+    }
+}
