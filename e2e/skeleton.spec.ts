@@ -17,6 +17,8 @@ async function waitForRun(page: Page, rtt?: number): Promise<string> {
       const state = document.documentElement.dataset.runState;
       const s = window.sawtooth;
       if (!s || (state !== 'done' && state !== 'error')) return false;
+      // An engine that failed to load has no scenario: stop waiting at once.
+      if (state === 'error' && s.scenario() === null) return true;
       return want === null || s.scenario()?.rtt_ms === want;
     },
     rtt ?? null,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the engine's wasm-bindgen package into app/src/engine/pkg (a build
 # artifact, never committed). Skips the build when the engine sources are
-# unchanged since the last successful build.
+# unchanged since the last successful build, and checks the result with a
+# short run in Node (scripts/wasm-smoke.mjs).
 #
 # Environment:
 #   SAWTOOTH_SKIP_WASM_OPT=1   do not run wasm-opt on the output.
@@ -31,7 +32,7 @@ source_hash() {
     sha256sum "$0"
     echo "profile=$PROFILE skip_opt=$SKIP_OPT"
     wasm-bindgen --version 2>/dev/null || true
-    wasm-opt --version 2>/dev/null || true
+    "$ROOT/node_modules/.bin/wasm-opt" --version 2>/dev/null || wasm-opt --version 2>/dev/null || true
     rustc --version
   } | sha256sum | cut -d' ' -f1
 }
@@ -55,21 +56,42 @@ wasm-pack --log-level warn build engine-wasm/bindings \
   --target web \
   --mode no-install \
   --no-pack \
+  --no-opt \
+  --no-gitignore \
   --out-dir "$OUT" \
   --out-name sawtooth_bindings
 [ -f "$WASM" ] || { say "wasm-pack did not produce $WASM"; exit 1; }
 
-if [ "$SKIP_OPT" != "1" ] && [ "$PROFILE" = "release" ]; then
+# wasm-opt: the npm package `binaryen` (a devDependency) is preferred. Debian
+# bookworm's binaryen 108 is too old: it corrupts wasm-bindgen's externref
+# table, so a system wasm-opt is used only from version 116 on. The optimised
+# file is smoke-tested in Node and dropped if it does not work.
+find_wasm_opt() {
+  if [ -x "$ROOT/node_modules/.bin/wasm-opt" ]; then echo "$ROOT/node_modules/.bin/wasm-opt"; return; fi
   if command -v wasm-opt >/dev/null; then
-    wasm-opt -O3 \
+    local v
+    v="$(wasm-opt --version 2>/dev/null | sed -n 's/^wasm-opt version \([0-9]*\).*/\1/p')"
+    if [ -n "$v" ] && [ "$v" -ge 116 ]; then command -v wasm-opt; return; fi
+  fi
+}
+if [ "$SKIP_OPT" != "1" ] && [ "$PROFILE" = "release" ]; then
+  WASM_OPT="$(find_wasm_opt)"
+  if [ -n "$WASM_OPT" ]; then
+    "$WASM_OPT" -O3 \
       --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-multivalue --enable-reference-types \
       "$WASM" -o "$WASM.opt"
-    mv "$WASM.opt" "$WASM"
+    if node "$ROOT/scripts/wasm-smoke.mjs" "$OUT" "$WASM.opt"; then
+      mv "$WASM.opt" "$WASM"
+    else
+      say "the wasm-opt output failed the smoke test; keeping the unoptimised wasm"
+      rm -f "$WASM.opt"
+    fi
   else
-    say "wasm-opt not found; skipping the wasm-opt pass (install binaryen or set SAWTOOTH_SKIP_WASM_OPT=1)"
+    say "no usable wasm-opt (npm ci installs one); skipping the wasm-opt pass"
   fi
 fi
+node "$ROOT/scripts/wasm-smoke.mjs" "$OUT"
 
 rm -f "$OUT/.gitignore" "$OUT/package.json" "$OUT/README.md"
 printf '%s\n' "$HASH" > "$STAMP"

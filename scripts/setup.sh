@@ -3,9 +3,8 @@
 # each step runs only when its tool is missing or stale.
 #
 # Environment:
-#   SAWTOOTH_SKIP_WASM_OPT=1   do not install binaryen (wasm-opt); the wasm is
-#                              then shipped unoptimised by wasm-opt (still a
-#                              release build of the Rust code).
+#   SAWTOOTH_SKIP_WASM_OPT=1   (read by build-wasm.sh) skip the wasm-opt pass;
+#                              wasm-opt itself comes with npm ci (binaryen).
 #   SAWTOOTH_SKIP_BROWSER=1    do not install Debian's chromium (no e2e tests).
 set -euo pipefail
 
@@ -69,18 +68,14 @@ if [ "$HAVE_WB" != "$WB_VERSION" ]; then
 fi
 
 # ---------------------------------------------------------------- apt packages
-APT_PKGS=()
+# Debian's chromium for the Playwright tests (Playwright never downloads one).
+# wasm-opt comes from the npm package `binaryen` (Debian's binaryen is too old
+# for wasm-bindgen's output).
 if [ "${SAWTOOTH_SKIP_BROWSER:-0}" != "1" ] && [ ! -x /usr/bin/chromium ]; then
-  APT_PKGS+=(chromium)
-fi
-if [ "${SAWTOOTH_SKIP_WASM_OPT:-0}" != "1" ] && ! command -v wasm-opt >/dev/null; then
-  APT_PKGS+=(binaryen)
-fi
-if [ "${#APT_PKGS[@]}" -gt 0 ]; then
-  command -v apt-get >/dev/null || die "missing ${APT_PKGS[*]} and apt-get is not available; install them by hand"
-  say "installing ${APT_PKGS[*]} with apt-get"
+  command -v apt-get >/dev/null || die "/usr/bin/chromium is missing and apt-get is not available; install Chromium by hand"
+  say "installing chromium with apt-get"
   need_sudo apt-get update -qq
-  need_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${APT_PKGS[@]}" >/dev/null
+  need_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
 exit 0
