@@ -175,7 +175,7 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
         jain_index: 1,
         total_throughput_bps: bps,
         bottleneck_drops: 0,
-        packets_sent: 1000,
+        packets_delivered: 1000,
       });
     }
     free() {
