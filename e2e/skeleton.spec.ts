@@ -145,3 +145,15 @@ test('a scenario the engine rejects shows its field errors', async ({ page }) =>
   await expect(page.getByTestId('summary-throughput')).toHaveText('—');
   expect(problems).toEqual([]);
 });
+
+test('a wasm trap is reported and the engine recovers on the next run', async ({ page }) => {
+  await page.goto('./?seed=1&debug=trap');
+  expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('error');
+  expect(await page.evaluate(() => window.sawtooth!.error()?.kind)).toBe('trap');
+  await expect(page.getByTestId('run-error')).toContainText('restarted');
+
+  await page.getByLabel('RTT slider').fill('40');
+  expect(await waitForRun(page, 40)).toBe('done');
+  await expect(page.getByTestId('run-error')).toHaveCount(0);
+  expect(await page.evaluate(() => window.sawtooth!.summary()!.total_throughput_bps)).toBeGreaterThan(0);
+});

@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore } f
 import { LineChart, type LineSpec } from './charts/LineChart';
 import type { EngineClient } from './engine/client';
 import type { EngineError } from './engine/errors';
+import type { RunDebug } from './engine/protocol';
 import type { Scenario } from './engine/types';
 import { RTT_FIELD } from './lab/fields';
 import { scenarioFromUrl } from './lab/params';
@@ -50,8 +51,14 @@ export function App({ client, store, rendered, search }: AppProps) {
 
   const scenario = useMemo<Scenario | null>(() => (base && rtt !== null ? { ...base, rtt_ms: rtt } : null), [base, rtt]);
 
+  // ?debug=trap makes the first run trap inside the engine (recovery tests).
+  const [debugFirstRun, setDebugFirstRun] = useState<RunDebug | undefined>(() =>
+    new URLSearchParams(search).get('debug') === 'trap' ? 'trap' : undefined,
+  );
   useEffect(() => {
-    if (scenario) store.start(scenario);
+    if (!scenario) return;
+    store.start(scenario, debugFirstRun);
+    if (debugFirstRun) setDebugFirstRun(undefined);
   }, [scenario, store]);
 
   const state: RunState = loadError ? 'error' : snap.state;

@@ -2,7 +2,7 @@
 // message protocol. One run at a time; starting a run cancels the previous.
 
 import type { EngineError } from './errors';
-import type { EngineInfo, FromWorker, ToWorker } from './protocol';
+import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
 import type { RunSummary, Scenario } from './types';
 
 /** The part of Worker the client uses (a fake in unit tests). */
@@ -75,14 +75,14 @@ export class EngineClient {
     return this.readyPromise!;
   }
 
-  run(scenario: Scenario, handlers: RunHandlers = {}): RunHandle {
+  run(scenario: Scenario, handlers: RunHandlers = {}, debug?: RunDebug): RunHandle {
     this.cancelPending();
     const worker = this.ensureWorker();
     const id = this.nextId++;
     let resolve!: (r: RunResult) => void;
     const result = new Promise<RunResult>((r) => (resolve = r));
     this.pending = { id, handlers, resolve };
-    worker.postMessage({ type: 'run', id, scenario });
+    worker.postMessage(debug ? { type: 'run', id, scenario, debug } : { type: 'run', id, scenario });
     return {
       id,
       result,

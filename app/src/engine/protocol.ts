@@ -5,9 +5,12 @@ import type { AlgorithmInfo, RunSummary, Scenario } from './types';
 
 export type ToWorker =
   /** Start a run; any run in progress is cancelled first. */
-  | { type: 'run'; id: number; scenario: Scenario }
+  | { type: 'run'; id: number; scenario: Scenario; debug?: RunDebug }
   /** Cancel a run (ignored when it is not the current one). */
   | { type: 'cancel'; id: number };
+
+/** Test switches: 'trap' makes the engine trap before the run starts. */
+export type RunDebug = 'trap';
 
 export interface EngineInfo {
   defaultScenario: Scenario;

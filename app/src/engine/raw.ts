@@ -20,4 +20,6 @@ export interface RawEngine {
   catalogue_json(): string;
   default_scenario_json(): string;
   validate_scenario(json: string): string;
+  /** Deliberately trap (a Rust panic), to test recovery end to end. */
+  debug_trap?(): void;
 }

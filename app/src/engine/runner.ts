@@ -2,7 +2,7 @@
 // be unit-tested with a mock engine. worker.ts wires it to `self`.
 
 import { isFatal, toEngineError, type EngineError } from './errors';
-import type { EngineInfo, FromWorker, ToWorker } from './protocol';
+import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
 import { catalogue, defaultScenario, EngineRunError, Simulation } from './simulation';
 import type { Scenario } from './types';
@@ -48,7 +48,7 @@ export class Runner {
     switch (msg.type) {
       case 'run':
         this.current = msg.id;
-        void this.run(msg.id, msg.scenario);
+        void this.run(msg.id, msg.scenario, msg.debug);
         break;
       case 'cancel':
         if (this.current === msg.id) this.current = null;
@@ -67,7 +67,7 @@ export class Runner {
     this.deps.post({ type: 'error', id, error, fatal });
   }
 
-  private async run(id: number, scenario: Scenario): Promise<void> {
+  private async run(id: number, scenario: Scenario, debug?: RunDebug): Promise<void> {
     const { post, now, yieldToEvents } = this.deps;
     const budget = this.deps.sliceBudgetMs ?? 25;
     if (this.poisoned) {
@@ -89,6 +89,10 @@ export class Runner {
     const wallStart = now();
     let sim: Simulation | null = null;
     try {
+      if (debug === 'trap') {
+        if (!engine.debug_trap) throw new EngineRunError({ kind: 'internal', message: 'this engine has no debug_trap()' });
+        engine.debug_trap();
+      }
       sim = Simulation.create(engine, scenario);
       const durationNs = sim.durationNs;
       post({ type: 'started', id, columns: sim.layout.names, flowCount: sim.flowCount, durationNs });

@@ -144,6 +144,23 @@ describe('EngineClient over a worker', () => {
     client.dispose();
   });
 
+  it('recovers from a requested debug trap on a fresh worker', async () => {
+    const workers: FakeWorker[] = [];
+    const client = new EngineClient(() => {
+      const w = createFakeWorker(createMockEngine());
+      workers.push(w);
+      return w;
+    });
+    const r1 = await client.run(defaultMockScenario(), {}, 'trap').result;
+    expect(r1).toMatchObject({ status: 'error', error: { kind: 'trap' } });
+    expect(workers[0].terminated).toBe(true);
+    const r2 = await client.run(defaultMockScenario()).result;
+    expect(r2.status).toBe('done');
+    expect(workers).toHaveLength(2);
+    expect(workers[1].terminated).toBe(false);
+    client.dispose();
+  });
+
   it('returns validation errors for a bad scenario without restarting', async () => {
     let made = 0;
     const client = new EngineClient(() => {

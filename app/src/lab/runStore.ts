@@ -4,6 +4,7 @@
 
 import { parseColumns, SeriesBuffer, type RunSeries } from '../engine/columns';
 import type { RunHandle, RunHandlers } from '../engine/client';
+import type { RunDebug } from '../engine/protocol';
 import type { EngineError } from '../engine/errors';
 import { parseEvents } from '../engine/events';
 import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
@@ -26,7 +27,7 @@ export interface RunSnapshot {
 }
 
 export interface RunClient {
-  run(scenario: Scenario, handlers: RunHandlers): RunHandle;
+  run(scenario: Scenario, handlers: RunHandlers, debug?: RunDebug): RunHandle;
 }
 
 const INITIAL: RunSnapshot = {
@@ -78,7 +79,7 @@ export class RunStore {
   }
 
   /** Start a run of `scenario`, cancelling the one in progress. */
-  start(scenario: Scenario): void {
+  start(scenario: Scenario, debug?: RunDebug): void {
     this.handle?.cancel();
     let buffer: SeriesBuffer | null = null;
     let events: EngineEvent[] = [];
@@ -98,7 +99,7 @@ export class RunStore {
           progress: chunk.durationNs > 0 ? Math.min(1, chunk.nowNs / chunk.durationNs) : 1,
         });
       },
-    });
+    }, debug);
     this.handle = handle;
     this.update({
       runId: handle.id,

@@ -189,5 +189,8 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
       JSON.stringify([{ id: 'reno', name: 'Standard (Reno)', explanation: '', expect_on_chart: '', increase_tex: '', decrease_tex: '', params: [], citations: [] }]),
     default_scenario_json: () => JSON.stringify(defaultMockScenario()),
     validate_scenario: (json: string) => JSON.stringify({ errors: validate(JSON.parse(json) as Scenario) }),
+    debug_trap: () => {
+      throw trapError();
+    },
   };
 }
