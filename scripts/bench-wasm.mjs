@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Wasm engine benchmark in Node: runs scenarios through the built package
+// (app/src/engine/pkg) the way the worker does (advance in slices, drain
+// samples and events) and reports simulated seconds per wall second and
+// engine events per second. Build first: bash scripts/build-wasm.sh.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(fileURLToPath(import.meta.url), '../..');
+const pkg = resolve(root, 'app/src/engine/pkg');
+const m = await import(pathToFileURL(resolve(pkg, 'sawtooth_bindings.js')).href);
+m.initSync({ module: readFileSync(resolve(pkg, 'sawtooth_bindings_bg.wasm')) });
+
+const base = JSON.parse(m.default_scenario_json());
+const withFlows = (s, n) => ({ ...s, hosts: [{ ...s.hosts[0], flows: Array.from({ length: n }, () => s.hosts[0].flows[0]) }] });
+const cases = [
+  ['default (1 flow, 20 s, 30 ms)', base],
+  ['1 flow, 60 s, 100 ms', { ...base, duration_ms: 60_000, rtt_ms: 100 }],
+  ['4 flows, 20 s, 30 ms', withFlows(base, 4)],
+  ['MTU 1500, 20 s', { ...base, mtu_bytes: 1500 }],
+];
+const repeats = Number(process.env.BENCH_REPEATS ?? 3);
+
+function runOnce(scenario) {
+  const sim = new m.RawSimulation(JSON.stringify(scenario));
+  const t0 = performance.now();
+  let done = false;
+  while (!done) {
+    done = sim.advance(sim.now_ns() + 250e6);
+    sim.drain_samples();
+    sim.drain_events();
+  }
+  const ms = performance.now() - t0;
+  const events = typeof sim.processed_events === 'function' ? sim.processed_events() : NaN;
+  const simS = sim.duration_ns() / 1e9;
+  sim.free();
+  return { ms, events, simS };
+}
+
+console.log(`wasm engine bench (${repeats} runs each, best shown)`);
+for (const [name, scenario] of cases) {
+  const runs = Array.from({ length: repeats }, () => runOnce(scenario));
+  const best = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const evps = Number.isFinite(best.events) ? `${(best.events / best.ms / 1e3).toFixed(2)} M events/s` : '';
+  console.log(
+    `${name.padEnd(34)} ${best.ms.toFixed(0).padStart(6)} ms  ${(best.simS / (best.ms / 1000)).toFixed(0).padStart(5)}× real time  ${evps}`,
+  );
+}
