@@ -10,7 +10,19 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
-mod reno;
+pub mod bbr;
+pub mod bic;
+pub mod compound;
+pub mod cubic;
+pub mod fast;
+pub mod highspeed;
+pub mod htcp;
+pub mod reno;
+pub mod scalable;
+pub mod vegas;
+
+pub use bbr::{Bbr, BbrMode};
+pub use highspeed::{highspeed_a_b, highspeed_table, HighSpeedParams, HighSpeedRow};
 
 #[cfg(test)]
 pub(crate) mod testing;
@@ -112,6 +124,62 @@ pub struct AckSample {
     /// This ACK carried an ECN echo (ECE).
     pub ece: bool,
     pub mss_bytes: u32,
+}
+
+/// Round-trip boundaries from delivery counts, the way Linux BBR counts
+/// rounds (`next_rtt_delivered`): a round ends once everything that was in
+/// flight when it began has been delivered. Vegas, CTCP and FAST use it in
+/// place of Linux's `beg_snd_nxt` sequence-number check.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RoundCounter {
+    next_round_delivered: u64,
+    /// Completed rounds.
+    pub rounds: u64,
+}
+
+impl RoundCounter {
+    /// Call on every ACK; true when this ACK starts a new round.
+    pub fn on_ack(&mut self, ack: &AckSample) -> bool {
+        if ack.delivered_pkts >= self.next_round_delivered {
+            self.next_round_delivered = ack.delivered_pkts + ack.in_flight_pkts.max(1) as u64;
+            self.rounds += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Start a fresh round at this ACK (after a reset or a state change).
+    pub fn restart(&mut self, ack: &AckSample) {
+        self.next_round_delivered = ack.delivered_pkts + ack.in_flight_pkts.max(1) as u64;
+    }
+}
+
+/// Fractional window growth for algorithms whose per-ACK increase is not
+/// `1/n` for an integer `n` (HighSpeed's a(w), Scalable's a, H-TCP's α):
+/// accumulates `packets` and moves whole packets into `cwnd_pkts`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Increase {
+    acc: f64,
+}
+
+impl Increase {
+    /// Add `packets` (may be fractional) to the window, up to the clamp.
+    pub fn add(&mut self, w: &mut Window, packets: f64) {
+        self.acc += packets.max(0.0);
+        // Tolerate rounding: twenty additions of 1/20 make one packet.
+        if self.acc >= 1.0 - 1e-9 {
+            let whole = (self.acc + 1e-9).floor();
+            self.acc = (self.acc - whole).max(0.0);
+            let grown = (w.cwnd_pkts as f64 + whole).min(w.cwnd_clamp_pkts as f64);
+            w.cwnd_pkts = grown as u32;
+        }
+    }
+
+    /// Forget the fraction (on a congestion event).
+    pub fn reset(&mut self) {
+        self.acc = 0.0;
+    }
 }
 
 /// Linux `struct tcp_congestion_ops`. Every method gets the time passed in.
@@ -228,7 +296,19 @@ impl Params {
 type Builder = fn(&Params) -> Box<dyn CongestionControl>;
 
 /// The registry: adding an algorithm is one new file plus one line here.
-const REGISTRY: &[(&AlgorithmInfo, Builder)] = &[(&reno::INFO, reno::build)];
+const REGISTRY: &[(&AlgorithmInfo, Builder)] = &[
+    (&reno::INFO, reno::build),
+    (&highspeed::INFO, highspeed::build),
+    (&scalable::INFO, scalable::build),
+    (&bic::INFO, bic::build),
+    (&cubic::INFO, cubic::build),
+    (&htcp::INFO, htcp::build),
+    (&vegas::INFO, vegas::build),
+    (&fast::INFO, fast::build),
+    (&fast::INFO_AT, fast::build_at),
+    (&compound::INFO, compound::build),
+    (&bbr::INFO, bbr::build),
+];
 
 /// Every algorithm, in the order the app lists them.
 pub fn catalogue() -> Vec<&'static AlgorithmInfo> {

@@ -1,0 +1,454 @@
+//! CUBIC: RFC 9438 (Xu, Ha, Rhee, Goel, Eggert 2023) with the structure of
+//! Linux `tcp_cubic.c` (per-ACK `cnt`, target one RTT ahead, Reno-friendly
+//! estimate, fast convergence, HyStart). Seed 001 Appendix A.
+//!
+//! * W_cubic(t) = C·(t − K)³ + W_max, K = ∛((W_max − cwnd_epoch)/C)
+//!   (RFC 9438 §4.2, eq. 1–2; K = ∛(W_max·(1 − β)/C) right after a loss).
+//! * Target W_cubic(t + RTT) (Linux adds `delay_min`), cwnd grows by
+//!   (target − cwnd)/cwnd per ACKed packet, at most 1.5× per RTT.
+//! * Reno-friendly region (§4.3): W_est grows by α = 3(1 − β)/(1 + β) per
+//!   RTT; if W_est > W_cubic cwnd follows W_est.
+//! * Fast convergence (§4.7): W_max ← cwnd·(1 + β)/2 if cwnd < W_max.
+//! * HyStart (Ha & Rhee 2011, Linux): leave slow start early when the
+//!   ACK train of a round lasts half the minimum RTT, or when the RTT of a
+//!   round exceeds the minimum by clamp(min/8, 4 ms, 16 ms).
+
+use super::{
+    AckSample, AlgorithmInfo, CaEvent, CaState, Citation, CongestionControl, ParamInfo, Params,
+    RoundCounter, Window,
+};
+
+pub static INFO: AlgorithmInfo = AlgorithmInfo {
+    id: "cubic",
+    name: "CUBIC",
+    explanation: "CUBIC grows the window as a cubic function of the time since the last loss, not of the number of ACKs, so flows with different RTTs grow alike. After a loss (window cut to β = 0.7) the window first rises quickly, then flattens out as it approaches W_max — the window where the loss happened — lingers there, and then accelerates again to probe for more bandwidth. On short-RTT or small-BDP paths, where a Standard TCP would grow faster, it follows a Reno-like line instead (the TCP-friendly region). It is the default in Linux, Windows and macOS.",
+    expect_on_chart: "Each tooth is an S-shaped curve: a concave rise flattening into a plateau at the previous peak, then a convex climb — teeth equally long in seconds regardless of the RTT. On short RTTs the rise is a straight Reno-like line.",
+    increase_tex: r"W(t) = C\,(t - K)^3 + W_{\max},\quad K = \sqrt[3]{\frac{W_{\max}(1-\beta)}{C}}",
+    decrease_tex: r"W_{\max} \leftarrow w\ \left(\text{or } w\,\tfrac{1+\beta}{2}\right),\quad w \leftarrow \beta\,w",
+    params: &[
+        ParamInfo { id: "c", name: "C (scaling)", default: 0.4, min: 0.01, max: 4.0, step: 0.01, unit: "packets/s³", log_scale: true, description: "How fast the cubic curve moves away from W_max." },
+        ParamInfo { id: "beta", name: "β (window kept on loss)", default: 0.7, min: 0.5, max: 0.95, step: 0.01, unit: "fraction", log_scale: false, description: "Window multiplied by β on a loss (RFC 9438: 0.7; kernels before 2.6.25 used 0.8)." },
+        ParamInfo { id: "fast_convergence", name: "Fast convergence", default: 1.0, min: 0.0, max: 1.0, step: 1.0, unit: "on/off", log_scale: false, description: "Release bandwidth faster: a loss below the previous W_max remembers (1 + β)/2 of the window." },
+        ParamInfo { id: "tcp_friendliness", name: "TCP-friendly region", default: 1.0, min: 0.0, max: 1.0, step: 1.0, unit: "on/off", log_scale: false, description: "Never grow slower than a Reno flow with the same β would." },
+        ParamInfo { id: "hystart", name: "HyStart", default: 1.0, min: 0.0, max: 1.0, step: 1.0, unit: "on/off", log_scale: false, description: "Leave slow start before the first loss when ACK trains or RTTs show the pipe is full (Linux default on)." },
+    ],
+    citations: &[
+        Citation { label: "RFC 9438", reference: "L. Xu, S. Ha, I. Rhee, V. Goel, L. Eggert. CUBIC for Fast and Long-Distance Networks. RFC 9438, 2023, §4." },
+        Citation { label: "Ha, Rhee, Xu 2008", reference: "S. Ha, I. Rhee, L. Xu. CUBIC: A New TCP-Friendly High-Speed TCP Variant. ACM SIGOPS OSR 42(5), 2008." },
+        Citation { label: "Ha, Rhee 2011", reference: "S. Ha, I. Rhee. Taming the elephants: New TCP slow start (HyStart). Computer Networks 55(9), 2011." },
+        Citation { label: "Linux tcp_cubic.c", reference: "S. Ha, S. Hemminger. Linux net/ipv4/tcp_cubic.c (bic_scale 41 ≈ C 0.4, beta 717 ≈ 0.7, HyStart)." },
+        Citation { label: "Seed 001", reference: "ns-2 vs Linux testbed study, Appendix A: Cubic TCP." },
+    ],
+};
+
+/// HyStart: only at or above this window (`hystart_low_window`).
+const HYSTART_LOW_WINDOW: u32 = 16;
+/// RTT samples per round for the delay detector (`HYSTART_MIN_SAMPLES`).
+const HYSTART_MIN_SAMPLES: u32 = 8;
+/// ACKs closer than this belong to one train (`hystart_ack_delta_us`).
+const HYSTART_ACK_DELTA_NS: u64 = 2_000_000;
+const HYSTART_DELAY_MIN_NS: u64 = 4_000_000;
+const HYSTART_DELAY_MAX_NS: u64 = 16_000_000;
+
+pub fn build(p: &Params) -> Box<dyn CongestionControl> {
+    Box::new(Cubic::new(
+        p.get("c"),
+        p.get("beta"),
+        p.get("fast_convergence") >= 0.5,
+        p.get("tcp_friendliness") >= 0.5,
+        p.get("hystart") >= 0.5,
+    ))
+}
+
+/// K = ∛(W_max·(1 − β)/C), in seconds (RFC 9438 eq. 2 right after a loss).
+pub fn cubic_k(w_max: f64, beta: f64, c: f64) -> f64 {
+    (w_max * (1.0 - beta) / c).cbrt()
+}
+
+/// W(t) = C·(t − K)³ + W_max (RFC 9438 eq. 1).
+pub fn cubic_window(t_s: f64, k_s: f64, w_max: f64, c: f64) -> f64 {
+    c * (t_s - k_s).powi(3) + w_max
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct HyStart {
+    found: bool,
+    round: RoundCounter,
+    round_start_ns: u64,
+    last_ack_ns: u64,
+    curr_rtt_ns: u64,
+    sample_cnt: u32,
+}
+
+pub struct Cubic {
+    c: f64,
+    beta: f64,
+    fast_convergence: bool,
+    tcp_friendliness: bool,
+    hystart_on: bool,
+    /// W_max (`last_max_cwnd`).
+    last_max_cwnd: f64,
+    /// Start of the current congestion-avoidance epoch.
+    epoch_start_ns: Option<u64>,
+    k_s: f64,
+    origin_point: f64,
+    /// Packets ACKed in this epoch not yet counted into `tcp_cwnd`.
+    ack_cnt: f64,
+    /// Reno-friendly estimate W_est (`tcp_cwnd`).
+    tcp_cwnd: f64,
+    /// Minimum RTT (`delay_min`), 0 before the first sample.
+    delay_min_ns: u64,
+    cnt: u32,
+    hystart: HyStart,
+}
+
+impl Cubic {
+    pub fn new(
+        c: f64,
+        beta: f64,
+        fast_convergence: bool,
+        tcp_friendliness: bool,
+        hystart: bool,
+    ) -> Self {
+        Cubic {
+            c,
+            beta,
+            fast_convergence,
+            tcp_friendliness,
+            hystart_on: hystart,
+            last_max_cwnd: 0.0,
+            epoch_start_ns: None,
+            k_s: 0.0,
+            origin_point: 0.0,
+            ack_cnt: 0.0,
+            tcp_cwnd: 0.0,
+            delay_min_ns: 0,
+            cnt: 0,
+            hystart: HyStart::default(),
+        }
+    }
+
+    /// RFC 9438 defaults (HyStart off, for clean unit tests).
+    pub fn rfc9438() -> Self {
+        Cubic::new(0.4, 0.7, true, true, false)
+    }
+
+    pub fn w_max(&self) -> f64 {
+        self.last_max_cwnd
+    }
+
+    pub fn k_s(&self) -> f64 {
+        self.k_s
+    }
+
+    /// The Reno-friendly estimate W_est.
+    pub fn w_est(&self) -> f64 {
+        self.tcp_cwnd
+    }
+
+    fn reset(&mut self) {
+        let (c, beta, fc, tf, hs) = (
+            self.c,
+            self.beta,
+            self.fast_convergence,
+            self.tcp_friendliness,
+            self.hystart_on,
+        );
+        *self = Cubic::new(c, beta, fc, tf, hs);
+    }
+
+    /// `bictcp_update`: ACKs per one-packet increase.
+    fn update(&mut self, cwnd: u32, acked: u32, now_ns: u64) {
+        let cwnd_f = cwnd as f64;
+        self.ack_cnt += acked as f64;
+        let epoch = match self.epoch_start_ns {
+            Some(e) => e,
+            None => {
+                self.epoch_start_ns = Some(now_ns);
+                self.ack_cnt = acked as f64;
+                self.tcp_cwnd = cwnd_f;
+                if self.last_max_cwnd <= cwnd_f {
+                    self.k_s = 0.0;
+                    self.origin_point = cwnd_f;
+                } else {
+                    self.k_s = ((self.last_max_cwnd - cwnd_f) / self.c).cbrt();
+                    self.origin_point = self.last_max_cwnd;
+                }
+                now_ns
+            }
+        };
+        // Where the curve will be one (minimum) RTT from now.
+        let t = (now_ns + self.delay_min_ns - epoch) as f64 / 1e9;
+        let target = cubic_window(t, self.k_s, self.origin_point, self.c);
+        let mut cnt = if target > cwnd_f {
+            cwnd_f / (target - cwnd_f)
+        } else {
+            100.0 * cwnd_f
+        };
+        // No loss yet: at most 5% per RTT (Linux).
+        if self.last_max_cwnd == 0.0 && cnt > 20.0 {
+            cnt = 20.0;
+        }
+        if self.tcp_friendliness {
+            // W_est += α per cwnd ACKed packets, α = 3(1 − β)/(1 + β).
+            let alpha = 3.0 * (1.0 - self.beta) / (1.0 + self.beta);
+            let per = cwnd_f / alpha;
+            if self.ack_cnt > per {
+                let n = (self.ack_cnt / per).floor();
+                self.ack_cnt -= n * per;
+                self.tcp_cwnd += n;
+            }
+            if self.tcp_cwnd > cwnd_f {
+                let max_cnt = cwnd_f / (self.tcp_cwnd - cwnd_f);
+                cnt = cnt.min(max_cnt);
+            }
+        }
+        // At most 1.5× per RTT (RFC 9438 §4.2 target clamp; Linux cnt ≥ 2).
+        self.cnt = (cnt.max(2.0)) as u32;
+    }
+
+    fn hystart_reset(&mut self, ack: &AckSample) {
+        let h = &mut self.hystart;
+        h.round.restart(ack);
+        h.round_start_ns = ack.now_ns;
+        h.last_ack_ns = ack.now_ns;
+        h.curr_rtt_ns = u64::MAX;
+        h.sample_cnt = 0;
+    }
+
+    /// `hystart_update`: returns true when slow start should end now.
+    fn hystart_update(&mut self, delay_ns: u64, now_ns: u64) -> bool {
+        let delay_min = self.delay_min_ns;
+        let h = &mut self.hystart;
+        if h.found || delay_min == 0 {
+            return false;
+        }
+        // ACK train: closely spaced ACKs lasting half the minimum RTT.
+        if now_ns - h.last_ack_ns <= HYSTART_ACK_DELTA_NS {
+            h.last_ack_ns = now_ns;
+            if now_ns - h.round_start_ns > delay_min / 2 {
+                h.found = true;
+            }
+        }
+        // Delay increase over the first samples of the round.
+        if h.sample_cnt < HYSTART_MIN_SAMPLES {
+            h.curr_rtt_ns = h.curr_rtt_ns.min(delay_ns);
+            h.sample_cnt += 1;
+        } else if h.curr_rtt_ns
+            > delay_min + (delay_min / 8).clamp(HYSTART_DELAY_MIN_NS, HYSTART_DELAY_MAX_NS)
+        {
+            h.found = true;
+        }
+        h.found
+    }
+}
+
+impl CongestionControl for Cubic {
+    fn init(&mut self, _w: &mut Window, _now_ns: u64) {
+        self.reset();
+    }
+
+    /// `bictcp_recalc_ssthresh`: end the epoch, remember W_max (fast
+    /// convergence), ssthresh = β·cwnd.
+    fn ssthresh(&mut self, w: &Window, _now_ns: u64) -> u32 {
+        let cwnd = w.cwnd_pkts as f64;
+        self.epoch_start_ns = None;
+        self.last_max_cwnd = if cwnd < self.last_max_cwnd && self.fast_convergence {
+            cwnd * (1.0 + self.beta) / 2.0
+        } else {
+            cwnd
+        };
+        ((cwnd * self.beta) as u32).max(2)
+    }
+
+    fn pkts_acked(&mut self, w: &Window, ack: &AckSample) {
+        let Some(rtt) = ack.rtt_ns else { return };
+        // Discard delay samples right after a reduction (Linux: 1 s).
+        if let Some(e) = self.epoch_start_ns {
+            if ack.now_ns.saturating_sub(e) < 1_000_000_000 {
+                return;
+            }
+        }
+        let delay = rtt.max(1);
+        if self.delay_min_ns == 0 || delay < self.delay_min_ns {
+            self.delay_min_ns = delay;
+        }
+        if self.hystart_on && w.in_slow_start() && w.cwnd_pkts >= HYSTART_LOW_WINDOW {
+            // Linux sets ssthresh = cwnd here; the Window is read-only in
+            // this hook, so cong_avoid applies it on this same ACK.
+            self.hystart_update(delay, ack.now_ns);
+        }
+    }
+
+    fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
+        let mut acked = ack.acked_pkts;
+        if w.in_slow_start() {
+            if self.hystart_on {
+                if self.hystart.found {
+                    // HyStart found the exit point: slow start ends here.
+                    w.ssthresh_pkts = w.cwnd_pkts;
+                } else if self.hystart.round.on_ack(ack) {
+                    self.hystart_reset(ack);
+                }
+            }
+            if w.in_slow_start() {
+                acked = w.slow_start(acked);
+                if acked == 0 {
+                    return;
+                }
+            }
+        }
+        self.update(w.cwnd_pkts, acked, ack.now_ns);
+        w.cong_avoid_ai(self.cnt, acked);
+    }
+
+    /// A timeout starts over (`bictcp_state`); HyStart may run again.
+    fn set_state(&mut self, _w: &Window, state: CaState, _now_ns: u64) {
+        if state == CaState::Loss {
+            let delay_min = self.delay_min_ns;
+            self.reset();
+            self.delay_min_ns = delay_min;
+        }
+    }
+
+    fn cwnd_event(&mut self, _w: &Window, event: CaEvent, _now_ns: u64) {
+        if event == CaEvent::TxStart {
+            // Idle restart: do not count the idle time into the curve
+            // (Linux shifts epoch_start; restarting the epoch is the
+            // conservative equivalent when the idle time is unknown).
+            self.epoch_start_ns = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cc::testing::{grow_from, loss_event, run_fluid, FluidPath};
+
+    fn window(cwnd: u32) -> Window {
+        Window {
+            cwnd_pkts: cwnd,
+            cwnd_cnt: 0,
+            ssthresh_pkts: 2,
+            cwnd_clamp_pkts: 10_000_000,
+        }
+    }
+
+    #[test]
+    fn k_is_the_cube_root_of_wmax_times_one_minus_beta_over_c() {
+        let mut cc = Cubic::rfc9438();
+        let mut w = window(1000);
+        loss_event(&mut cc, &mut w, 0);
+        assert_eq!(w.cwnd_pkts, 700);
+        grow_from(&mut cc, &mut w, 1, 100_000_000, 0);
+        let k = cubic_k(1000.0, 0.7, 0.4);
+        assert!((cc.k_s() - k).abs() < 0.02, "K {} vs {k}", cc.k_s());
+        assert!((k - 750f64.cbrt()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn window_follows_the_closed_form_after_a_loss() {
+        // Long RTT (100 ms) so the cubic part dominates the Reno estimate.
+        let rtt = 100_000_000u64;
+        let mut cc = Cubic::rfc9438();
+        cc.delay_min_ns = rtt;
+        let mut w = window(2000);
+        loss_event(&mut cc, &mut w, 0);
+        let k = cubic_k(2000.0, 0.7, 0.4);
+        let mut now = 0;
+        let mut worst: f64 = 0.0;
+        for round in 1..=200 {
+            now = grow_from(&mut cc, &mut w, 1, rtt, now);
+            let t = round as f64 * rtt as f64 / 1e9;
+            let ideal = cubic_window(t, k, 2000.0, 0.4);
+            // Linux aims one RTT ahead and may move 1.5× per RTT at most:
+            // compare with the closed form at t, allowing the curve's
+            // one-RTT lead plus integer rounding.
+            let lead = cubic_window(t + 0.1, k, 2000.0, 0.4) - ideal;
+            let err = w.cwnd_pkts as f64 - ideal;
+            assert!(
+                err > -3.0 && err < lead.abs() + 3.0,
+                "t = {t:.1}: {} vs {ideal:.1}",
+                w.cwnd_pkts
+            );
+            worst = worst.max(err.abs());
+        }
+        assert!(worst < 20.0, "worst deviation {worst}");
+        // The plateau sits at W_max around t = K.
+        assert!(k > 11.0 && k < 12.0);
+    }
+
+    #[test]
+    fn tcp_friendly_region_engages_on_short_rtts() {
+        // 1 ms RTT: the cubic curve barely moves in one second, a Reno flow
+        // with β = 0.7 adds α = 3·0.3/1.7 ≈ 0.53 packets per RTT.
+        let rtt = 1_000_000u64;
+        let run = |friendly: bool| {
+            let mut cc = Cubic::new(0.4, 0.7, true, friendly, false);
+            cc.delay_min_ns = rtt;
+            let mut w = window(100);
+            loss_event(&mut cc, &mut w, 0);
+            grow_from(&mut cc, &mut w, 1000, rtt, 0);
+            (w.cwnd_pkts, cc.w_est())
+        };
+        let (friendly, w_est) = run(true);
+        let (pure, _) = run(false);
+        // W_est = 70 + 0.53 per RTT over ~1000 RTTs (the window grows, so
+        // fewer RTTs fit in a second of ACKs: about 70 + 0.53·1000).
+        assert!(friendly > 400, "friendly {friendly}");
+        assert!((friendly as f64 - w_est).abs() <= 2.0, "cwnd follows W_est");
+        let cubic_1s = cubic_window(1.0, cubic_k(100.0, 0.7, 0.4), 100.0, 0.4);
+        assert!(
+            (pure as f64 - cubic_1s).abs() < 5.0,
+            "pure cubic {pure} vs {cubic_1s}"
+        );
+    }
+
+    #[test]
+    fn fast_convergence_lowers_wmax() {
+        let mut cc = Cubic::rfc9438();
+        let mut w = window(1000);
+        loss_event(&mut cc, &mut w, 0);
+        assert_eq!(cc.w_max(), 1000.0);
+        let mut w = window(900);
+        loss_event(&mut cc, &mut w, 0);
+        assert!((cc.w_max() - 900.0 * 0.85).abs() < 1e-9);
+        assert_eq!(w.cwnd_pkts, 630);
+    }
+
+    #[test]
+    fn hystart_leaves_slow_start_when_the_rtt_rises() {
+        // 10 000 pkt/s, 50 ms: BDP 500 packets, unbounded buffer.
+        let run = |hystart: bool| {
+            let mut cc = Cubic::new(0.4, 0.7, true, true, hystart);
+            let mut w = Window {
+                cwnd_pkts: 10,
+                cwnd_cnt: 0,
+                ssthresh_pkts: crate::cc::INFINITE_SSTHRESH,
+                cwnd_clamp_pkts: 1_000_000,
+            };
+            let mut path = FluidPath::new(50_000_000, 10_000.0);
+            let mut delivered = 0;
+            run_fluid(&mut cc, &mut w, &mut path, 12, 0, &mut delivered);
+            w
+        };
+        let with = run(true);
+        let without = run(false);
+        assert!(
+            with.ssthresh_pkts < crate::cc::INFINITE_SSTHRESH,
+            "HyStart set ssthresh"
+        );
+        assert!(
+            with.ssthresh_pkts <= 2 * 500 + 100,
+            "exit near the BDP, got {}",
+            with.ssthresh_pkts
+        );
+        assert!(
+            without.cwnd_pkts > 4 * with.cwnd_pkts,
+            "plain slow start keeps doubling: {} vs {}",
+            without.cwnd_pkts,
+            with.cwnd_pkts
+        );
+    }
+}
