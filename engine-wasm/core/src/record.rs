@@ -16,17 +16,53 @@ pub enum EventKind {
     Timeout = 3,
     /// RED marked a packet Congestion Experienced.
     EcnMark = 4,
+    /// The sender entered Open (5), Disorder (6), CWR (7), Recovery (8) or
+    /// Loss (9): kind = 5 + Linux's `tcp_ca_state` number.
+    EnteredOpen = 5,
+    EnteredDisorder = 6,
+    EnteredCwr = 7,
+    EnteredRecovery = 8,
+    EnteredLoss = 9,
+}
+
+impl EventKind {
+    pub fn entered(state: crate::cc::CaState) -> EventKind {
+        use crate::cc::CaState::*;
+        match state {
+            Open => EventKind::EnteredOpen,
+            Disorder => EventKind::EnteredDisorder,
+            Cwr => EventKind::EnteredCwr,
+            Recovery => EventKind::EnteredRecovery,
+            Loss => EventKind::EnteredLoss,
+        }
+    }
 }
 
 /// Per-flow sampled quantities, in column order.
-pub const FLOW_COLUMNS: [&str; 6] = [
+pub const FLOW_COLUMNS: [&str; 9] = [
     "cwnd_pkts",
+    "cwnd_bytes",
     "ssthresh_pkts",
     "outstanding_bytes",
+    "outstanding_avg_bytes",
+    "outstanding_wavg_bytes",
     "throughput_bps",
     "srtt_ms",
     "state",
 ];
+
+/// Index of each per-flow column in [`FLOW_COLUMNS`].
+pub mod col {
+    pub const CWND_PKTS: usize = 0;
+    pub const CWND_BYTES: usize = 1;
+    pub const SSTHRESH_PKTS: usize = 2;
+    pub const OUTSTANDING_BYTES: usize = 3;
+    pub const OUTSTANDING_AVG_BYTES: usize = 4;
+    pub const OUTSTANDING_WAVG_BYTES: usize = 5;
+    pub const THROUGHPUT_BPS: usize = 6;
+    pub const SRTT_MS: usize = 7;
+    pub const STATE: usize = 8;
+}
 
 /// Events beyond this many are counted but not stored.
 pub const MAX_STORED_EVENTS: usize = 200_000;
@@ -99,16 +135,8 @@ impl Recorder {
         self.next_column = 1;
     }
 
-    pub(crate) fn flow_values(
-        &mut self,
-        cwnd: f64,
-        ssthresh: f64,
-        outstanding: f64,
-        throughput: f64,
-        srtt_ms: f64,
-        state: f64,
-    ) {
-        for v in [cwnd, ssthresh, outstanding, throughput, srtt_ms, state] {
+    pub(crate) fn flow_values(&mut self, values: [f64; FLOW_COLUMNS.len()]) {
+        for v in values {
             self.columns[self.next_column].push(v);
             self.next_column += 1;
         }

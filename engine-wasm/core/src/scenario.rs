@@ -62,7 +62,7 @@ pub struct Bottleneck {
 #[serde(deny_unknown_fields)]
 #[ts(export, export_to = "scenario.ts")]
 pub enum Aqm {
-    DropTail,
+    DropTail {},
     /// Random Early Detection (Floyd & Jacobson 1993), optionally marking
     /// ECN-capable packets instead of dropping them (RFC 3168).
     Red {
@@ -114,7 +114,11 @@ pub struct ValidationError {
 
 impl Display for ValidationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} = {}: {}", self.field, self.value, self.message)
+        if self.value.is_empty() {
+            write!(f, "{}: {}", self.field, self.message)
+        } else {
+            write!(f, "{} = {}: {}", self.field, self.value, self.message)
+        }
     }
 }
 
@@ -398,7 +402,7 @@ impl Scenario {
             bottleneck: Bottleneck {
                 rate_bps: 1e9,
                 buffer_pkts: 1000,
-                aqm: Aqm::DropTail,
+                aqm: Aqm::DropTail {},
             },
             hosts: vec![Host {
                 nic_bps: 1e9,

@@ -188,7 +188,7 @@ impl Simulation {
             wire_bytes,
         );
         let red = match s.bottleneck.aqm {
-            Aqm::DropTail => None,
+            Aqm::DropTail {} => None,
             Aqm::Red {
                 min_th_pkts,
                 max_th_pkts,
@@ -419,6 +419,8 @@ impl Simulation {
             if host.port.is_full() {
                 if flow.sender.on_local_congestion(now) {
                     self.recorder.event(now, f, EventKind::LocalCongestion);
+                    self.recorder
+                        .event(now, f, EventKind::entered(flow.sender.state));
                 }
                 if flow.sender.packets_out() == 0 {
                     // Nothing in flight to clock us out again: retry after
@@ -572,9 +574,14 @@ impl Simulation {
         let now = self.now_ns;
         let flow = &mut self.flows[f];
         let una_before = flow.sender.snd_una;
+        let state_before = flow.sender.state;
         let outcome = flow.sender.on_ack(&ack, now);
         if outcome.fast_retransmit {
             self.recorder.event(now, f, EventKind::FastRetransmit);
+        }
+        if flow.sender.state != state_before {
+            self.recorder
+                .event(now, f, EventKind::entered(flow.sender.state));
         }
         // RFC 6298 §5.2–5.3: stop the timer when all is acked, restart it
         // when new data is acknowledged.
@@ -592,8 +599,13 @@ impl Simulation {
         let now = self.now_ns;
         let flow = &mut self.flows[f];
         if flow.sender.packets_out() > 0 {
+            let state_before = flow.sender.state;
             flow.sender.on_timeout(now);
             self.recorder.event(now, f, EventKind::Timeout);
+            if flow.sender.state != state_before {
+                self.recorder
+                    .event(now, f, EventKind::entered(flow.sender.state));
+            }
             let t = now + flow.sender.backed_off_rto_ns();
             if let Some(t) = flow.rto.set(t) {
                 self.events.push(t, Event::Rto(f as u32));
@@ -617,10 +629,14 @@ impl Simulation {
             } else {
                 s.window.ssthresh_pkts as f64
             };
-            self.recorder.flow_values(
+            let (avg, wavg) = s.outstanding_averages_bytes(now);
+            self.recorder.flow_values([
                 s.window.cwnd_pkts as f64,
+                s.window.cwnd_pkts as f64 * s.mss_bytes as f64,
                 ssthresh,
                 s.outstanding_bytes() as f64,
+                avg,
+                wavg,
                 bits / interval_s,
                 s.srtt_ns as f64 / 1e6,
                 if flow.active {
@@ -628,7 +644,7 @@ impl Simulation {
                 } else {
                     f64::NAN
                 },
-            );
+            ]);
         }
         self.recorder.queue_values(
             self.bottleneck.occupancy_pkts() as f64,

@@ -1,7 +1,7 @@
 //! The run summary (SPEC §5): per-flow and per-host throughput, shares,
 //! Jain's fairness index, utilisation, drops and congestion-event counts.
 
-use crate::record::FLOW_COLUMNS;
+use crate::record::col;
 use crate::sim::Simulation;
 use serde::Serialize;
 use ts_rs::TS;
@@ -24,6 +24,8 @@ pub struct FlowSummary {
     pub local_congestion_events: u64,
     pub ifq_refusals: u64,
     pub retransmits: u64,
+    /// Retransmitted segments over all segments sent.
+    pub retransmission_rate: f64,
     pub fast_retransmits: u64,
     pub timeouts: u64,
     /// Seconds from the flow's start until its 1-s average throughput first
@@ -125,8 +127,8 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
             let stop_s = (f.stop_ns as f64 / 1e9).min(now_s);
             let active_s = (stop_s - start_s).max(0.0);
             let delivered_bits = f.receiver.delivered_segments as f64 * mss * 8.0;
-            let cwnd = rec.flow_column(i, 0);
-            let state = rec.flow_column(i, FLOW_COLUMNS.len() - 1);
+            let cwnd = rec.flow_column(i, col::CWND_PKTS);
+            let state = rec.flow_column(i, col::STATE);
             let (sum, n) = cwnd
                 .iter()
                 .zip(state)
@@ -149,9 +151,20 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
                 local_congestion_events: st.local_congestion_events,
                 ifq_refusals: st.ifq_refusals,
                 retransmits: st.retransmissions,
+                retransmission_rate: if st.segments_sent > 0 {
+                    st.retransmissions as f64 / st.segments_sent as f64
+                } else {
+                    0.0
+                },
                 fast_retransmits: st.fast_retransmits,
                 timeouts: st.timeouts,
-                time_to_90pct_s: time_to_fraction(t, rec.flow_column(i, 3), start_s, window, 0.9),
+                time_to_90pct_s: time_to_fraction(
+                    t,
+                    rec.flow_column(i, col::THROUGHPUT_BPS),
+                    start_s,
+                    window,
+                    0.9,
+                ),
             }
         })
         .collect();

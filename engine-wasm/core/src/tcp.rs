@@ -95,6 +95,9 @@ pub struct Sender {
     // Delivery-rate state (Linux tcp_rate.c).
     delivered: u64,
     delivered_ns: u64,
+    /// tcptrace-style outstanding-data averages (seed 002): the mean over
+    /// ACK arrivals and the time-weighted mean.
+    outstanding: OutstandingAverages,
     /// The application stopped: no new data after this.
     pub finished: bool,
     pub stats: SenderStats,
@@ -145,6 +148,7 @@ impl Sender {
             min_rtt_ns: u64::MAX,
             delivered: 0,
             delivered_ns: now_ns,
+            outstanding: OutstandingAverages::new(now_ns),
             finished: false,
             stats: SenderStats::default(),
             cc,
@@ -206,6 +210,7 @@ impl Sender {
 
     /// The segment chosen by [`next_transmission`] left the host stack.
     pub fn on_transmitted(&mut self, tx: Transmission, now_ns: u64) {
+        self.outstanding.hold(self.packets_out(), now_ns);
         if self.packets_out() == 0 {
             self.delivered_ns = now_ns;
             let w = self.window;
@@ -231,6 +236,7 @@ impl Sender {
             debug_assert_eq!(tx.seq, self.snd_nxt);
             self.scoreboard.push_back(entry);
             self.snd_nxt += 1;
+            self.outstanding.held_pkts = self.packets_out();
         }
     }
 
@@ -289,6 +295,7 @@ impl Sender {
 
     /// Process one ACK (Linux `tcp_ack` + `tcp_fastretrans_alert`).
     pub fn on_ack(&mut self, ack: &Ack, now_ns: u64) -> AckOutcome {
+        self.outstanding.hold(self.packets_out(), now_ns);
         let mut out = AckOutcome::default();
         let prior_in_flight = self.in_flight();
         let mut newly_acked = 0u32;
@@ -379,6 +386,7 @@ impl Sender {
         }
 
         self.mark_lost();
+        self.outstanding.on_ack(self.packets_out());
 
         let sample = AckSample {
             now_ns,
@@ -583,6 +591,71 @@ impl Sender {
 
     pub fn prior_cwnd(&self) -> u32 {
         self.prior_cwnd
+    }
+
+    /// (mean over ACKs, time-weighted mean) of outstanding bytes so far.
+    pub fn outstanding_averages_bytes(&self, now_ns: u64) -> (f64, f64) {
+        let (per_ack, weighted) = self.outstanding.averages_pkts(self.packets_out(), now_ns);
+        (
+            per_ack * self.mss_bytes as f64,
+            weighted * self.mss_bytes as f64,
+        )
+    }
+}
+
+/// Running averages of outstanding data as tcptrace draws them: "avg" is
+/// the mean of the values seen at each ACK, "wavg" weights each value by
+/// how long it was held.
+#[derive(Clone, Copy, Debug)]
+struct OutstandingAverages {
+    start_ns: u64,
+    last_change_ns: u64,
+    held_pkts: u32,
+    integral_pkt_ns: f64,
+    sum_at_acks: f64,
+    acks: u64,
+}
+
+impl OutstandingAverages {
+    fn new(now_ns: u64) -> Self {
+        OutstandingAverages {
+            start_ns: now_ns,
+            last_change_ns: now_ns,
+            held_pkts: 0,
+            integral_pkt_ns: 0.0,
+            sum_at_acks: 0.0,
+            acks: 0,
+        }
+    }
+
+    /// Account for the value held until `now_ns`; `current` is the value now.
+    fn hold(&mut self, current: u32, now_ns: u64) {
+        self.integral_pkt_ns += self.held_pkts as f64 * (now_ns - self.last_change_ns) as f64;
+        self.last_change_ns = now_ns;
+        self.held_pkts = current;
+    }
+
+    fn on_ack(&mut self, after: u32) {
+        self.held_pkts = after;
+        self.sum_at_acks += after as f64;
+        self.acks += 1;
+    }
+
+    fn averages_pkts(&self, current: u32, now_ns: u64) -> (f64, f64) {
+        let per_ack = if self.acks > 0 {
+            self.sum_at_acks / self.acks as f64
+        } else {
+            current as f64
+        };
+        let elapsed = now_ns.saturating_sub(self.start_ns) as f64;
+        let integral = self.integral_pkt_ns
+            + current as f64 * now_ns.saturating_sub(self.last_change_ns) as f64;
+        let weighted = if elapsed > 0.0 {
+            integral / elapsed
+        } else {
+            current as f64
+        };
+        (per_ack, weighted)
     }
 }
 

@@ -2,7 +2,7 @@
 //! (or the science) relies on. Closed-form oracles are stated per test.
 
 use sawtooth_core::cc::CaState;
-use sawtooth_core::record::EventKind;
+use sawtooth_core::record::{col, EventKind};
 use sawtooth_core::scenario::{Aqm, Flow, Host};
 use sawtooth_core::{Scenario, Simulation};
 
@@ -143,7 +143,7 @@ fn slow_start_doubles_every_rtt() {
     s.sample_interval_ms = 1.0;
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
-    let cwnd = sim.recorder().flow_column(0, 0);
+    let cwnd = sim.recorder().flow_column(0, col::CWND_PKTS);
     let at_mid_rtt: Vec<f64> = (0..8).map(|k| cwnd[k * 100 + 49]).collect();
     assert_eq!(at_mid_rtt, [2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0]);
 }
@@ -165,7 +165,7 @@ fn reno_sawtooth_peaks_at_bdp_plus_buffer() {
     let sum = sim.run_to_end();
     let bdp = 100e6 * 0.020 / 8.0 / 1538.0; // 162.5 packets
     let pipe = bdp + 100.0;
-    let cwnd = sim.recorder().flow_column(0, 0);
+    let cwnd = sim.recorder().flow_column(0, col::CWND_PKTS);
     let t = sim.recorder().column("t_s").unwrap();
     let after_ss: Vec<f64> = cwnd
         .iter()
@@ -270,7 +270,7 @@ fn timeouts_respect_the_200_ms_floor_and_the_flow_recovers() {
         times.windows(2).all(|w| w[1] - w[0] >= 0.2 - 1e-9),
         "{times:?}"
     );
-    let thr = sim.recorder().flow_column(0, 3);
+    let thr = sim.recorder().flow_column(0, col::THROUGHPUT_BPS);
     assert!(
         thr[thr.len() - 200..].iter().any(|&x| x > 0.0),
         "data still flows at the end"
@@ -322,8 +322,8 @@ fn flows_start_and_stop_on_time() {
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
     let t = sim.recorder().column("t_s").unwrap();
-    let thr1 = sim.recorder().flow_column(1, 3);
-    let thr0 = sim.recorder().flow_column(0, 3);
+    let thr1 = sim.recorder().flow_column(1, col::THROUGHPUT_BPS);
+    let thr0 = sim.recorder().flow_column(0, col::THROUGHPUT_BPS);
     for i in 0..t.len() {
         if t[i] <= 5.0 {
             assert_eq!(thr1[i], 0.0);
@@ -332,4 +332,51 @@ fn flows_start_and_stop_on_time() {
             assert_eq!(thr0[i], 0.0, "flow 0 stopped at 10 s, at {}", t[i]);
         }
     }
+}
+
+/// tcptrace's averages (seed 002): with the window capped well below the
+/// BDP the outstanding data sits at the window, so both averages approach
+/// it; the time-weighted one is never above the maximum seen.
+#[test]
+fn outstanding_averages_follow_the_window() {
+    let mut s = back_to_back(30.0, 1 << 20, 1000);
+    s.duration_ms = 10_000.0;
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_to_end();
+    let rec = sim.recorder();
+    let out = rec.flow_column(0, col::OUTSTANDING_BYTES);
+    let avg = rec.flow_column(0, col::OUTSTANDING_AVG_BYTES);
+    let wavg = rec.flow_column(0, col::OUTSTANDING_WAVG_BYTES);
+    let max = out.iter().cloned().fold(0.0, f64::max);
+    let window = (1u32 << 20) as f64;
+    assert!(max <= window && max > 0.9 * window, "max outstanding {max}");
+    let last = out.len() - 1;
+    assert!(
+        wavg[last] <= max && wavg[last] > 0.85 * window,
+        "wavg {}",
+        wavg[last]
+    );
+    assert!(
+        avg[last] <= max && avg[last] > 0.85 * window,
+        "avg {}",
+        avg[last]
+    );
+    let cwnd_bytes = rec.flow_column(0, col::CWND_BYTES);
+    let cwnd = rec.flow_column(0, col::CWND_PKTS);
+    assert_eq!(cwnd_bytes[last], cwnd[last] * 8948.0);
+}
+
+/// The event log records state changes (SPEC §5): every fast retransmit is
+/// followed by entering Recovery, and every recovery ends back in Open.
+#[test]
+fn state_changes_are_logged() {
+    let mut s = back_to_back(30.0, 8 << 20, 1000);
+    s.loss_rate = 1e-4;
+    s.duration_ms = 10_000.0;
+    let mut sim = Simulation::new(&s).unwrap();
+    let sum = sim.run_to_end();
+    let n = |k| count(&sim, k) as u64;
+    assert!(sum.flows[0].fast_retransmits > 0);
+    assert_eq!(n(EventKind::EnteredRecovery), sum.flows[0].fast_retransmits);
+    assert!(n(EventKind::EnteredOpen) >= n(EventKind::EnteredRecovery) - 1);
 }

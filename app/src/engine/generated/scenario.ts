@@ -3,7 +3,7 @@
 /**
  * Queue management at the bottleneck.
  */
-export type Aqm = { "kind": "drop_tail" } | { "kind": "red", min_th_pkts: number, max_th_pkts: number, max_p: number, 
+export type Aqm = { "kind": "drop_tail", } | { "kind": "red", min_th_pkts: number, max_th_pkts: number, max_p: number, 
 /**
  * EWMA weight of the average queue (w_q).
  */
