@@ -6,7 +6,7 @@ cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
 
 bash scripts/setup.sh
-cargo bench --manifest-path engine-wasm/Cargo.toml -p sawtooth-core --bench engine "$@"
+(cd engine-wasm && cargo bench -p sawtooth-core --bench engine "$@")
 
 if [ -f scripts/bench-wasm.mjs ]; then
   bash scripts/build-wasm.sh

@@ -12,7 +12,16 @@ step "setup"
 bash scripts/setup.sh
 
 step "engine: cargo test"
-cargo test --manifest-path engine-wasm/Cargo.toml --workspace --quiet
+# Run from engine-wasm/ so that engine-wasm/.cargo/config.toml applies (it
+# points ts-rs at app/src/engine/generated).
+(cd engine-wasm && cargo test --workspace --quiet)
+if [ -n "${CI:-}" ] && git rev-parse --git-dir >/dev/null 2>&1; then
+  stale="$(git status --porcelain -- app/src/engine/generated)"
+  if [ -n "$stale" ]; then
+    printf 'The ts-rs types in app/src/engine/generated are not up to date with the engine:\n%s\nRun cargo test in engine-wasm/ and commit them.\n' "$stale" >&2
+    exit 1
+  fi
+fi
 
 step "engine: wasm package"
 bash scripts/build-wasm.sh

@@ -3,32 +3,29 @@
 // The scenario and catalogue types are generated from the Rust definitions
 // (ts-rs, engine-wasm/core) into ./generated/; never write them twice.
 
+import type { FlowSummary as GenFlowSummary, HostSummary as GenHostSummary, Summary as GenSummary } from './generated/summary';
+
 export type { Aqm, Bottleneck, Flow, Host, Scenario, TcpConfig, ValidationError } from './generated/scenario';
 export type { AlgorithmInfo, Citation, ParamInfo, ParamInfo as AlgorithmParam } from './generated/catalogue';
 
 // ---------------------------------------------------------------- results
-// (hand-written until the summary types are generated too)
 
-export interface FlowSummary {
-  flow: number;
-  host: number;
-  algorithm: string;
-  mean_throughput_bps: number;
-  share: number;
-  drops: number;
-  local_congestion_events: number;
-  retransmits: number;
-  time_to_90pct_s: number | null;
-}
+/**
+ * ts-rs types Rust's u64 as bigint, but the engine's summary is JSON, which
+ * JSON.parse turns into plain numbers: this maps the generated types to what
+ * the page actually receives.
+ */
+export type JsonNumbers<T> = T extends bigint
+  ? number
+  : T extends (infer U)[]
+    ? JsonNumbers<U>[]
+    : T extends object
+      ? { [K in keyof T]: JsonNumbers<T[K]> }
+      : T;
 
-export interface RunSummary {
-  flows: FlowSummary[];
-  utilisation: number;
-  jain_index: number;
-  total_throughput_bps: number;
-  bottleneck_drops: number;
-  packets_delivered: number;
-}
+export type FlowSummary = JsonNumbers<GenFlowSummary>;
+export type HostSummary = JsonNumbers<GenHostSummary>;
+export type RunSummary = JsonNumbers<GenSummary>;
 
 // ---------------------------------------------------------------- events
 

@@ -105,7 +105,7 @@ describe('EngineClient over a worker', () => {
   it('cancels a stale run when a new one starts', async () => {
     const stats = { created: 0, freed: 0, advances: 0 };
     let worker: FakeWorker | null = null;
-    const client = new EngineClient(() => (worker = createFakeWorker(createMockEngine({ stats, busyMsPerAdvance: 3 }), 1)));
+    const client = new EngineClient(() => (worker = createFakeWorker(createMockEngine({ stats, busyMsPerAdvance: (s) => (s.duration_ms > 100_000 ? 3 : 0) }), 1)));
     const long = defaultMockScenario();
     long.duration_ms = 600_000;
     let firstProgress = 0;

@@ -4,15 +4,15 @@
 // validation errors thrown as JSON, and a summary document.
 
 import type { RawEngine, RawSimulationLike } from '../raw';
-import type { Scenario } from '../types';
+import type { FlowSummary, RunSummary, Scenario } from '../types';
 
 export interface MockOptions {
   /** Throw a WebAssembly.RuntimeError-like trap once now_ns passes this (ns). */
   trapAtNs?: number;
   /** Count of constructed simulations and frees, for leak checks. */
   stats?: { created: number; freed: number; advances: number };
-  /** Busy-wait this long in each advance() (a slow engine). */
-  busyMsPerAdvance?: number;
+  /** Busy-wait this long in each advance() (a slow engine), per scenario. */
+  busyMsPerAdvance?: number | ((s: Scenario) => number);
 }
 
 class RuntimeErrorLike extends Error {
@@ -93,8 +93,9 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     advance(until: number): boolean {
       this.check();
       if (opts.stats) opts.stats.advances++;
-      if (opts.busyMsPerAdvance) {
-        const until = performance.now() + opts.busyMsPerAdvance;
+      const busy = typeof opts.busyMsPerAdvance === 'function' ? opts.busyMsPerAdvance(this.s) : (opts.busyMsPerAdvance ?? 0);
+      if (busy > 0) {
+        const until = performance.now() + busy;
         while (performance.now() < until) {
           // spin
         }
@@ -159,24 +160,37 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     }
     summary_json(): string {
       const bps = 8e8 / (1 + this.s.rtt_ms / 100);
-      return JSON.stringify({
-        flows: Array.from({ length: this.flows }, (_, i) => ({
-          flow: i,
-          host: 0,
-          algorithm: 'reno',
-          mean_throughput_bps: bps / this.flows,
-          share: 1 / this.flows,
-          drops: 0,
-          local_congestion_events: 0,
-          retransmits: 0,
-          time_to_90pct_s: null,
-        })),
+      const flows: FlowSummary[] = Array.from({ length: this.flows }, (_, i) => ({
+        flow: i,
+        host: 0,
+        algorithm: 'reno',
+        mean_throughput_bps: bps / this.flows,
+        share: 1 / this.flows,
+        mean_cwnd_pkts: 50,
+        drops: 0,
+        ecn_marks: 0,
+        local_congestion_events: 0,
+        ifq_refusals: 0,
+        retransmits: 0,
+        retransmission_rate: 0,
+        fast_retransmits: 0,
+        timeouts: 0,
+        time_to_90pct_s: null,
+      }));
+      const summary: RunSummary = {
+        duration_s: this.s.duration_ms / 1000,
+        flows,
+        hosts: [{ host: 0, mean_throughput_bps: bps }],
+        total_throughput_bps: bps,
+        capacity_bps: 1e9,
         utilisation: bps / 1e9,
         jain_index: 1,
-        total_throughput_bps: bps,
         bottleneck_drops: 0,
+        ecn_marks: 0,
         packets_delivered: 1000,
-      });
+        events_not_stored: 0,
+      };
+      return JSON.stringify(summary);
     }
     free() {
       if (!this.freed && opts.stats) opts.stats.freed++;
