@@ -3,8 +3,9 @@
 //! The sender follows Linux's `tcp_input.c` state machine (Open, Disorder,
 //! CWR, Recovery, Loss) as it was in the 2.4/2.6 kernels the papers used:
 //! fast retransmit on three duplicate ACKs or FACK-style SACK loss marking,
-//! rate-halving window reduction (one packet every second ACK, clamped to
-//! in-flight + 1), RFC 6298 retransmission timeout with a 200 ms floor,
+//! rate-halving in CWR (one packet every second ACK, clamped to in-flight
+//! + 1, as SPEC §1 describes local congestion), Proportional Rate Reduction
+//! in Recovery (RFC 6937, which replaced rate halving there), RFC 6298 retransmission timeout with a 200 ms floor,
 //! Karn's rule and exponential back-off. Window growth is delegated to a
 //! [`CongestionControl`].
 
@@ -86,6 +87,11 @@ pub struct Sender {
     dupacks: u32,
     /// Rate-halving counter (`snd_cwnd_cnt` is the algorithm's own).
     reduction_cnt: u32,
+    /// Proportional Rate Reduction state (RFC 6937 §3): packets delivered
+    /// and sent since Recovery began, and the flight size when it began.
+    prr_delivered: u32,
+    prr_out: u32,
+    recover_fs: u32,
     // RFC 6298 estimator.
     pub srtt_ns: u64,
     rttvar_ns: u64,
@@ -141,6 +147,9 @@ impl Sender {
             retransmit_hint: 0,
             dupacks: 0,
             reduction_cnt: 0,
+            prr_delivered: 0,
+            prr_out: 0,
+            recover_fs: 0,
             srtt_ns: 0,
             rttvar_ns: 0,
             rto_ns: RTO_INITIAL_NS,
@@ -223,6 +232,9 @@ impl Sender {
             delivered_ns_at_send: self.delivered_ns,
         };
         self.stats.segments_sent += 1;
+        if self.state == CaState::Recovery {
+            self.prr_out += 1;
+        }
         if tx.retransmission {
             self.stats.retransmissions += 1;
             let s = self.seg(tx.seq);
@@ -460,7 +472,8 @@ impl Sender {
         let controlled = self.cc.cong_control(&mut self.window, &sample, self.state);
         if !controlled {
             match self.state {
-                CaState::Cwr | CaState::Recovery => self.cwnd_down(advanced || newly_acked > 0),
+                CaState::Cwr => self.cwnd_down(advanced || newly_acked > 0),
+                CaState::Recovery => self.prr(newly_acked),
                 CaState::Open | CaState::Disorder | CaState::Loss => {
                     // Linux grows only when the window was the limit.
                     if newly_acked > 0
@@ -495,8 +508,33 @@ impl Sender {
         w.cwnd_pkts = w.cwnd_pkts.min(limit);
     }
 
+    /// Proportional Rate Reduction (RFC 6937 §3, Linux `tcp_cwnd_reduction`
+    /// since 3.2): spread the window reduction over one RTT of ACKs, and
+    /// when the flight has fallen below ssthresh after heavy loss, grow back
+    /// towards it no faster than slow start (the SSRB bound).
+    fn prr(&mut self, delivered: u32) {
+        if delivered == 0 {
+            return;
+        }
+        self.prr_delivered += delivered;
+        let pipe = self.in_flight();
+        let ssthresh = self.window.ssthresh_pkts;
+        let sndcnt = if pipe > ssthresh {
+            let target = (self.prr_delivered as u64 * ssthresh as u64)
+                .div_ceil(self.recover_fs.max(1) as u64);
+            target.saturating_sub(self.prr_out as u64) as u32
+        } else {
+            let limit = (self.prr_delivered.saturating_sub(self.prr_out)).max(delivered) + 1;
+            (ssthresh - pipe).min(limit)
+        };
+        self.window.cwnd_pkts = pipe + sndcnt;
+    }
+
     fn enter_recovery(&mut self, now_ns: u64) {
         self.stats.fast_retransmits += 1;
+        self.prr_delivered = 0;
+        self.prr_out = 0;
+        self.recover_fs = self.packets_out();
         if self.state != CaState::Cwr {
             let w = self.window;
             self.prior_cwnd = w.cwnd_pkts;
