@@ -1,9 +1,14 @@
-//! `sawtooth`: run a scenario file natively and print its results.
+//! `sawtooth`: run a scenario file natively and print its results, or run
+//! a guided lab's sweep natively and write it as CSV.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use sawtooth_core::labs::{self, Lab, Metric, PointResult, Relation, Scale, SweepValue};
 use sawtooth_core::{Scenario, Simulation};
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -38,6 +43,37 @@ enum Command {
     DefaultScenario,
     /// Print the algorithm catalogue as JSON.
     Catalogue,
+    /// List the guided labs: id, number, title, runs at each scale.
+    Labs,
+    /// Run a lab's sweep natively and write CSV: one row per run (series,
+    /// x, seed) with every metric and the paper's value where it has one,
+    /// or with --compare one row per published value.
+    Sweep {
+        lab: String,
+        /// The browser-sized version (shorter runs, fewer points).
+        #[arg(long)]
+        quick: bool,
+        /// Runs in parallel (default: available cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Write the paper-vs-simulation table instead of the runs.
+        #[arg(long)]
+        compare: bool,
+        /// Only these series (comma-separated ids).
+        #[arg(long, value_delimiter = ',')]
+        series: Vec<String>,
+    },
+    /// Print the scenario JSON of one lab point (feed it to `run`).
+    LabScenario {
+        lab: String,
+        series: String,
+        /// The swept value: a number, "a/b" for a pair, or "unlimited".
+        x: String,
+        #[arg(long)]
+        seed: Option<u32>,
+        #[arg(long)]
+        quick: bool,
+    },
 }
 
 fn read_input(path: &str) -> Result<String, String> {
@@ -83,6 +119,292 @@ fn run(path: &str, format: Format, out: &mut impl Write) -> Result<(), String> {
     Ok(())
 }
 
+fn find_lab(id: &str) -> Result<&'static Lab, String> {
+    labs::lab(id).ok_or_else(|| {
+        let ids: Vec<&str> = labs::labs().labs.iter().map(|l| l.id.as_str()).collect();
+        format!("no lab {id}; one of {}", ids.join(", "))
+    })
+}
+
+fn list_labs(out: &mut impl Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "number,id,title,runs_quick,runs_full,simulated_s_quick,simulated_s_full"
+    )
+    .map_err(io)?;
+    for lab in &labs::labs().labs {
+        let count = |scale| {
+            lab.expand(scale)
+                .map(|p| {
+                    let secs: f64 = p.iter().map(|p| p.scenario.duration_ms / 1e3).sum();
+                    (p.len(), secs)
+                })
+                .unwrap_or((0, 0.0))
+        };
+        let (q, qs) = count(Scale::Quick);
+        let (f, fs) = count(Scale::Full);
+        writeln!(
+            out,
+            "{},{},{},{q},{f},{qs},{fs}",
+            lab.number,
+            lab.id,
+            csv_field(&lab.title)
+        )
+        .map_err(io)?;
+    }
+    Ok(())
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(short).unwrap_or_default()
+}
+
+/// A metric for CSV: at most six decimals, trailing zeros dropped.
+fn short(v: f64) -> String {
+    if !v.is_finite() {
+        return String::new();
+    }
+    let s = format!("{v:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.into()
+    }
+}
+
+fn parse_x(x: &str) -> Result<SweepValue, String> {
+    if x == "unlimited" || x == "null" {
+        return Ok(SweepValue::Unlimited);
+    }
+    if let Some((a, b)) = x.split_once('/') {
+        let a: f64 = a.parse().map_err(|_| format!("bad pair {x}"))?;
+        let b: f64 = b.parse().map_err(|_| format!("bad pair {x}"))?;
+        return Ok(SweepValue::Pair([a, b]));
+    }
+    x.parse()
+        .map(SweepValue::Number)
+        .map_err(|_| format!("bad value {x}"))
+}
+
+fn lab_scenario(
+    lab: &str,
+    series: &str,
+    x: &str,
+    seed: Option<u32>,
+    quick: bool,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let lab = find_lab(lab)?;
+    let scale = if quick { Scale::Quick } else { Scale::Full };
+    let seed = seed.unwrap_or_else(|| lab.seeds(scale)[0]);
+    let point = lab
+        .point(series, &parse_x(x)?, seed, scale)
+        .map_err(|e| e.to_string())?;
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(&point.scenario).expect("serialises")
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// Run every point of the lab on `jobs` threads; results in point order.
+fn run_sweep(
+    lab: &'static Lab,
+    scale: Scale,
+    jobs: usize,
+    only: &[String],
+) -> Result<Vec<PointResult>, String> {
+    let points: Vec<_> = lab
+        .expand(scale)
+        .map_err(|e| format!("lab {}: {e}", lab.id))?
+        .into_iter()
+        .filter(|p| only.is_empty() || only.contains(&p.series))
+        .collect();
+    if points.is_empty() {
+        return Err("no points to run".into());
+    }
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<PointResult, String>>>> =
+        Mutex::new(vec![None; points.len()]);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(points.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(point) = points.get(i) else { break };
+                let t0 = Instant::now();
+                let r = labs::run_point(lab, point, scale).map_err(|e| e.to_string());
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                eprintln!(
+                    "[{n}/{}] {} x={} seed={} {:.2}s",
+                    points.len(),
+                    point.series,
+                    point.x,
+                    point.seed,
+                    t0.elapsed().as_secs_f64()
+                );
+                results.lock().expect("no panics while locked")[i] = Some(r);
+            });
+        }
+    });
+    eprintln!(
+        "{} runs in {:.1}s wall time",
+        points.len(),
+        started.elapsed().as_secs_f64()
+    );
+    results
+        .into_inner()
+        .expect("threads finished")
+        .into_iter()
+        .map(|r| r.expect("every point ran"))
+        .collect()
+}
+
+fn write_points(lab: &Lab, results: &[PointResult], out: &mut impl Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    let groups = results
+        .iter()
+        .map(|r| r.group_throughput_mbps.len())
+        .max()
+        .unwrap_or(0);
+    // The (metric, group) pairs the paper gives absolute values for.
+    let mut paper_cols: Vec<(Metric, Option<u32>)> = Vec::new();
+    for v in labs::paper_values(&lab.id) {
+        if v.relation == Relation::Value
+            && v.metric != Metric::Rank
+            && !paper_cols.contains(&(v.metric, v.group))
+        {
+            paper_cols.push((v.metric, v.group));
+        }
+    }
+    let mut header: Vec<String> = ["lab", "series", "x", "seed", "groups"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    header.extend(Metric::SCALARS.iter().map(|m| m.id().to_string()));
+    header.extend((0..groups).map(|g| format!("group{g}_throughput_mbps")));
+    header.push("flow_throughput_mbps".into());
+    for (m, g) in &paper_cols {
+        let name = match g {
+            Some(g) => format!("{}_g{g}", m.id()),
+            None => m.id().to_string(),
+        };
+        header.push(format!("paper_{name}"));
+        header.push(format!("difference_{name}"));
+    }
+    writeln!(out, "{}", header.join(",")).map_err(io)?;
+    for r in results {
+        let mut row = vec![
+            r.lab.clone(),
+            r.series.clone(),
+            csv_field(&r.x.to_string()),
+            r.seed.to_string(),
+            csv_field(&r.group_labels.join("|")),
+        ];
+        row.extend(Metric::SCALARS.iter().map(|m| opt(r.value(*m, None))));
+        row.extend((0..groups).map(|g| opt(r.group_throughput_mbps.get(g).copied())));
+        row.push(
+            r.flow_throughput_mbps
+                .iter()
+                .map(|v| format!("{v:.3}"))
+                .collect::<Vec<_>>()
+                .join(";"),
+        );
+        for (m, g) in &paper_cols {
+            let paper = labs::paper_value_at(&lab.id, &r.series, &r.x, *m, *g).map(|v| v.value);
+            let sim = r.value(*m, *g);
+            row.push(opt(paper));
+            row.push(opt(paper.zip(sim).map(|(p, s)| s - p)));
+        }
+        writeln!(out, "{}", row.join(",")).map_err(io)?;
+    }
+    Ok(())
+}
+
+fn write_comparison(
+    lab: &Lab,
+    results: &[PointResult],
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "key,series,metric,group,relation,relative_to,at,paper,paper_low,paper_high,simulated,difference,unit,points,source"
+    )
+    .map_err(io)?;
+    for c in labs::compare(lab, results) {
+        let relation = match c.relation {
+            Relation::Value => "value",
+            Relation::Difference => "difference",
+            Relation::Percent => "percent",
+        };
+        let row = [
+            csv_field(&c.key),
+            c.series.clone(),
+            c.metric.id().to_string(),
+            c.group.map(|g| g.to_string()).unwrap_or_default(),
+            relation.to_string(),
+            c.relative_to.clone().unwrap_or_default(),
+            csv_field(&c.at),
+            short(c.paper),
+            opt(c.paper_range.map(|r| r[0])),
+            opt(c.paper_range.map(|r| r[1])),
+            opt(c.simulated),
+            opt(c.difference),
+            csv_field(&c.unit),
+            c.points.to_string(),
+            csv_field(&format!("seed {} {}", c.source.seed, c.source.at)),
+        ];
+        writeln!(out, "{}", row.join(",")).map_err(io)?;
+    }
+    Ok(())
+}
+
+fn sweep(
+    lab: &str,
+    quick: bool,
+    jobs: Option<usize>,
+    compare: bool,
+    only: &[String],
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let lab = find_lab(lab)?;
+    for s in only {
+        if lab.series(s).is_none() {
+            let ids: Vec<&str> = lab.series.iter().map(|s| s.id.as_str()).collect();
+            return Err(format!(
+                "lab {} has no series {s}; one of {}",
+                lab.id,
+                ids.join(", ")
+            ));
+        }
+    }
+    let scale = if quick { Scale::Quick } else { Scale::Full };
+    let jobs = jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let results = run_sweep(lab, scale, jobs, only)?;
+    if compare {
+        write_comparison(lab, &results, out)
+    } else {
+        write_points(lab, &results, out)
+    }
+}
+
 fn format_value(v: f64) -> String {
     if v.is_nan() {
         String::new()
@@ -108,6 +430,21 @@ fn main() -> ExitCode {
             serde_json::to_string_pretty(&sawtooth_core::cc::catalogue()).expect("serialises")
         )
         .map_err(|e| e.to_string()),
+        Command::Labs => list_labs(&mut out),
+        Command::Sweep {
+            lab,
+            quick,
+            jobs,
+            compare,
+            series,
+        } => sweep(&lab, quick, jobs, compare, &series, &mut out),
+        Command::LabScenario {
+            lab,
+            series,
+            x,
+            seed,
+            quick,
+        } => lab_scenario(&lab, &series, &x, seed, quick, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cc;
+pub mod labs;
 pub mod net;
 pub mod record;
 pub mod rng;
