@@ -82,6 +82,7 @@ if [ "$SKIP_OPT" != "1" ] && [ "$PROFILE" = "release" ]; then
       --enable-mutable-globals --enable-multivalue --enable-reference-types \
       "$WASM" -o "$WASM.opt"
     if node "$ROOT/scripts/wasm-smoke.mjs" "$OUT" "$WASM.opt"; then
+      say "wasm-opt: $(stat -c %s "$WASM") -> $(stat -c %s "$WASM.opt") bytes"
       mv "$WASM.opt" "$WASM"
     else
       say "the wasm-opt output failed the smoke test; keeping the unoptimised wasm"
