@@ -26,8 +26,11 @@ say() { printf '[build-wasm] %s\n' "$*" >&2; }
 # script, the tool versions and the options.
 source_hash() {
   {
-    find engine-wasm -path engine-wasm/target -prune -o -type f \
-      \( -name '*.rs' -o -name 'Cargo.toml' -o -name 'Cargo.lock' \) -print0 \
+    # Every file the wasm build can read (sources, manifests, included data),
+    # but not the build output, tests, benches or the native CLI.
+    find engine-wasm \( -path engine-wasm/target -o -path engine-wasm/cli \
+        -o -name tests -o -name benches -o -name bindings -path '*/core/bindings' \) -prune \
+      -o -type f -print0 \
       | sort -z | xargs -0 sha256sum
     sha256sum "$0"
     echo "profile=$PROFILE skip_opt=$SKIP_OPT"
