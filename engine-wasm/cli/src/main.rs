@@ -59,6 +59,9 @@ enum Command {
         /// Write the paper-vs-simulation table instead of the runs.
         #[arg(long)]
         compare: bool,
+        /// Also write the paper-vs-simulation table to this file.
+        #[arg(long)]
+        compare_out: Option<String>,
         /// Only these series (comma-separated ids).
         #[arg(long, value_delimiter = ',')]
         series: Vec<String>,
@@ -377,6 +380,7 @@ fn sweep(
     quick: bool,
     jobs: Option<usize>,
     compare: bool,
+    compare_out: Option<&str>,
     only: &[String],
     out: &mut impl Write,
 ) -> Result<(), String> {
@@ -398,6 +402,11 @@ fn sweep(
             .unwrap_or(1)
     });
     let results = run_sweep(lab, scale, jobs, only)?;
+    if let Some(path) = compare_out {
+        let mut file =
+            std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
+        write_comparison(lab, &results, &mut file)?;
+    }
     if compare {
         write_comparison(lab, &results, out)
     } else {
@@ -436,8 +445,17 @@ fn main() -> ExitCode {
             quick,
             jobs,
             compare,
+            compare_out,
             series,
-        } => sweep(&lab, quick, jobs, compare, &series, &mut out),
+        } => sweep(
+            &lab,
+            quick,
+            jobs,
+            compare,
+            compare_out.as_deref(),
+            &series,
+            &mut out,
+        ),
         Command::LabScenario {
             lab,
             series,
