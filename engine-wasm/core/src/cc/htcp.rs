@@ -126,11 +126,10 @@ impl Htcp {
 
     /// Round trips since the last congestion event (`htcp_ccount`).
     fn ccount(&self, now_ns: u64) -> u64 {
-        if self.min_rtt_ns == 0 {
-            0
-        } else {
-            now_ns.saturating_sub(self.last_cong_ns) / self.min_rtt_ns
-        }
+        now_ns
+            .saturating_sub(self.last_cong_ns)
+            .checked_div(self.min_rtt_ns)
+            .unwrap_or(0)
     }
 
     /// `htcp_alpha_update`.

@@ -112,9 +112,7 @@ impl FluidPath {
 /// What one round of [`run_fluid`] looked like.
 #[derive(Clone, Copy, Debug)]
 pub struct RoundTrace {
-    pub start_ns: u64,
     pub cwnd_pkts: u32,
-    pub inflight_pkts: f64,
     pub rtt_ns: u64,
     pub queue_pkts: f64,
 }
@@ -160,9 +158,7 @@ pub fn run_fluid(
         let step = (rtt / n as u64).min((1e9 / path.capacity_pps) as u64);
         let rate = (inflight * 1e9 / rtt as f64).min(path.capacity_pps);
         trace.push(RoundTrace {
-            start_ns: now,
             cwnd_pkts: w.cwnd_pkts,
-            inflight_pkts: inflight,
             rtt_ns: rtt,
             queue_pkts: path.queue_pkts,
         });
