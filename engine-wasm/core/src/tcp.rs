@@ -270,7 +270,10 @@ impl Sender {
         let w = self.window;
         self.prior_cwnd = w.cwnd_pkts;
         self.window.ssthresh_pkts = self.cc.ssthresh(&w, now_ns);
-        self.window.cwnd_pkts = w.cwnd_pkts.min(self.in_flight() + 1);
+        // Algorithms that own the window (BBR's `cong_control`) keep it.
+        if !self.cc.ignores_loss() {
+            self.window.cwnd_pkts = w.cwnd_pkts.min(self.in_flight() + 1);
+        }
         self.window.cwnd_cnt = 0;
         self.reduction_cnt = 0;
         self.high_seq = self.snd_nxt;
@@ -398,6 +401,7 @@ impl Sender {
         }
 
         self.mark_lost();
+        self.limit_reno_sacked();
         self.outstanding.on_ack(self.packets_out());
 
         let sample = AckSample {
@@ -427,7 +431,7 @@ impl Sender {
             && self.state != CaState::Disorder
             && self.snd_una >= self.high_seq
         {
-            if matches!(self.state, CaState::Cwr | CaState::Recovery) {
+            if matches!(self.state, CaState::Cwr | CaState::Recovery) && !self.cc.ignores_loss() {
                 // Linux `tcp_complete_cwr`.
                 self.window.cwnd_pkts = self.window.cwnd_pkts.min(self.window.ssthresh_pkts).max(1);
                 let w = self.window;
@@ -573,6 +577,16 @@ impl Sender {
         self.lost_marker = self.lost_marker.max(limit);
     }
 
+    /// Linux `tcp_limit_reno_sacked`: without SACK, duplicate ACKs can't
+    /// stand for more segments than are outstanding and not already lost.
+    fn limit_reno_sacked(&mut self) {
+        if !self.sack {
+            self.sacked_out = self
+                .sacked_out
+                .min(self.packets_out().saturating_sub(self.lost_out));
+        }
+    }
+
     /// NewReno: the first unacknowledged segment is lost.
     fn mark_head_lost(&mut self) {
         if self.packets_out() == 0 {
@@ -589,6 +603,7 @@ impl Sender {
             self.retrans_out -= 1;
         }
         self.retransmit_hint = una;
+        self.limit_reno_sacked();
     }
 
     /// Retransmission timeout (RFC 6298 §5, Linux `tcp_enter_loss`).

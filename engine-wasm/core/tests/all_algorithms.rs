@@ -147,12 +147,9 @@ fn hostile_path_with_sack() {
     }
 }
 
-/// The same with NewReno (no SACK). FAST (whose window can drop by many
-/// packets at once) makes the sender's `in_flight()` underflow in
-/// `tcp.rs` (sacked_out + lost_out > packets_out + retrans_out): an engine
-/// accounting bug, reported; un-ignore once fixed.
+/// The same with NewReno (no SACK): duplicate ACKs never account for more
+/// segments than are outstanding (Linux `tcp_limit_reno_sacked`).
 #[test]
-#[ignore = "engine: Sender::in_flight underflows with NewReno (tcp.rs)"]
 fn hostile_path_with_newreno() {
     for info in catalogue() {
         let (summary, cwnd) = run(&hostile(info.id, false));
