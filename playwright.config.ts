@@ -5,6 +5,8 @@ import { defineConfig, devices } from '@playwright/test';
 // browser here: set SAWTOOTH_CHROMIUM to use another binary.
 const PORT = Number(process.env.SAWTOOTH_E2E_PORT ?? 4174);
 const CHROMIUM = process.env.SAWTOOTH_CHROMIUM ?? '/usr/bin/chromium';
+// Serve another build directory (several people testing at once on one machine).
+const DIST = process.env.SAWTOOTH_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: './e2e',
@@ -43,7 +45,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `vite preview --host 127.0.0.1 --port ${PORT} --strictPort --outDir ${DIST}`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,
