@@ -14,7 +14,18 @@ m.initSync({ module: readFileSync(resolve(pkg, 'sawtooth_bindings_bg.wasm')) });
 
 const base = JSON.parse(m.default_scenario_json());
 const withFlows = (s, n) => ({ ...s, hosts: [{ ...s.hosts[0], flows: Array.from({ length: n }, () => s.hosts[0].flows[0]) }] });
+// The canonical benchmark (issue 3): two senders into one 1 Gb/s bottleneck,
+// 30 ms, MTU 1500, 16 MB windows, Standard vs Standard, 60 s simulated.
+const twoToOne = (rateBps) => ({
+  ...base,
+  mtu_bytes: 1500,
+  duration_ms: 60_000,
+  bottleneck: { ...base.bottleneck, rate_bps: rateBps, buffer_pkts: 1000 },
+  hosts: [0, 1].map(() => ({ nic_bps: rateBps, txqueuelen_pkts: 100, flows: [{ ...base.hosts[0].flows[0], window_bytes: 16 << 20 }] })),
+});
 const cases = [
+  ['canonical two-to-one 1G, 60 s', twoToOne(1e9)],
+  ['two-to-one 10G, 60 s, MTU 1500', { ...twoToOne(10e9), hosts: twoToOne(10e9).hosts.map((h) => ({ ...h, flows: [{ ...h.flows[0], window_bytes: 256 << 20 }] })) }],
   ['default (1 flow, 20 s, 30 ms)', base],
   ['1 flow, 60 s, 100 ms', { ...base, duration_ms: 60_000, rtt_ms: 100 }],
   ['4 flows, 20 s, 30 ms', withFlows(base, 4)],
@@ -34,8 +45,9 @@ function runOnce(scenario) {
   const ms = performance.now() - t0;
   const events = typeof sim.processed_events === 'function' ? sim.processed_events() : NaN;
   const simS = sim.duration_ns() / 1e9;
+  const packets = JSON.parse(sim.summary_json()).packets_delivered;
   sim.free();
-  return { ms, events, simS };
+  return { ms, events, simS, packets };
 }
 
 console.log(`wasm engine bench (${repeats} runs each, best shown)`);
@@ -43,7 +55,8 @@ for (const [name, scenario] of cases) {
   const runs = Array.from({ length: repeats }, () => runOnce(scenario));
   const best = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
   const evps = Number.isFinite(best.events) ? `${(best.events / best.ms / 1e3).toFixed(2)} M events/s` : '';
+  const pps = `${(best.packets / best.ms / 1e3).toFixed(2)} M packets/s`;
   console.log(
-    `${name.padEnd(34)} ${best.ms.toFixed(0).padStart(6)} ms  ${(best.simS / (best.ms / 1000)).toFixed(0).padStart(5)}× real time  ${evps}`,
+    `${name.padEnd(34)} ${best.ms.toFixed(0).padStart(6)} ms  ${(best.simS / (best.ms / 1000)).toFixed(0).padStart(5)}× real time  ${pps}  ${evps}`,
   );
 }
