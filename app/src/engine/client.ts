@@ -3,7 +3,7 @@
 
 import type { EngineError } from './errors';
 import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
-import type { RunSummary, Scenario } from './types';
+import type { RunSummary, Scenario, ValidationError } from './types';
 
 /** The part of Worker the client uses (a fake in unit tests). */
 export interface WorkerLike {
@@ -64,6 +64,10 @@ export class EngineClient {
   /** Number of workers started (1 + restarts after traps). */
   restarts = -1;
   private readonly createWorker: () => WorkerLike;
+  /** Outstanding validate() requests by id. */
+  private validations = new Map<number, { resolve: (e: ValidationError[]) => void; reject: (e: EngineError) => void }>();
+  /** The current worker has announced itself ready (a later failure is a crash, not a load error). */
+  private workerReady = false;
 
   constructor(createWorker: () => WorkerLike = createModuleWorker) {
     this.createWorker = createWorker;
@@ -92,6 +96,20 @@ export class EngineClient {
     };
   }
 
+  /**
+   * The engine's verdict on a scenario without running it: every problem
+   * (field, value, rule), empty when valid. Rejects with an EngineError when
+   * the engine cannot answer (it failed to load or the worker died).
+   */
+  validate(scenario: Scenario): Promise<ValidationError[]> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<ValidationError[]>((resolve, reject) => {
+      this.validations.set(id, { resolve, reject });
+      worker.postMessage({ type: 'validate', id, scenario });
+    });
+  }
+
   dispose(): void {
     this.cancelPending();
     this.worker?.terminate();
@@ -111,6 +129,7 @@ export class EngineClient {
     this.restarts++;
     const w = this.createWorker();
     this.worker = w;
+    this.workerReady = false;
     if (!this.readyPromise) {
       this.readyPromise = new Promise<EngineInfo>((res, rej) => {
         this.readyResolve = res;
@@ -122,7 +141,14 @@ export class EngineClient {
     w.onmessage = (ev) => this.onMessage(w, ev.data);
     w.onerror = (ev) => {
       ev.preventDefault?.();
-      this.onWorkerFailure(w, { kind: 'load', message: ev.message || 'the engine worker failed to start' });
+      // A worker that was running fine and then died is a crash; the next
+      // run starts a fresh one.
+      this.onWorkerFailure(
+        w,
+        this.workerReady
+          ? { kind: 'trap', message: `the engine worker stopped unexpectedly${ev.message ? `: ${ev.message}` : ''}` }
+          : { kind: 'load', message: ev.message || 'the engine worker failed to start' },
+      );
     };
     return w;
   }
@@ -147,14 +173,29 @@ export class EngineClient {
       this.pending = null;
       p.resolve({ status: 'error', error });
     }
+    const v = this.validations;
+    this.validations = new Map();
+    for (const { reject } of v.values()) reject(error);
   }
 
   private onMessage(w: WorkerLike, msg: FromWorker): void {
     if (this.worker !== w) return;
     if (msg.type === 'ready') {
+      this.workerReady = true;
       this.readyResolve?.(msg.info);
       this.readyResolve = null;
       this.readyReject = null;
+      return;
+    }
+    if (msg.type === 'validated') {
+      this.validations.get(msg.id)?.resolve(msg.errors);
+      this.validations.delete(msg.id);
+      return;
+    }
+    if (msg.type === 'error' && msg.id !== null && this.validations.has(msg.id)) {
+      this.validations.get(msg.id)!.reject(msg.error);
+      this.validations.delete(msg.id);
+      if (msg.fatal) this.onWorkerFailure(w, msg.error);
       return;
     }
     if (msg.type === 'error' && msg.fatal) {

@@ -1,16 +1,22 @@
 // Messages between the page (EngineClient) and the engine worker (worker.ts).
 
 import type { EngineError } from './errors';
-import type { AlgorithmInfo, RunSummary, Scenario } from './types';
+import type { AlgorithmInfo, RunSummary, Scenario, ValidationError } from './types';
 
 export type ToWorker =
   /** Start a run; any run in progress is cancelled first. */
   | { type: 'run'; id: number; scenario: Scenario; debug?: RunDebug }
   /** Cancel a run (ignored when it is not the current one). */
-  | { type: 'cancel'; id: number };
+  | { type: 'cancel'; id: number }
+  /** Validate a scenario without running it (scenario uploads, shared links). */
+  | { type: 'validate'; id: number; scenario: Scenario };
 
-/** Test switches: 'trap' makes the engine trap before the run starts. */
-export type RunDebug = 'trap';
+/**
+ * Test switches: 'trap' makes the engine trap before the run starts; 'crash'
+ * makes the worker itself die (an uncaught error in the worker) once the run
+ * has started.
+ */
+export type RunDebug = 'trap' | 'crash';
 
 export interface EngineInfo {
   defaultScenario: Scenario;
@@ -26,6 +32,8 @@ export type FromWorker =
   | { type: 'chunk'; id: number; samples: Float64Array; rows: number; events: Float64Array; nowNs: number; durationNs: number }
   | { type: 'done'; id: number; summary: RunSummary; wallMs: number }
   | { type: 'cancelled'; id: number }
+  /** Answer to 'validate': every problem, empty when the scenario is valid. */
+  | { type: 'validated'; id: number; errors: ValidationError[] }
   /**
    * A run failed (id null: the engine itself failed). `fatal` means the wasm
    * instance is unusable (a trap): the client replaces the worker.

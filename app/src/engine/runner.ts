@@ -4,7 +4,7 @@
 import { isFatal, toEngineError, type EngineError } from './errors';
 import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
-import { catalogue, defaultScenario, EngineRunError, Simulation } from './simulation';
+import { catalogue, defaultScenario, EngineRunError, Simulation, validateScenario } from './simulation';
 import type { Scenario } from './types';
 
 export interface RunnerDeps {
@@ -19,6 +19,8 @@ export interface RunnerDeps {
   sliceBudgetMs?: number;
   /** Simulated time of the first slice, ns (default 20 ms). */
   firstSliceNs?: number;
+  /** Kill the worker from outside the run (debug 'crash'); worker.ts throws an uncaught error. */
+  crash?: () => void;
 }
 
 const MIN_SLICE_NS = 1e6; // 1 ms of simulated time
@@ -53,6 +55,23 @@ export class Runner {
       case 'cancel':
         if (this.current === msg.id) this.current = null;
         break;
+      case 'validate':
+        void this.validate(msg.id, msg.scenario);
+        break;
+    }
+  }
+
+  /** Validate without running; does not touch the run in progress. */
+  private async validate(id: number, scenario: Scenario): Promise<void> {
+    if (this.poisoned) {
+      this.deps.post({ type: 'error', id, error: this.poisoned, fatal: true });
+      return;
+    }
+    try {
+      const engine = await this.loadEngine();
+      this.deps.post({ type: 'validated', id, errors: validateScenario(engine, scenario) });
+    } catch (e) {
+      this.fail(id, e instanceof EngineRunError ? e.error : toEngineError(e));
     }
   }
 
@@ -96,6 +115,7 @@ export class Runner {
       sim = Simulation.create(engine, scenario);
       const durationNs = sim.durationNs;
       post({ type: 'started', id, columns: sim.layout.names, flowCount: sim.flowCount, durationNs });
+      if (debug === 'crash') this.deps.crash?.();
 
       let step = Math.max(MIN_SLICE_NS, this.deps.firstSliceNs ?? 20e6);
       let done = false;

@@ -35,6 +35,12 @@ const runner = new Runner({
       channel.port2.postMessage(null);
     }),
   now: () => performance.now(),
+  // ?debug=crash: an uncaught error outside any promise reaches the page as the
+  // Worker's error event, like a worker that died.
+  crash: () =>
+    setTimeout(() => {
+      throw new Error('deliberate worker crash requested by debug=crash');
+    }, 0),
 });
 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => runner.handle(ev.data);
