@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { ColumnError, parseColumns, rowsInChunk, SeriesBuffer } from './columns';
 
 const flowCols = (i: number) =>
-  ['cwnd_pkts', 'ssthresh_pkts', 'outstanding_bytes', 'throughput_bps', 'srtt_ms', 'state'].map((k) => `f${i}.${k}`);
+  [
+    'cwnd_pkts',
+    'cwnd_bytes',
+    'ssthresh_pkts',
+    'outstanding_bytes',
+    'outstanding_avg_bytes',
+    'outstanding_wavg_bytes',
+    'throughput_bps',
+    'srtt_ms',
+    'state',
+  ].map((k) => `f${i}.${k}`);
 const NAMES = ['t_s', ...flowCols(0), ...flowCols(1), 'q.bottleneck_pkts', 'h0.ifq_pkts', 'h1.ifq_pkts'];
 
 /** Column-major chunk where column c, row r holds c*1000 + r + offset. */
@@ -18,16 +28,16 @@ describe('parseColumns', () => {
     expect(l.t).toBe(0);
     expect(l.flows).toHaveLength(2);
     expect(l.flows[0].cwnd_pkts).toBe(1);
-    expect(l.flows[0].state).toBe(6);
-    expect(l.flows[1].cwnd_pkts).toBe(7);
-    expect(l.flows[1].throughput_bps).toBe(10);
-    expect(l.bottleneckQueue).toBe(13);
-    expect(l.hostQueues).toEqual([14, 15]);
+    expect(l.flows[0].state).toBe(9);
+    expect(l.flows[1].cwnd_pkts).toBe(10);
+    expect(l.flows[1].throughput_bps).toBe(16);
+    expect(l.bottleneckQueue).toBe(19);
+    expect(l.hostQueues).toEqual([20, 21]);
     expect(l.unknown).toEqual([]);
   });
 
   it('does not depend on column order and keeps unknown columns aside', () => {
-    const names = ['h0.ifq_pkts', 'f0.state', 'x.future', ...flowCols(0).slice(0, 5), 't_s'];
+    const names = ['h0.ifq_pkts', 'f0.state', 'x.future', ...flowCols(0).slice(0, 8), 't_s'];
     const l = parseColumns(names);
     expect(l.t).toBe(names.length - 1);
     expect(l.flows[0].state).toBe(1);
@@ -62,9 +72,9 @@ describe('SeriesBuffer', () => {
     expect(s.length).toBe(3);
     expect(Array.from(s.t)).toEqual([0, 1, 2]);
     expect(Array.from(s.flows[0].cwnd_pkts)).toEqual([1000, 1001, 1002]);
-    expect(Array.from(s.flows[1].throughput_bps)).toEqual([10000, 10001, 10002]);
-    expect(Array.from(s.bottleneck_queue_pkts)).toEqual([13000, 13001, 13002]);
-    expect(Array.from(s.hosts[1].ifq_pkts)).toEqual([15000, 15001, 15002]);
+    expect(Array.from(s.flows[1].throughput_bps)).toEqual([16000, 16001, 16002]);
+    expect(Array.from(s.bottleneck_queue_pkts)).toEqual([19000, 19001, 19002]);
+    expect(Array.from(s.hosts[1].ifq_pkts)).toEqual([21000, 21001, 21002]);
   });
 
   it('appends across chunks and grows past its capacity', () => {
@@ -76,12 +86,12 @@ describe('SeriesBuffer', () => {
     expect(b.capacity).toBeGreaterThanOrEqual(8);
     const s = b.series();
     expect(Array.from(s.t)).toEqual([0, 1, 2, 100, 101, 102, 103, 104]);
-    expect(Array.from(s.flows[1].state)).toEqual([12000, 12001, 12002, 12100, 12101, 12102, 12103, 12104]);
+    expect(Array.from(s.flows[1].state)).toEqual([18000, 18001, 18002, 18100, 18101, 18102, 18103, 18104]);
   });
 
   it('gives empty series for absent columns', () => {
     const b = new SeriesBuffer(parseColumns(['t_s', ...flowCols(0)]));
-    b.append(chunk(7, 2));
+    b.append(chunk(10, 2));
     expect(b.series().bottleneck_queue_pkts.length).toBe(0);
     expect(b.series().hosts).toEqual([]);
   });

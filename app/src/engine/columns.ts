@@ -1,16 +1,22 @@
 // Parsing of the engine's sample columns and accumulation of sample chunks.
 //
 // The engine names its columns (RawSimulation.sample_columns()):
-//   "t_s", then per flow i "f{i}.cwnd_pkts", "f{i}.ssthresh_pkts",
-//   "f{i}.outstanding_bytes", "f{i}.throughput_bps", "f{i}.srtt_ms",
-//   "f{i}.state", then "q.bottleneck_pkts", and per host h "h{h}.ifq_pkts".
+//   "t_s", then per flow i "f{i}.cwnd_pkts", "f{i}.cwnd_bytes",
+//   "f{i}.ssthresh_pkts" (NaN = infinite), "f{i}.outstanding_bytes",
+//   "f{i}.outstanding_avg_bytes" (tcptrace mean over ACKs),
+//   "f{i}.outstanding_wavg_bytes" (time-weighted mean), "f{i}.throughput_bps",
+//   "f{i}.srtt_ms", "f{i}.state" (0 Open … 4 Loss; NaN before the flow
+//   starts), then "q.bottleneck_pkts", and per host h "h{h}.ifq_pkts".
 // drain_samples() returns new rows column-major: all of column 0, then all of
 // column 1, ... (length = columns × rows).
 
 export const FLOW_FIELDS = [
   'cwnd_pkts',
+  'cwnd_bytes',
   'ssthresh_pkts',
   'outstanding_bytes',
+  'outstanding_avg_bytes',
+  'outstanding_wavg_bytes',
   'throughput_bps',
   'srtt_ms',
   'state',

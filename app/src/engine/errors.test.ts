@@ -43,7 +43,8 @@ describe('events', () => {
       { t_s: 2, flow: 0, kind: 'ecn_mark' },
     ]);
     expect(eventKindName(3)).toBe('timeout');
-    expect(eventKindName(9)).toBe('unknown');
+    expect(eventKindName(9)).toBe('entered_loss');
+    expect(eventKindName(10)).toBe('unknown');
     expect(() => parseEvents(new Float64Array(4))).toThrow();
   });
 });

@@ -29,7 +29,19 @@ export type RunSummary = JsonNumbers<GenSummary>;
 
 // ---------------------------------------------------------------- events
 
-export const EVENT_KINDS = ['network_loss', 'local_congestion', 'fast_retransmit', 'timeout', 'ecn_mark'] as const;
+/** The engine's event kind numbers (record.rs EventKind): 0–4 congestion events, 5–9 "entered state". */
+export const EVENT_KINDS = [
+  'network_loss',
+  'local_congestion',
+  'fast_retransmit',
+  'timeout',
+  'ecn_mark',
+  'entered_open',
+  'entered_disorder',
+  'entered_cwr',
+  'entered_recovery',
+  'entered_loss',
+] as const;
 export type EventKind = (typeof EVENT_KINDS)[number] | 'unknown';
 
 export interface EngineEvent {

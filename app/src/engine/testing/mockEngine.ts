@@ -68,6 +68,18 @@ export function mockCwnd(t: number, f: number, rttMs: number): number {
   return 10 + f + 90 * ((t % period) / period);
 }
 
+const MOCK_FLOW_FIELDS = [
+  'cwnd_pkts',
+  'cwnd_bytes',
+  'ssthresh_pkts',
+  'outstanding_bytes',
+  'outstanding_avg_bytes',
+  'outstanding_wavg_bytes',
+  'throughput_bps',
+  'srtt_ms',
+  'state',
+];
+
 export function createMockEngine(opts: MockOptions = {}): RawEngine {
   class MockSimulation implements RawSimulationLike {
     private s: Scenario;
@@ -117,7 +129,7 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     sample_columns(): string {
       const cols = ['t_s'];
       for (let i = 0; i < this.flows; i++)
-        for (const k of ['cwnd_pkts', 'ssthresh_pkts', 'outstanding_bytes', 'throughput_bps', 'srtt_ms', 'state']) cols.push(`f${i}.${k}`);
+        for (const k of MOCK_FLOW_FIELDS) cols.push(`f${i}.${k}`);
       cols.push('q.bottleneck_pkts');
       for (let h = 0; h < this.hosts; h++) cols.push(`h${h}.ifq_pkts`);
       return JSON.stringify(cols);
@@ -128,7 +140,7 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
       // Samples at k·interval for k·interval <= now.
       const total = Math.floor(this.now / interval + 1e-9) + 1;
       const rows = total - this.emitted;
-      const ncols = 1 + this.flows * 6 + 1 + this.hosts;
+      const ncols = 1 + this.flows * MOCK_FLOW_FIELDS.length + 1 + this.hosts;
       const out = new Float64Array(ncols * rows);
       for (let r = 0; r < rows; r++) {
         const t = ((this.emitted + r) * interval) / 1e9;
@@ -137,8 +149,11 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
         for (let f = 0; f < this.flows; f++) {
           const cwnd = mockCwnd(t, f, this.s.rtt_ms);
           out[c++ * rows + r] = cwnd;
+          out[c++ * rows + r] = cwnd * 8948;
           out[c++ * rows + r] = 64;
           out[c++ * rows + r] = cwnd * 8948;
+          out[c++ * rows + r] = 50 * 8948;
+          out[c++ * rows + r] = 55 * 8948;
           out[c++ * rows + r] = (cwnd * 8948 * 8) / ((this.s.rtt_ms + 1) / 1000);
           out[c++ * rows + r] = this.s.rtt_ms;
           out[c++ * rows + r] = 0;
