@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { embedSnippet, escapeAttr, shareUrl } from './links';
+import { decodeScenario } from './urlCodec';
+import { engineDefaults } from './testing/defaults';
+import { checkNames, DEFAULT_VIEW, encodeView, parseOrigin, parseView } from './view';
+
+describe('view options', () => {
+  it('reads embed, charts, controls, profile and origin', () => {
+    const { view, notices } = parseView('?embed=1&charts=cwnd,throughput&controls=rtt,window&profile=projector&origin=https%3A%2F%2Fslides.example.org');
+    expect(notices).toEqual([]);
+    expect(view).toEqual({ embed: true, charts: ['cwnd', 'throughput'], controls: ['rtt', 'window'], profile: 'projector', targetOrigin: 'https://slides.example.org' });
+    expect(parseView('').view).toEqual(DEFAULT_VIEW);
+    expect(parseView(`?${encodeView(view)}`).view).toEqual(view);
+  });
+
+  it('ignores hostile values with a notice', () => {
+    const r = parseView('?embed=<b>&charts=<script>,cwnd&profile=javascript:alert(1)&origin=javascript:alert(1)');
+    expect(r.view).toEqual({ ...DEFAULT_VIEW, charts: ['cwnd'] });
+    expect(r.notices).toHaveLength(4);
+    expect(parseOrigin('https://a.example/path')).toBeNull();
+    expect(parseOrigin('http://localhost:8080')).toBe('http://localhost:8080');
+    const notes: string[] = [];
+    expect(checkNames('charts', ['cwnd', 'bogus'], ['cwnd', 'throughput'], notes)).toEqual(['cwnd']);
+    expect(notes[0]).toMatch(/charts=bogus/);
+  });
+});
+
+describe('links', () => {
+  const d = engineDefaults();
+  it('keep the page path (any base path) and reopen the scenario', () => {
+    const s = { ...d, seed: 99, rtt_ms: 80 };
+    const url = shareUrl('https://host.example/courses/tcp/sawtooth/?old=1#x', s, d);
+    expect(url).toBe('https://host.example/courses/tcp/sawtooth/?v=1&alg=reno&rtt=80&rate=1G&buf=1000&txq=100&win=16M&mtu=9000&dur=20&seed=99');
+    expect(decodeScenario(new URL(url).search, d).scenario).toEqual(s);
+  });
+
+  it('embed snippets are escaped iframes in embed mode', () => {
+    const html = embedSnippet('https://h.example/s/', d, d, { charts: ['cwnd'], controls: ['rtt'] });
+    expect(html).toMatch(/^<iframe src="https:\/\/h\.example\/s\/\?v=1&amp;alg=reno/);
+    expect(html).toContain('&amp;embed=1&amp;charts=cwnd&amp;controls=rtt&amp;profile=projector"');
+    expect(escapeAttr('"><script>')).toBe('&quot;&gt;&lt;script&gt;');
+  });
+});
