@@ -1,0 +1,34 @@
+// Scenario JSON download and upload. An upload is read as text (size
+// capped), parsed, and then checked by the engine (sanitize.ts) before it
+// replaces anything.
+
+import type { Scenario } from '../engine/types';
+import { clip } from './urlCodec';
+
+export const MAX_UPLOAD_BYTES = 1_000_000;
+
+export function scenarioJson(s: Scenario): string {
+  return `${JSON.stringify(s, null, 2)}\n`;
+}
+
+export type ParsedUpload = { ok: true; scenario: Scenario } | { ok: false; message: string };
+
+/** Parse uploaded text; the engine validates the fields afterwards. */
+export function parseScenarioText(text: string, name = 'the file'): ParsedUpload {
+  if (text.length > MAX_UPLOAD_BYTES) return { ok: false, message: `${clip(name, 60)} is larger than ${MAX_UPLOAD_BYTES / 1e6} MB; nothing was loaded.` };
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, message: `${clip(name, 60)} is not JSON (${clip((e as Error).message, 120)}); nothing was loaded.` };
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    return { ok: false, message: `${clip(name, 60)} is not a scenario (a JSON object); nothing was loaded.` };
+  }
+  return { ok: true, scenario: doc as Scenario };
+}
+
+export async function readScenarioFile(file: File): Promise<ParsedUpload> {
+  if (file.size > MAX_UPLOAD_BYTES) return { ok: false, message: `${clip(file.name, 60)} is larger than ${MAX_UPLOAD_BYTES / 1e6} MB; nothing was loaded.` };
+  return parseScenarioText(await file.text(), file.name);
+}
