@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { contentSecurityPolicy, precacheServiceWorker } from './vite-plugins/share.ts';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -9,8 +10,11 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   root: here('./app'),
   publicDir: here('./public'),
+  // Relative URLs everywhere: the build works under any base path (a
+  // sub-path of a static host, a file server) — see docs/TEST-SURFACE.md.
   base: './',
-  plugins: [react()],
+  // CSP meta tag + preview header; sw.js precaching the build (offline use).
+  plugins: [react(), contentSecurityPolicy(), precacheServiceWorker()],
   build: {
     outDir: here('./dist'),
     emptyOutDir: true,

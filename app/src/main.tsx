@@ -4,12 +4,15 @@ import { App } from './App';
 import { EngineClient } from './engine/client';
 import { RunStore } from './lab/runStore';
 import { installTestHooks, RenderedRun } from './lab/testHooks';
+import { registerServiceWorker } from './share/serviceWorker';
 import './styles.css';
 
 const client = new EngineClient();
 const store = new RunStore(client);
 const rendered = new RenderedRun();
 installTestHooks(rendered);
+// Offline use after the first visit (issue 6): production builds only.
+registerServiceWorker();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
