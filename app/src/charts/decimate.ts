@@ -18,6 +18,8 @@ export interface DecimateOptions {
   pixels: number;
   /** Only the first n points of the input are used (default: all). */
   count?: number;
+  /** Start at this index (points before it are skipped; default 0). */
+  start?: number;
 }
 
 export function decimateMinMax(xs: ArrayLike<number>, ys: ArrayLike<number>, opts: DecimateOptions): Decimated {
@@ -60,7 +62,7 @@ export function decimateMinMax(xs: ArrayLike<number>, ys: ArrayLike<number>, opt
     iFirst = iMin = iMax = iLast = -1;
   };
 
-  for (let i = 0; i < n; i++) {
+  for (let i = Math.max(0, opts.start ?? 0); i < n; i++) {
     const x = xs[i];
     if (!(x >= x0 && x <= x1)) continue;
     const y = ys[i];

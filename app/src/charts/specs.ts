@@ -1,0 +1,217 @@
+// What each lab chart plots, as data: series ids, labels, colours, line
+// styles and scales, built from a run's columns and its scenario. Series ids
+// are the engine's column names ("f0.cwnd_pkts") or, for derived and constant
+// lines, names in the same style ("sum.throughput_bps", "f0.window_bytes").
+
+import type { RunSeries } from '../engine/columns';
+import type { Scenario } from '../engine/types';
+import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, SUM_COLOR } from './palette';
+
+export type ChartId = 'cwnd' | 'outstanding' | 'throughput' | 'queues';
+export type CwndUnit = 'packets' | 'bytes';
+
+export interface SeriesSpec {
+  id: string;
+  label: string;
+  /** Flow number (colour), null for totals and limits. */
+  flow: number | null;
+  color: string;
+  dash?: number[];
+  width: number;
+  /** Samples (same length as the time column) or a constant: a horizontal line. */
+  y: Float64Array | number;
+  /** Multiply values by this (before the chart's display factor). */
+  scale?: number;
+  /** Main series are the ones drawn for the previous run's ghost. */
+  main: boolean;
+  /** Constant lines far above the data do not stretch the axis (they are marked off-scale). */
+  softExtent?: boolean;
+}
+
+export interface ChartSpec {
+  id: ChartId;
+  testId: string;
+  title: string;
+  yLabel: string;
+  /** Display factor: values × yFactor are what the axis shows. */
+  yFactor: number;
+  /** Unit of the displayed values in read-outs ("packets", "MB", "Mb/s"). */
+  unit: string;
+  series: SeriesSpec[];
+  /** Legend entries for line styles (beyond the flow colours). */
+  styles: { label: string; dash?: number[]; width: number }[];
+}
+
+const MB = 2 ** 20;
+const DOT = [1.5, 2.5];
+const DASH = [6, 3];
+const LONG_DASH = [10, 4];
+
+export interface SpecOptions {
+  cwndUnit: CwndUnit;
+  /** Sum of the flows' throughput (same length as the series), for runs with several flows. */
+  sumThroughput?: Float64Array | null;
+}
+
+export function flowLabel(i: number): string {
+  return `flow ${i}`;
+}
+
+export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: SpecOptions): ChartSpec[] {
+  const mss = scenario.mtu_bytes - 52;
+  const flows = series.flows;
+  const windows = scenario.hosts.flatMap((h) => h.flows.map((f) => f.window_bytes));
+  const nicSum = scenario.hosts.reduce((a, h) => a + h.nic_bps, 0);
+  const capacity = Math.min(scenario.bottleneck.rate_bps, nicSum);
+  const bytes = opts.cwndUnit === 'bytes';
+
+  const cwnd: ChartSpec = {
+    id: 'cwnd',
+    testId: 'chart-cwnd',
+    title: 'Congestion window',
+    yLabel: bytes ? 'cwnd (MB)' : 'cwnd (packets)',
+    yFactor: bytes ? 1 / MB : 1,
+    unit: bytes ? 'MB' : 'packets',
+    series: flows.flatMap((f, i) => [
+      {
+        id: bytes ? `f${i}.cwnd_bytes` : `f${i}.cwnd_pkts`,
+        label: `${flowLabel(i)} cwnd`,
+        flow: i,
+        color: flowColor(i),
+        dash: flowDash(i),
+        width: 1.5,
+        y: bytes ? f.cwnd_bytes : f.cwnd_pkts,
+        main: true,
+      },
+      {
+        id: bytes ? `f${i}.ssthresh_bytes` : `f${i}.ssthresh_pkts`,
+        label: `${flowLabel(i)} ssthresh`,
+        flow: i,
+        color: flowColor(i),
+        dash: DASH,
+        width: 1,
+        y: f.ssthresh_pkts,
+        scale: bytes ? mss : 1,
+        main: false,
+        softExtent: true,
+      },
+    ]),
+    styles: [
+      { label: 'cwnd', width: 1.5 },
+      { label: 'ssthresh', dash: DASH, width: 1 },
+    ],
+  };
+
+  const outstanding: ChartSpec = {
+    id: 'outstanding',
+    testId: 'chart-outstanding',
+    title: 'Outstanding data (tcptrace)',
+    yLabel: 'outstanding (MB)',
+    yFactor: 1 / MB,
+    unit: 'MB',
+    series: flows.flatMap((f, i) => [
+      { id: `f${i}.outstanding_bytes`, label: `${flowLabel(i)} outstanding`, flow: i, color: flowColor(i), dash: flowDash(i), width: 1, y: f.outstanding_bytes, main: true },
+      { id: `f${i}.outstanding_avg_bytes`, label: `${flowLabel(i)} average`, flow: i, color: flowColor(i), dash: DASH, width: 1.75, y: f.outstanding_avg_bytes, main: false },
+      { id: `f${i}.outstanding_wavg_bytes`, label: `${flowLabel(i)} weighted average`, flow: i, color: flowColor(i), dash: DOT, width: 2, y: f.outstanding_wavg_bytes, main: false },
+      { id: `f${i}.window_bytes`, label: `${flowLabel(i)} advertised window`, flow: i, color: flowColor(i), dash: LONG_DASH, width: 1, y: windows[i] ?? NaN, main: false, softExtent: true },
+    ]),
+    styles: [
+      { label: 'instantaneous', width: 1 },
+      { label: 'average', dash: DASH, width: 1.75 },
+      { label: 'weighted average', dash: DOT, width: 2 },
+      { label: 'advertised window', dash: LONG_DASH, width: 1 },
+    ],
+  };
+
+  const tputSeries: SeriesSpec[] = flows.map((f, i) => ({
+    id: `f${i}.throughput_bps`,
+    label: `${flowLabel(i)}`,
+    flow: i,
+    color: flowColor(i),
+    dash: flowDash(i),
+    width: 1.5,
+    y: f.throughput_bps,
+    main: true,
+  }));
+  if (flows.length > 1 && opts.sumThroughput) {
+    tputSeries.push({ id: 'sum.throughput_bps', label: 'sum', flow: null, color: SUM_COLOR, width: 2, y: opts.sumThroughput, main: true });
+  }
+  tputSeries.push({ id: 'capacity_bps', label: 'capacity', flow: null, color: LIMIT_COLOR, dash: DASH, width: 1, y: capacity, main: false });
+  const throughput: ChartSpec = {
+    id: 'throughput',
+    testId: 'chart-throughput',
+    title: 'Throughput',
+    yLabel: 'throughput (Mb/s)',
+    yFactor: 1e-6,
+    unit: 'Mb/s',
+    series: tputSeries,
+    styles: flows.length > 1 ? [{ label: 'sum of flows', width: 2 }, { label: 'capacity', dash: DASH, width: 1 }] : [{ label: 'capacity', dash: DASH, width: 1 }],
+  };
+
+  const hostColor = (h: number) => {
+    // A host's queue takes the colour of its first flow.
+    let k = 0;
+    for (let j = 0; j < h; j++) k += scenario.hosts[j]?.flows.length ?? 0;
+    return flowColor(k);
+  };
+  const queueSeries: SeriesSpec[] = [
+    { id: 'q.bottleneck_pkts', label: 'bottleneck queue', flow: null, color: BOTTLENECK_COLOR, width: 1.5, y: series.bottleneck_queue_pkts, main: true },
+    { id: 'q.buffer_pkts', label: 'bottleneck buffer', flow: null, color: BOTTLENECK_COLOR, dash: LONG_DASH, width: 1, y: scenario.bottleneck.buffer_pkts, main: false, softExtent: true },
+  ];
+  series.hosts.forEach((h, i) => {
+    queueSeries.push({ id: `h${i}.ifq_pkts`, label: `host ${i} interface queue`, flow: null, color: hostColor(i), dash: DOT, width: 2, y: h.ifq_pkts, main: true });
+    queueSeries.push({ id: `h${i}.txqueuelen_pkts`, label: `host ${i} txqueuelen`, flow: null, color: hostColor(i), dash: LONG_DASH, width: 1, y: scenario.hosts[i]?.txqueuelen_pkts ?? NaN, main: false, softExtent: true });
+  });
+  const queues: ChartSpec = {
+    id: 'queues',
+    testId: 'chart-queues',
+    title: 'Queues',
+    yLabel: 'occupancy (packets)',
+    yFactor: 1,
+    unit: 'packets',
+    series: queueSeries,
+    styles: [
+      { label: 'bottleneck queue', width: 1.5 },
+      { label: 'interface queue (host colour)', dash: DOT, width: 2 },
+      { label: 'limit (buffer, txqueuelen)', dash: LONG_DASH, width: 1 },
+    ],
+  };
+
+  return [cwnd, outstanding, throughput, queues];
+}
+
+/**
+ * Incremental sum of several columns (NaN counts as 0): a run's columns only
+ * grow, so each update adds the new rows only.
+ */
+export class ColumnSum {
+  private key: unknown = null;
+  private out = new Float64Array(0);
+  private len = 0;
+
+  get(key: unknown, columns: Float64Array[], n: number): Float64Array {
+    if (key !== this.key || n < this.len) {
+      this.key = key;
+      this.len = 0;
+    }
+    if (this.out.length < n) {
+      const grown = new Float64Array(Math.max(n, this.out.length * 2, 1024));
+      grown.set(this.out.subarray(0, this.len));
+      this.out = grown;
+    }
+    for (let i = this.len; i < n; i++) {
+      let s = 0;
+      let any = false;
+      for (const c of columns) {
+        const v = c[i];
+        if (Number.isFinite(v)) {
+          s += v;
+          any = true;
+        }
+      }
+      this.out[i] = any ? s : NaN;
+    }
+    this.len = n;
+    return this.out.subarray(0, n);
+  }
+}

@@ -1,0 +1,297 @@
+// The scenario builder's numeric controls as data: the engine field each one
+// sets, its range, unit, slider ladder and default. Parsing of the typed
+// field reports problems in the engine's own format (field, value, rule), so
+// the page shows one kind of error whatever caught it.
+
+import type { ParamInfo, ValidationError } from '../engine/types';
+import { decadeLadder, isLogLadder, linearLadder, mantissaLadder, OCTAVE_MANTISSAS, paramLadder, steppedLadder, type Ladder } from './ladder';
+import { formatValue, parseQuantity, trimNumber, type UnitKind } from './units';
+
+export interface ControlSpec {
+  /** Stable id (data-testid and label prefix). */
+  id: string;
+  label: string;
+  /**
+   * Engine field path, as the engine names it in errors ("rtt_ms",
+   * "hosts[*].txqueuelen_pkts" for a control that sets every host).
+   */
+  field: string;
+  kind: UnitKind;
+  /** Unit shown after the typed field ("ms", "packets"). */
+  unit: string;
+  min: number;
+  max: number;
+  ladder: Ladder;
+  /** Compare by log distance on the slider. */
+  log: boolean;
+  defaultValue: number;
+  /** Whole numbers only. */
+  integer?: boolean;
+  help?: string;
+}
+
+function spec(s: Omit<ControlSpec, 'log'> & { log?: boolean }): ControlSpec {
+  return { ...s, log: s.log ?? isLogLadder(s.ladder) };
+}
+
+const RATE_LADDER = decadeLadder(10e6, 100e9);
+
+export const CONTROLS = {
+  rtt: spec({
+    id: 'rtt',
+    label: 'RTT',
+    field: 'rtt_ms',
+    kind: 'ms',
+    unit: 'ms',
+    min: 0,
+    max: 500,
+    ladder: linearLadder(0, 500, 1),
+    log: false,
+    defaultValue: 30,
+    help: 'Two-way propagation delay, split evenly between the data and the ACK direction.',
+  }),
+  bottleneckRate: spec({
+    id: 'bottleneck-rate',
+    label: 'Bottleneck rate',
+    field: 'bottleneck.rate_bps',
+    kind: 'rate',
+    unit: 'b/s',
+    min: 10e6,
+    max: 10e9,
+    ladder: decadeLadder(10e6, 10e9),
+    defaultValue: 1e9,
+  }),
+  bufferPkts: spec({
+    id: 'buffer',
+    label: 'Bottleneck buffer',
+    field: 'bottleneck.buffer_pkts',
+    kind: 'packets',
+    unit: 'packets',
+    min: 1,
+    max: 100_000,
+    ladder: steppedLadder([
+      [1, 10, 1],
+      [10, 100, 5],
+      [100, 1000, 25],
+      [1000, 10000, 250],
+      [10000, 100000, 2500],
+    ]),
+    defaultValue: 1000,
+    integer: true,
+  }),
+  bufferBdp: spec({
+    id: 'buffer-bdp',
+    label: 'Bottleneck buffer',
+    field: 'bottleneck.buffer_pkts',
+    kind: 'plain',
+    unit: '× BDP',
+    min: 0.01,
+    max: 20,
+    ladder: decadeLadder(0.01, 20),
+    defaultValue: 1,
+  }),
+  lossRate: spec({
+    id: 'loss',
+    label: 'Random loss',
+    field: 'loss_rate',
+    kind: 'plain',
+    unit: 'per packet',
+    min: 0,
+    max: 0.1,
+    ladder: [0, ...mantissaLadder(1e-8, 0.1, [1, 2, 5], 10)],
+    log: true,
+    defaultValue: 0,
+  }),
+  nicRate: spec({
+    id: 'nic-rate',
+    label: 'NIC rate',
+    field: 'hosts[*].nic_bps',
+    kind: 'rate',
+    unit: 'b/s',
+    min: 10e6,
+    max: 100e9,
+    ladder: RATE_LADDER,
+    defaultValue: 1e9,
+  }),
+  txqueuelen: spec({
+    id: 'txqueuelen',
+    label: 'txqueuelen',
+    field: 'hosts[*].txqueuelen_pkts',
+    kind: 'packets',
+    unit: 'packets',
+    min: 1,
+    max: 10_000,
+    ladder: steppedLadder([
+      [1, 10, 1],
+      [10, 300, 5],
+      [300, 1000, 25],
+      [1000, 10000, 250],
+    ]),
+    defaultValue: 100,
+    integer: true,
+  }),
+  window: spec({
+    id: 'window',
+    label: 'Window',
+    field: 'hosts[*].flows[*].window_bytes',
+    kind: 'bytes',
+    unit: 'bytes',
+    min: 65_536,
+    max: 536_870_912,
+    ladder: mantissaLadder(65_536, 536_870_912, OCTAVE_MANTISSAS, 2),
+    defaultValue: 16 * 2 ** 20,
+    integer: true,
+    help: 'Socket buffer size: the receiver advertises it as its window; the usable window is min(cwnd, window).',
+  }),
+  streams: spec({
+    id: 'streams',
+    label: 'Parallel streams',
+    field: 'hosts[0].flows',
+    kind: 'plain',
+    unit: 'streams',
+    min: 1,
+    max: 16,
+    ladder: linearLadder(1, 16, 1),
+    log: false,
+    defaultValue: 2,
+    integer: true,
+  }),
+  initialSsthresh: spec({
+    id: 'ssthresh',
+    label: 'Initial ssthresh',
+    field: 'tcp.initial_ssthresh_pkts',
+    kind: 'packets',
+    unit: 'packets',
+    min: 2,
+    max: 1_000_000,
+    ladder: mantissaLadder(2, 1_000_000, [1, 1.5, 2, 3, 5, 7], 10),
+    defaultValue: 100,
+    integer: true,
+  }),
+  initialCwnd: spec({
+    id: 'icwnd',
+    label: 'Initial cwnd',
+    field: 'tcp.initial_cwnd_pkts',
+    kind: 'packets',
+    unit: 'packets',
+    min: 1,
+    max: 100,
+    ladder: linearLadder(1, 100, 1),
+    log: false,
+    defaultValue: 2,
+    integer: true,
+  }),
+  duration: spec({
+    id: 'duration',
+    label: 'Duration',
+    field: 'duration_ms',
+    kind: 's',
+    unit: 's',
+    min: 1,
+    max: 3600,
+    ladder: steppedLadder([
+      [1, 10, 1],
+      [10, 60, 5],
+      [60, 600, 30],
+      [600, 3600, 300],
+    ]),
+    defaultValue: 20,
+  }),
+  seed: spec({
+    id: 'seed',
+    label: 'Seed',
+    field: 'seed',
+    kind: 'plain',
+    unit: '',
+    min: 0,
+    max: 4_294_967_295,
+    ladder: linearLadder(0, 100, 1),
+    log: false,
+    defaultValue: 1,
+    integer: true,
+  }),
+} satisfies Record<string, ControlSpec>;
+
+/** Per-flow start time: 0 to the run's duration (seconds on the control, ms in the scenario). */
+export function startTimeSpec(field: string, durationS: number): ControlSpec {
+  const step = durationS <= 20 ? 0.1 : durationS <= 200 ? 1 : 10;
+  return spec({
+    id: 'start',
+    label: 'Start time',
+    field,
+    kind: 's',
+    unit: 's',
+    min: 0,
+    max: durationS,
+    ladder: linearLadder(0, durationS, step),
+    log: false,
+    defaultValue: 0,
+  });
+}
+
+export function extraDelaySpec(field: string): ControlSpec {
+  return spec({
+    id: 'extra-delay',
+    label: 'Extra delay',
+    field,
+    kind: 'ms',
+    unit: 'ms',
+    min: 0,
+    max: 500,
+    ladder: linearLadder(0, 500, 1),
+    log: false,
+    defaultValue: 0,
+  });
+}
+
+/** A control for an algorithm parameter, from its catalogue entry. */
+export function paramSpec(p: ParamInfo, field: string): ControlSpec {
+  const ladder = paramLadder(p);
+  return spec({
+    id: `param-${p.id}`,
+    label: p.name,
+    field,
+    kind: 'plain',
+    unit: p.unit,
+    min: p.min,
+    max: p.max,
+    ladder,
+    log: p.log_scale,
+    defaultValue: p.default,
+    integer: Number.isInteger(p.step) && Number.isInteger(p.min),
+    help: p.description,
+  });
+}
+
+/** "between 0 and 500 ms", "between 64 KB and 512 MB". */
+export function rangeText(c: ControlSpec): string {
+  if (c.kind === 'bytes' || c.kind === 'rate') return `between ${formatValue(c.min, c.kind)} and ${formatValue(c.max, c.kind)}`;
+  const unit = c.unit && c.kind !== 'plain' ? ` ${c.unit}` : c.unit && !/^(fraction|on\/off)$/.test(c.unit) ? ` ${c.unit}` : '';
+  return `between ${trimNumber(c.min, 10)} and ${trimNumber(c.max, 10)}${unit}`;
+}
+
+export type ParseResult = { ok: true; value: number } | { ok: false; error: ValidationError };
+
+/** Read a typed value in the control's unit; errors name the field, the value and the range. */
+export function parseControl(text: string, c: ControlSpec, field = c.field): ParseResult {
+  const t = text.trim();
+  if (t === '') return { ok: false, error: { field, value: '', message: `is required: a number ${rangeText(c)}` } };
+  const v = parseQuantity(t, c.kind);
+  if (v === null) return { ok: false, error: { field, value: t, message: `must be a number ${rangeText(c)}` } };
+  if (v < c.min * (1 - 1e-12) || v > c.max * (1 + 1e-12)) return { ok: false, error: { field, value: t, message: `must be ${rangeText(c)}` } };
+  if (c.integer && Math.abs(v - Math.round(v)) > 1e-9) return { ok: false, error: { field, value: t, message: `must be a whole number ${rangeText(c)}` } };
+  return { ok: true, value: c.integer ? Math.round(v) : v };
+}
+
+/** The text the typed field shows for a value. */
+export function controlText(v: number, c: ControlSpec): string {
+  if (c.kind === 'bytes' || c.kind === 'rate') return formatValue(v, c.kind);
+  return trimNumber(v, 8);
+}
+
+/** Does an engine error field (e.g. "hosts[1].txqueuelen_pkts") belong to a control field ("hosts[*].txqueuelen_pkts")? */
+export function fieldMatches(pattern: string, field: string): boolean {
+  if (pattern === field) return true;
+  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|\\]/g, '\\$&').replace(/\[\*\]/g, '\\[\\d+\\]').replace(/\[(\d+)\]/g, '\\[$1\\]')}$`);
+  return re.test(field);
+}
