@@ -1,0 +1,201 @@
+// Share and export: copy link, copy embed code, CSV of the run, SVG/PNG of
+// each chart, scenario JSON download and upload (checked by the engine).
+
+import { useId, useRef, useState } from 'react';
+import type { RunSeries } from '../engine/columns';
+import { formatValidationError } from '../engine/errors';
+import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
+import { chartSvg, serializeChartSvg, svgToPng } from './chartExport';
+import { eventsCsv, seriesCsv, summaryCsv } from './csv';
+import { downloadBlob, downloadText, fileStem } from './download';
+import { embedSnippet, shareUrl } from './links';
+import { sanitizeScenario, type Validate } from './sanitize';
+import { readScenarioFile, scenarioJson } from './scenarioFile';
+
+export interface ShareChart {
+  /** Chart id (cwnd, throughput, …): the chart is [data-testid="chart-<id>"]. */
+  id: string;
+  title: string;
+}
+
+export interface SharePanelProps {
+  scenario: Scenario | null;
+  defaults: Scenario | null;
+  series: RunSeries | null;
+  events: readonly EngineEvent[];
+  summary: RunSummary | null;
+  charts: ShareChart[];
+  /** Charts and controls put in the embed code. */
+  embedCharts?: string[];
+  embedControls?: string[];
+  validate: Validate;
+  /** Load an uploaded scenario (already checked by the engine). */
+  onLoad(scenario: Scenario, notices: string[]): void;
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function chartElement(id: string): Element | null {
+  return document.querySelector(`[data-testid="chart-${CSS.escape(id)}"]`);
+}
+
+export function SharePanel(p: SharePanelProps) {
+  const uid = useId();
+  const [status, setStatus] = useState('');
+  const [embedCode, setEmbedCode] = useState('');
+  const [link, setLink] = useState('');
+  const [uploadErrors, setUploadErrors] = useState<{ title: string; items: string[] } | null>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const ready = p.scenario !== null && p.defaults !== null;
+
+  const stem = () =>
+    p.scenario
+      ? fileStem({ algorithms: p.scenario.hosts.flatMap((h) => h.flows.map((f) => f.algorithm)), rttMs: p.scenario.rtt_ms, seed: p.scenario.seed })
+      : 'sawtooth';
+
+  const onCopyLink = async () => {
+    if (!p.scenario || !p.defaults) return;
+    const url = shareUrl(window.location.href, p.scenario, p.defaults);
+    setLink(url);
+    setStatus((await copyText(url)) ? 'Link copied.' : 'Copy the link from the field below.');
+  };
+
+  const onCopyEmbed = async () => {
+    if (!p.scenario || !p.defaults) return;
+    const code = embedSnippet(window.location.href, p.scenario, p.defaults, {
+      charts: p.embedCharts ?? p.charts.slice(0, 2).map((c) => c.id),
+      controls: p.embedControls ?? ['rtt'],
+    });
+    setEmbedCode(code);
+    setStatus((await copyText(code)) ? 'Embed code copied.' : 'Copy the embed code from the field below.');
+  };
+
+  const exportChart = async (c: ShareChart, kind: 'svg' | 'png') => {
+    const el = chartElement(c.id);
+    const svg = el && chartSvg(el);
+    if (!el || !svg) {
+      setStatus(`The ${c.title} chart is not on the page.`);
+      return;
+    }
+    const ids = el.getAttribute('data-series-ids');
+    const text = serializeChartSvg(svg, { title: c.title, description: ids ? `series: ${ids}` : undefined });
+    if (kind === 'svg') downloadBlob(new Blob([text], { type: 'image/svg+xml' }), `${stem()}-${c.id}.svg`);
+    else {
+      const r = svg.getBoundingClientRect();
+      try {
+        downloadBlob(await svgToPng(text, r.width, r.height), `${stem()}-${c.id}.png`);
+      } catch (e) {
+        setStatus(`PNG export failed: ${(e as Error).message}`);
+        return;
+      }
+    }
+    setStatus(`${c.title} saved as ${kind.toUpperCase()}.`);
+  };
+
+  const onUpload = async (file: File | undefined) => {
+    if (!file || !p.defaults) return;
+    setUploadErrors(null);
+    const parsed = await readScenarioFile(file);
+    if (!parsed.ok) {
+      setUploadErrors({ title: 'The upload was not loaded:', items: [parsed.message] });
+      setStatus('The upload was not loaded.');
+      return;
+    }
+    try {
+      const errors = await p.validate(parsed.scenario);
+      if (errors.length) {
+        // Name every field the engine rejected, then load what can be used.
+        setUploadErrors({ title: 'The engine rejected these fields of the upload; their defaults were used:', items: errors.map(formatValidationError) });
+        const s = await sanitizeScenario(parsed.scenario, p.defaults, p.validate, 'the upload');
+        p.onLoad(s.scenario, s.notices);
+        setStatus(`Loaded ${file.name} with defaults for the fields listed.`);
+      } else {
+        p.onLoad(parsed.scenario, []);
+        setStatus(`Loaded ${file.name}.`);
+      }
+    } catch (e) {
+      setUploadErrors({ title: 'The upload was not loaded:', items: [`The engine could not check the file: ${String((e as { message?: string })?.message ?? e)}`] });
+    }
+    if (fileRef.current) fileRef.current.value = '';
+  };
+
+  const hasRun = p.series !== null && p.series.length > 0;
+  return (
+    <section className="share-panel" aria-labelledby={`${uid}-h`} data-testid="share-panel">
+      <h2 id={`${uid}-h`}>Share and export</h2>
+      <div className="share-row" role="group" aria-label="Share">
+        <button type="button" className="share-button" onClick={onCopyLink} disabled={!ready} data-testid="copy-link">
+          Copy link
+        </button>
+        <button type="button" className="share-button" onClick={onCopyEmbed} disabled={!ready} data-testid="copy-embed">
+          Copy embed code
+        </button>
+      </div>
+      {link && (
+        <label className="share-field">
+          <span>Link</span>
+          <input type="text" readOnly value={link} data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
+        </label>
+      )}
+      {embedCode && (
+        <label className="share-field">
+          <span>Embed code</span>
+          <textarea readOnly rows={3} value={embedCode} data-testid="embed-code" onFocus={(e) => e.currentTarget.select()} />
+        </label>
+      )}
+      <div className="share-row" role="group" aria-label="Export the run as CSV">
+        <button type="button" className="share-button" disabled={!hasRun} data-testid="export-series-csv" onClick={() => p.series && downloadText(seriesCsv(p.series), `${stem()}-series.csv`, 'text/csv')}>
+          Series CSV
+        </button>
+        <button type="button" className="share-button" disabled={!hasRun} data-testid="export-events-csv" onClick={() => downloadText(eventsCsv(p.events), `${stem()}-events.csv`, 'text/csv')}>
+          Events CSV
+        </button>
+        <button type="button" className="share-button" disabled={!p.summary} data-testid="export-summary-csv" onClick={() => p.summary && downloadText(summaryCsv(p.summary), `${stem()}-summary.csv`, 'text/csv')}>
+          Summary CSV
+        </button>
+      </div>
+      <div className="share-row" role="group" aria-label="Export the charts">
+        {p.charts.map((c) => (
+          <span key={c.id} className="share-chart-export">
+            <span className="share-chart-name">{c.title}</span>
+            <button type="button" className="share-button" disabled={!hasRun} data-testid={`export-${c.id}-svg`} aria-label={`${c.title} chart as SVG`} onClick={() => void exportChart(c, 'svg')}>
+              SVG
+            </button>
+            <button type="button" className="share-button" disabled={!hasRun} data-testid={`export-${c.id}-png`} aria-label={`${c.title} chart as PNG`} onClick={() => void exportChart(c, 'png')}>
+              PNG
+            </button>
+          </span>
+        ))}
+      </div>
+      <div className="share-row" role="group" aria-label="Scenario file">
+        <button type="button" className="share-button" disabled={!ready} data-testid="download-scenario" onClick={() => p.scenario && downloadText(scenarioJson(p.scenario), `${stem()}.json`, 'application/json')}>
+          Download scenario (JSON)
+        </button>
+        <label className="share-upload">
+          <span>Upload scenario (JSON)</span>
+          <input ref={fileRef} type="file" accept=".json,application/json" disabled={!ready} data-testid="upload-scenario" onChange={(e) => void onUpload(e.currentTarget.files?.[0])} />
+        </label>
+      </div>
+      {uploadErrors && (
+        <div className="share-errors" role="alert" data-testid="upload-errors">
+          <p>{uploadErrors.title}</p>
+          <ul>
+            {uploadErrors.items.map((e, i) => (
+              <li key={i}>{e}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p className="share-status" role="status" aria-live="polite" data-testid="share-status">
+        {status}
+      </p>
+    </section>
+  );
+}
