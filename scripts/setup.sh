@@ -45,7 +45,9 @@ fi
 
 if ! command -v wasm-pack >/dev/null; then
   say "installing wasm-pack (cargo install, takes a few minutes)"
-  cargo install wasm-pack --locked || cargo install wasm-pack
+  # --debug: an unoptimised build installs in about a third of the time on
+  # two cores, and wasm-pack's own speed does not matter.
+  cargo install wasm-pack --locked --debug || cargo install wasm-pack --debug
 fi
 
 # wasm-bindgen-cli must match the wasm-bindgen crate version in Cargo.lock exactly.
@@ -64,7 +66,9 @@ HAVE_WB="$( (wasm-bindgen --version 2>/dev/null || true) | awk '{print $2}')"
 if [ "$HAVE_WB" != "$WB_VERSION" ]; then
   say "installing wasm-bindgen-cli $WB_VERSION (have: ${HAVE_WB:-none}; takes a few minutes)"
   # Note: --locked fails for wasm-bindgen-cli on some registry mirrors.
-  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force
+  # --debug halves the install on two cores; it processes our ~400 KB module
+  # in seconds either way.
+  cargo install wasm-bindgen-cli --version "$WB_VERSION" --force --debug
 fi
 
 # ---------------------------------------------------------------- apt packages
