@@ -5,7 +5,7 @@ import { useId, useRef, useState } from 'react';
 import type { RunSeries } from '../engine/columns';
 import { formatValidationError } from '../engine/errors';
 import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
-import { chartSvg, serializeChartSvg, svgToPng } from './chartExport';
+import { chartCanvas, chartSvg, serializeChartSvg, svgToPng } from './chartExport';
 import { eventsCsv, seriesCsv, summaryCsv } from './csv';
 import { downloadBlob, downloadText, fileStem } from './download';
 import { embedSnippet, shareUrl } from './links';
@@ -85,7 +85,13 @@ export function SharePanel(p: SharePanelProps) {
       return;
     }
     const ids = el.getAttribute('data-series-ids');
-    const text = serializeChartSvg(svg, { title: c.title, description: ids ? `series: ${ids}` : undefined });
+    // Lines are SVG paths at rest; while a run streams they are on a canvas.
+    const lines = svg.querySelector('path.line, path[data-series]');
+    const text = serializeChartSvg(svg, {
+      title: c.title,
+      description: ids ? `series: ${ids}` : undefined,
+      canvas: lines ? null : chartCanvas(el),
+    });
     if (kind === 'svg') downloadBlob(new Blob([text], { type: 'image/svg+xml' }), `${stem()}-${c.id}.svg`);
     else {
       const r = svg.getBoundingClientRect();

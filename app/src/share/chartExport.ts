@@ -25,6 +25,8 @@ const STYLE_PROPS = [
 ] as const;
 
 export interface SvgExportOptions {
+  /** Lines drawn on a canvas over the SVG: embedded as an image at its place. */
+  canvas?: HTMLCanvasElement | null;
   /** Text for <title> (the chart title). */
   title?: string;
   /** Extra description, e.g. the series names. */
@@ -63,6 +65,16 @@ export function serializeChartSvg(svg: SVGSVGElement, o: SvgExportOptions = {}):
   bg.setAttribute('height', '100%');
   bg.setAttribute('fill', o.background ?? (view ? view.getComputedStyle(doc.body).backgroundColor : '') ?? '#ffffff');
   clone.insertBefore(bg, clone.firstChild);
+  if (o.canvas) {
+    const c = o.canvas.getBoundingClientRect();
+    const img = doc.createElementNS(SVG_NS, 'image');
+    img.setAttribute('x', String(c.left - rect.left));
+    img.setAttribute('y', String(c.top - rect.top));
+    img.setAttribute('width', String(c.width));
+    img.setAttribute('height', String(c.height));
+    img.setAttribute('href', o.canvas.toDataURL('image/png'));
+    clone.appendChild(img);
+  }
   if (o.description) {
     const desc = doc.createElementNS(SVG_NS, 'desc');
     desc.textContent = o.description;
@@ -101,7 +113,20 @@ export async function svgToPng(svgText: string, width: number, height: number, s
   }
 }
 
-/** The chart's <svg> inside a chart container (figure[data-testid]). */
+/** The chart's main <svg> inside a chart container (figure[data-testid]): the one with the lines, else the largest. */
 export function chartSvg(container: Element): SVGSVGElement | null {
-  return container.querySelector('svg');
+  const all = Array.from(container.querySelectorAll('svg')).filter((s) => !s.parentElement?.closest('svg'));
+  const withLines = all.find((s) => s.querySelector('path.line, path[data-series]'));
+  if (withLines) return withLines;
+  const area = (s: SVGSVGElement) => {
+    const r = s.getBoundingClientRect();
+    return r.width * r.height;
+  };
+  return all.sort((a, b) => area(b) - area(a))[0] ?? null;
+}
+
+/** A canvas drawn over the chart's SVG (lines drawn on canvas), if any. */
+export function chartCanvas(container: Element): HTMLCanvasElement | null {
+  const c = container.querySelector('canvas');
+  return c && c.width > 0 && c.height > 0 ? c : null;
 }
