@@ -1,22 +1,20 @@
-// The walking-skeleton page: one scenario (the engine's default, with URL
-// overrides), an RTT control that re-runs it, live cwnd and throughput
-// charts, and the mean throughput.
+// The page shell: waits for the engine, builds the lab state from the URL,
+// and shows the selected view (the lab; a guided-labs view registers in
+// lab/views.ts and renders below). Integration points for sharing/embedding
+// are marked "share:".
 
-import { useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { LineChart, type LineSpec } from './charts/LineChart';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import type { RenderMode } from './charts/TimeChart';
 import type { EngineClient } from './engine/client';
 import type { EngineError } from './engine/errors';
-import type { RunDebug } from './engine/protocol';
-import type { Scenario } from './engine/types';
-import { RTT_FIELD } from './lab/fields';
+import type { EngineInfo, RunDebug } from './engine/protocol';
+import { LabPage } from './lab/LabPage';
+import { LabStore } from './lab/labStore';
 import { scenarioFromUrl } from './lab/params';
-import type { RunState, RunStore } from './lab/runStore';
+import type { RunStore } from './lab/runStore';
 import type { RenderedRun } from './lab/testHooks';
+import { VIEWS, viewFromSearch } from './lab/views';
 import { ErrorPanel } from './ui/ErrorPanel';
-import { NumberControl } from './ui/NumberControl';
-import { SummaryPanel } from './ui/SummaryPanel';
-
-export const FLOW_COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2'];
 
 export interface AppProps {
   client: EngineClient;
@@ -25,22 +23,29 @@ export interface AppProps {
   search: string;
 }
 
+interface Loaded {
+  info: EngineInfo;
+  lab: LabStore;
+  notices: string[];
+}
+
 export function App({ client, store, rendered, search }: AppProps) {
-  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  const [base, setBase] = useState<Scenario | null>(null);
-  const [rtt, setRtt] = useState<number | null>(null);
-  const [urlErrors, setUrlErrors] = useState<string[]>([]);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [loadError, setLoadError] = useState<EngineError | null>(null);
+  const params = useMemo(() => new URLSearchParams(search), [search]);
+  const viewId = viewFromSearch(search);
+  const debugFirstRun: RunDebug | undefined = params.get('debug') === 'trap' ? 'trap' : params.get('debug') === 'crash' ? 'crash' : undefined;
+  const render = params.get('render');
+  const renderMode: RenderMode = render === 'svg' || render === 'canvas' ? render : 'auto';
 
   useEffect(() => {
     let live = true;
     client.ready().then(
       (info) => {
         if (!live) return;
+        // share: the scenario from the link (scenarioFromUrl reads ?seed, ?rtt, ?scenario).
         const { scenario, errors } = scenarioFromUrl(search, info.defaultScenario);
-        setBase(scenario);
-        setRtt(scenario.rtt_ms);
-        setUrlErrors(errors);
+        setLoaded({ info, lab: new LabStore(scenario, info.defaultScenario), notices: errors });
       },
       (e: EngineError) => live && setLoadError(e),
     );
@@ -49,102 +54,56 @@ export function App({ client, store, rendered, search }: AppProps) {
     };
   }, [client, search]);
 
-  const scenario = useMemo<Scenario | null>(() => (base && rtt !== null ? { ...base, rtt_ms: rtt } : null), [base, rtt]);
-
-  // ?debug=trap makes the first run trap inside the engine (recovery tests).
-  const [debugFirstRun, setDebugFirstRun] = useState<RunDebug | undefined>(() =>
-    new URLSearchParams(search).get('debug') === 'trap' ? 'trap' : undefined,
-  );
-  useEffect(() => {
-    if (!scenario) return;
-    store.start(scenario, debugFirstRun);
-    if (debugFirstRun) setDebugFirstRun(undefined);
-  }, [scenario, store]);
-
-  const state: RunState = loadError ? 'error' : snap.state;
-  const error = loadError ?? snap.error;
-
-  // The ready marker and test hooks follow what is on screen.
+  // Without an engine there is no lab: the page contract still reports it.
   useLayoutEffect(() => {
-    document.documentElement.dataset.runState = state;
-    rendered.publish(snap, state, error);
-  }, [snap, state, error, rendered]);
-
-  const series = snap.series;
-  const durationS = (snap.scenario?.duration_ms ?? scenario?.duration_ms ?? 1000) / 1000;
-  const xDomain = useMemo<[number, number]>(() => [0, durationS], [durationS]);
-  const cwndLines = useMemo<LineSpec[]>(
-    () =>
-      series?.flows.map((f, i) => ({ key: `f${i}.cwnd`, label: `flow ${i}`, color: FLOW_COLORS[i % FLOW_COLORS.length], y: f.cwnd_pkts })) ??
-      [],
-    [series],
-  );
-  const tputLines = useMemo<LineSpec[]>(
-    () =>
-      series?.flows.map((f, i) => ({
-        key: `f${i}.throughput`,
-        label: `flow ${i}`,
-        color: FLOW_COLORS[i % FLOW_COLORS.length],
-        y: f.throughput_bps,
-      })) ?? [],
-    [series],
-  );
-  const empty = useMemo(() => new Float64Array(0), []);
+    if (!loadError) return;
+    document.documentElement.dataset.runState = 'error';
+    rendered.publish(null, 'error', loadError);
+  }, [loadError, rendered]);
 
   return (
-    <div className="app" data-run-state={state}>
-      <header>
+    <div className="app">
+      <header className="app-header">
         <h1>Sawtooth</h1>
         <p className="tagline">A TCP congestion-control lab: a packet-level simulator running in your browser.</p>
-      </header>
-
-      <section className="controls" aria-label="Scenario">
-        <NumberControl
-          label="RTT"
-          spec={RTT_FIELD}
-          step={1}
-          value={rtt ?? 30}
-          disabled={rtt === null}
-          onChange={setRtt}
-          testId="rtt"
-        />
-        {scenario && (
-          <p className="scenario-note">
-            {scenario.hosts.reduce((n, h) => n + h.flows.length, 0)} flow(s) · {scenario.hosts[0]?.flows[0]?.algorithm ?? '?'} ·{' '}
-            {scenario.bottleneck.rate_bps / 1e6} Mb/s bottleneck · MTU {scenario.mtu_bytes} · {scenario.duration_ms / 1000} s · seed{' '}
-            {scenario.seed}
-          </p>
+        {VIEWS.length > 1 && (
+          <nav className="views" aria-label="Views">
+            {VIEWS.map((v) => (
+              <a key={v.id} href={`?view=${v.id}`} aria-current={v.id === viewId ? 'page' : undefined}>
+                {v.title}
+              </a>
+            ))}
+          </nav>
         )}
-        {urlErrors.map((e) => (
-          <p key={e} className="field-error" role="alert">
-            {e}
-          </p>
-        ))}
-      </section>
-
-      {state === 'error' && error && <ErrorPanel error={error} />}
-
-      <SummaryPanel summary={snap.summary} running={state === 'running'} progress={snap.progress} />
-
-      <section className="charts">
-        <LineChart
-          testId="chart-cwnd"
-          title="Congestion window"
-          yLabel="cwnd (packets)"
-          x={series?.t ?? empty}
-          lines={cwndLines}
-          xDomain={xDomain}
+      </header>
+      {loadError && <ErrorPanel error={loadError} />}
+      {!loaded && !loadError && (
+        <p className="loading" role="status">
+          Loading the simulator…
+        </p>
+      )}
+      {loaded && viewId === 'lab' && (
+        <LabPage
+          lab={loaded.lab}
+          store={store}
+          catalogue={loaded.info.catalogue}
+          rendered={rendered}
+          debugFirstRun={debugFirstRun}
+          renderMode={renderMode}
+          notices={
+            loaded.notices.length > 0 ? (
+              <div className="notices">
+                {loaded.notices.map((n) => (
+                  <p key={n} className="field-error" role="alert" data-testid="url-notice">
+                    {n}
+                  </p>
+                ))}
+              </div>
+            ) : null
+          }
         />
-        <LineChart
-          testId="chart-throughput"
-          title="Throughput"
-          yLabel="throughput (Mb/s)"
-          x={series?.t ?? empty}
-          lines={tputLines}
-          xDomain={xDomain}
-          yFactor={1e-6}
-        />
-      </section>
+      )}
+      {/* guided labs: render the second view here when viewId === 'labs'. */}
     </div>
   );
 }

@@ -24,6 +24,15 @@ export interface RunSnapshot {
   /** Simulated fraction done, 0..1. */
   progress: number;
   wallMs: number | null;
+  /** The last run that finished before this one (drawn faintly for comparison). */
+  ghost: GhostRun | null;
+}
+
+export interface GhostRun {
+  runId: number;
+  scenario: Scenario;
+  series: RunSeries;
+  events: EngineEvent[];
 }
 
 export interface RunClient {
@@ -41,6 +50,7 @@ const INITIAL: RunSnapshot = {
   error: null,
   progress: 0,
   wallMs: null,
+  ghost: null,
 };
 
 export class RunStore {
@@ -81,6 +91,11 @@ export class RunStore {
   /** Start a run of `scenario`, cancelling the one in progress. */
   start(scenario: Scenario, debug?: RunDebug): void {
     this.handle?.cancel();
+    const prev = this.snap;
+    const ghost: GhostRun | null =
+      prev.state === 'done' && prev.series && prev.scenario
+        ? { runId: prev.runId, scenario: prev.scenario, series: prev.series, events: prev.events }
+        : prev.ghost;
     let buffer: SeriesBuffer | null = null;
     let events: EngineEvent[] = [];
     const handle = this.client.run(scenario, {
@@ -111,6 +126,7 @@ export class RunStore {
       error: null,
       progress: 0,
       wallMs: null,
+      ghost,
     });
     void handle.result.then((r) => {
       if (this.handle !== handle) return;

@@ -4,7 +4,7 @@
 
 import type { RunSeries } from '../engine/columns';
 import type { EngineError } from '../engine/errors';
-import type { RunSummary, Scenario } from '../engine/types';
+import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
 import type { RunSnapshot, RunState } from './runStore';
 
 export interface SawtoothHooks {
@@ -14,6 +14,8 @@ export interface SawtoothHooks {
   /** A copy of the run's samples so far. */
   series(): RunSeries | null;
   error(): EngineError | null;
+  /** The engine's event log of the run so far: { t_s, flow, kind } (kinds as in engine/types EVENT_KINDS). */
+  events(): EngineEvent[];
   /** Resolves with the final state once the current run has finished and is on screen. */
   whenDone(): Promise<RunState>;
 }
@@ -65,6 +67,7 @@ export class RenderedRun {
       summary: () => clone(this.snap?.summary ?? null),
       series: () => (this.snap?.series ? copySeries(this.snap.series) : null),
       error: () => clone(this.error),
+      events: () => (this.snap ? this.snap.events.map((e) => ({ ...e })) : []),
       whenDone: () =>
         this.state === 'done' || this.state === 'error'
           ? Promise.resolve(this.state)

@@ -1,0 +1,34 @@
+// Drawing decimated lines on a 2D canvas (the dense series while a run
+// streams or plays back).
+
+import type { DrawnLine } from './chartModel';
+import type { LinearScale } from './scale';
+
+export function drawLines(ctx: CanvasRenderingContext2D, lines: DrawnLine[], sx: LinearScale, sy: LinearScale, ghostAlpha = 0.28): void {
+  for (const l of lines) {
+    const p = l.points;
+    if (p.length === 0) continue;
+    ctx.globalAlpha = l.ghost ? ghostAlpha : 1;
+    ctx.strokeStyle = l.color;
+    ctx.lineWidth = l.width;
+    ctx.setLineDash(l.ghost ? [] : (l.dash ?? []));
+    ctx.lineJoin = 'round';
+    ctx.beginPath();
+    let pen = false;
+    for (let i = 0; i < p.length; i++) {
+      const y = p.y[i];
+      if (!Number.isFinite(y)) {
+        pen = false;
+        continue;
+      }
+      const px = sx(p.x[i]);
+      const py = sy(y);
+      if (pen) ctx.lineTo(px, py);
+      else ctx.moveTo(px, py);
+      pen = true;
+    }
+    ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([]);
+}

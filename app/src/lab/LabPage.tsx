@@ -1,0 +1,265 @@
+// The lab page: the scenario builder beside live, linked charts, the
+// playback bar, the summary and the explainer. It owns the run lifecycle
+// (a scenario change starts a run at once, cancelling the stale one), the
+// playback clock, the linked x view and hover cursor, and publishes what is
+// on screen to the test hooks.
+
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { RunView } from '../charts/chartModel';
+import { MARKER_KINDS, markerPath, type MarkerKind } from '../charts/markers';
+import { flowColor } from '../charts/palette';
+import { buildChartSpecs, ColumnSum, type ChartSpec } from '../charts/specs';
+import { TimeChart, type RenderMode } from '../charts/TimeChart';
+import { clampDomain, isFullView, type Domain } from '../charts/timeLink';
+import type { EngineError } from '../engine/errors';
+import type { RunDebug } from '../engine/protocol';
+import type { AlgorithmInfo, ValidationError } from '../engine/types';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { Explainer } from '../ui/Explainer';
+import { FieldErrorsContext } from '../ui/FieldErrors';
+import { PlaybackBar } from '../ui/PlaybackBar';
+import { ScenarioBuilder } from '../ui/ScenarioBuilder';
+import { SummaryTable } from '../ui/SummaryTable';
+import { Tip } from '../ui/Tip';
+import type { LabStore } from './labStore';
+import * as pb from './playback';
+import type { RunState, RunStore } from './runStore';
+import type { RenderedRun } from './testHooks';
+import { flatFlows } from './topology';
+
+export interface LabPageProps {
+  lab: LabStore;
+  store: RunStore;
+  catalogue: AlgorithmInfo[];
+  rendered: RenderedRun;
+  /** Debug switch for the first run (?debug=trap). */
+  debugFirstRun?: RunDebug;
+  renderMode?: RenderMode;
+  /** Chart ids to show (cwnd, outstanding, throughput, queues); null: all. */
+  visibleCharts?: string[] | null;
+  /** Control ids to show; null: all. */
+  visibleControls?: string[] | null;
+  /** Hide the scenario builder (embed views). */
+  hideBuilder?: boolean;
+  /** Extra content above the charts (URL notices) and below the summary (sharing). */
+  notices?: ReactNode;
+  footer?: ReactNode;
+  /** Rendered inside each chart's figure (text summary, data table). */
+  renderChartExtra?: (id: string, chart: { spec: ChartSpec; x: Float64Array; count: number }) => ReactNode;
+}
+
+const BASE_LANES: MarkerKind[] = ['network_loss', 'local_congestion', 'fast_retransmit', 'timeout'];
+
+export function LabPage(props: LabPageProps) {
+  const { lab, store, catalogue, rendered } = props;
+  const state = useSyncExternalStore(lab.subscribe, lab.getSnapshot);
+  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const scenario = state.scenario;
+
+  // ---- runs: a scenario change starts a run at once (the store cancels the stale one)
+  const [playback, setPlayback] = useState<pb.Playback>(pb.INITIAL_PLAYBACK);
+  const lastStarted = useRef<string | null>(null);
+  const debug = useRef(props.debugFirstRun);
+  useEffect(() => {
+    const key = JSON.stringify(scenario);
+    if (key === lastStarted.current) return;
+    lastStarted.current = key;
+    store.start(scenario, debug.current);
+    debug.current = undefined;
+    setPlayback((p) => pb.onNewRun(p));
+  }, [scenario, store]);
+
+  const runScenario = snap.scenario ?? scenario;
+  const duration = runScenario.duration_ms / 1000;
+  const series = snap.series;
+  const frontier = series && series.length > 0 ? series.t[series.length - 1] : 0;
+  const computed: pb.Computed = useMemo(
+    () => ({ frontier: snap.state === 'done' ? Math.max(frontier, duration) : frontier, duration, done: snap.state === 'done' }),
+    [frontier, duration, snap.state],
+  );
+  const computedRef = useRef(computed);
+  computedRef.current = computed;
+  const tShown = pb.shownTime(playback, computed);
+
+  // ---- playback clock
+  useEffect(() => {
+    if (playback.status !== 'playing') return;
+    let raf = 0;
+    let last = performance.now();
+    const loop = (now: number) => {
+      const dt = now - last;
+      last = now;
+      setPlayback((p) => pb.tick(p, dt, computedRef.current));
+      raf = requestAnimationFrame(loop);
+    };
+    raf = requestAnimationFrame(loop);
+    return () => cancelAnimationFrame(raf);
+  }, [playback.status]);
+
+  // ---- linked x view and hover
+  const bounds = useMemo<Domain>(() => [0, duration], [duration]);
+  const [viewDomain, setViewDomain] = useState<Domain | null>(null);
+  const minSpan = Math.max(runScenario.sample_interval_ms / 1000 * 4, duration / 10000);
+  const view = useMemo<Domain>(() => (viewDomain ? clampDomain(viewDomain, bounds, minSpan) : bounds), [viewDomain, bounds, minSpan]);
+  const [hoverT, setHoverT] = useState<number | null>(null);
+  const onView = useCallback((d: Domain) => setViewDomain(d), []);
+  const onHover = useCallback((t: number | null) => setHoverT(t), []);
+
+  // ---- chart specs for the current run and the ghost
+  const [showGhost, setShowGhost] = useState(true);
+  const sum = useRef(new ColumnSum());
+  const ghostSum = useRef(new ColumnSum());
+  const cwndUnit = state.view.cwndUnit;
+  const specs = useMemo<ChartSpec[] | null>(() => {
+    if (!series || !snap.scenario) return null;
+    const s = series.flows.length > 1 ? sum.current.get(snap.runId, series.flows.map((f) => f.throughput_bps), series.length) : null;
+    return buildChartSpecs(series, snap.scenario, { cwndUnit, sumThroughput: s });
+  }, [series, snap.scenario, snap.runId, cwndUnit]);
+  const ghost = showGhost ? snap.ghost : null;
+  const ghostSpecs = useMemo<ChartSpec[] | null>(() => {
+    if (!ghost) return null;
+    const g = ghost.series;
+    const s = g.flows.length > 1 ? ghostSum.current.get(ghost.runId, g.flows.map((f) => f.throughput_bps), g.length) : null;
+    return buildChartSpecs(g, ghost.scenario, { cwndUnit, sumThroughput: s });
+  }, [ghost, cwndUnit]);
+
+  const animating = snap.state === 'running' || playback.status === 'playing';
+  const ecn = runScenario.bottleneck.aqm.kind === 'red' && runScenario.bottleneck.aqm.ecn;
+  const lanes = useMemo<MarkerKind[]>(() => (ecn ? [...BASE_LANES, 'ecn_mark'] : BASE_LANES), [ecn]);
+
+  // ---- errors: field errors next to their controls, all of them in the panel
+  const runState: RunState = snap.state;
+  const error: EngineError | null = snap.error;
+  const fieldErrors = useMemo<readonly ValidationError[]>(() => (error?.kind === 'validation' ? error.errors : []), [error]);
+
+  // ---- what is on screen, for the page contract and the test hooks
+  useLayoutEffect(() => {
+    document.documentElement.dataset.runState = runState;
+    rendered.publish(snap, runState, error);
+  }, [snap, runState, error, rendered]);
+
+  const flows = flatFlows(scenario);
+  const selected = Math.min(state.view.selectedFlow, flows.length - 1);
+  const info = catalogue.find((a) => a.id === flows[selected]?.flow.algorithm) ?? null;
+  const chartShown = (id: string) => !props.visibleCharts || props.visibleCharts.includes(id);
+  const chartIds = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
+  const stepS = pb.stepSize(view[1] - view[0], runScenario.sample_interval_ms / 1000);
+
+  return (
+    <FieldErrorsContext.Provider value={fieldErrors}>
+      <div className={`lab${props.hideBuilder ? ' no-builder' : ''}`} data-testid="lab">
+        {!props.hideBuilder && (
+          <aside className="lab-builder" aria-label="Scenario">
+            <h2 className="section-title">Scenario</h2>
+            <ScenarioBuilder lab={lab} state={state} catalogue={catalogue} visibleControls={props.visibleControls} />
+          </aside>
+        )}
+        <main className="lab-results" aria-label="Results">
+          {props.notices}
+          {runState === 'error' && error && <ErrorPanel error={error} />}
+          <PlaybackBar
+            playback={playback}
+            tShown={tShown}
+            duration={duration}
+            frontier={computed.frontier}
+            runState={runState}
+            progress={snap.progress}
+            wallMs={snap.wallMs}
+            onPlay={() => setPlayback((p) => pb.play(p, computedRef.current))}
+            onPause={() => setPlayback((p) => pb.pause(p, computedRef.current))}
+            onStep={(dir) => setPlayback((p) => pb.step(p, computedRef.current, dir * stepS))}
+            onRestart={() => setPlayback((p) => pb.restart(p))}
+            onLive={() => setPlayback((p) => pb.goLive(p))}
+            onSpeed={(v) => setPlayback((p) => pb.setSpeed(p, v))}
+            onScrub={(t) => setPlayback((p) => pb.scrub(p, computedRef.current, t))}
+          />
+          <div className="chart-legend" data-testid="chart-legend">
+            <span className="legend-group" aria-label="Flows">
+              {flows.map((f) => (
+                <span key={f.global} className="legend-item">
+                  <span className="swatch" style={{ background: flowColor(f.global) }} />
+                  flow {f.global} · {catalogue.find((a) => a.id === f.flow.algorithm)?.name ?? f.flow.algorithm}
+                </span>
+              ))}
+            </span>
+            <span className="legend-group" aria-label="Event markers">
+              {MARKER_KINDS.filter((m) => lanes.includes(m.kind)).map((m) => (
+                <span key={m.kind} className="legend-item" data-marker={m.kind}>
+                  <svg width="12" height="12" aria-hidden="true">
+                    <path d={markerPath(m.shape, 4.5)} transform="translate(6,6)" fill="var(--ink-soft)" />
+                  </svg>
+                  {m.label}
+                </span>
+              ))}
+            </span>
+            <span className="legend-group controls-inline">
+              <label className="check">
+                <input type="checkbox" checked={showGhost} onChange={(e) => setShowGhost(e.currentTarget.checked)} data-testid="show-ghost" />
+                previous run (faint)
+              </label>
+              <span className="seg-toggle" role="radiogroup" aria-label="cwnd unit" data-control-id="cwnd-unit">
+                {(['packets', 'bytes'] as const).map((u) => (
+                  <label key={u} className={cwndUnit === u ? 'on' : ''}>
+                    <input type="radio" name="cwnd-unit" checked={cwndUnit === u} onChange={() => lab.setView({ cwndUnit: u })} />
+                    cwnd in {u}
+                  </label>
+                ))}
+              </span>
+              <button type="button" className="small" disabled={isFullView(view, bounds)} onClick={() => setViewDomain(null)} data-testid="reset-zoom">
+                Reset zoom
+              </button>
+              <Tip text="Drag across any chart to zoom all of them to that time range; double-click to reset. Hover (or focus a chart and use the arrow keys) to read values on every chart at once." label="the charts" />
+            </span>
+          </div>
+          <div className="charts" data-testid="charts" data-x-view={JSON.stringify(view)}>
+            {chartIds.map((id, i) => {
+              if (!chartShown(id)) return null;
+              const spec = specs?.[i] ?? ghostSpecs?.[i] ?? null;
+              if (!spec) return <ChartPlaceholder key={id} id={id} />;
+              const run: RunView | null = specs && series ? { spec: specs[i], x: series.t, computed: series.length } : null;
+              const gv: RunView | null = ghostSpecs && ghost ? { spec: ghostSpecs[i], x: ghost.series.t, computed: ghost.series.length } : null;
+              return (
+                <TimeChart
+                  key={id}
+                  spec={spec}
+                  run={run}
+                  ghost={gv}
+                  runId={snap.runId}
+                  events={snap.events}
+                  laneKinds={lanes}
+                  view={view}
+                  bounds={bounds}
+                  minSpan={minSpan}
+                  tShown={tShown}
+                  animating={animating}
+                  renderMode={props.renderMode ?? 'auto'}
+                  hoverT={hoverT}
+                  onHover={onHover}
+                  onView={onView}
+                >
+                  {props.renderChartExtra && run ? props.renderChartExtra(id, { spec: run.spec, x: run.x, count: run.computed }) : null}
+                </TimeChart>
+              );
+            })}
+          </div>
+          <SummaryTable summary={snap.summary} running={runState === 'running'} />
+          <Explainer info={info} flow={selected} />
+          {props.footer}
+        </main>
+      </div>
+    </FieldErrorsContext.Provider>
+  );
+}
+
+const TITLES: Record<string, string> = { cwnd: 'Congestion window', outstanding: 'Outstanding data (tcptrace)', throughput: 'Throughput', queues: 'Queues' };
+
+function ChartPlaceholder({ id }: { id: string }) {
+  return (
+    <figure className="chart placeholder" data-testid={`chart-${id}`} data-series-ids="[]" data-point-counts="{}">
+      <figcaption>
+        <span className="chart-title">{TITLES[id]}</span>
+      </figcaption>
+      <div className="chart-empty">Waiting for the engine…</div>
+    </figure>
+  );
+}

@@ -1,0 +1,93 @@
+// The explainer for the selected flow's algorithm, from the engine's
+// catalogue: what it does, what to expect on the chart, its increase and
+// decrease rules typeset with KaTeX (loaded on demand, so it does not weigh
+// on the first load), its parameters and sources.
+
+import { useEffect, useState } from 'react';
+import { flowColor } from '../charts/palette';
+import type { AlgorithmInfo } from '../engine/types';
+import { GLOSSARY } from '../lab/glossary';
+
+type Katex = typeof import('katex')['default'];
+let katexPromise: Promise<Katex> | null = null;
+function loadKatex(): Promise<Katex> {
+  katexPromise ??= Promise.all([import('katex'), import('katex/dist/katex.min.css')]).then(([m]) => m.default);
+  return katexPromise;
+}
+
+function Formula({ tex, label }: { tex: string; label: string }) {
+  const [html, setHtml] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    loadKatex().then(
+      (k) => live && setHtml(k.renderToString(tex, { throwOnError: false, displayMode: true, output: 'htmlAndMathml' })),
+      () => live && setHtml(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [tex]);
+  return (
+    <div className="formula" data-testid={`formula-${label}`} data-tex={tex}>
+      <span className="formula-label">{label}</span>
+      {html ? <div className="katex-host" dangerouslySetInnerHTML={{ __html: html }} /> : <code>{tex}</code>}
+    </div>
+  );
+}
+
+export function Explainer({ info, flow }: { info: AlgorithmInfo | null; flow: number }) {
+  return (
+    <section className="explainer" aria-labelledby="explainer-h" data-testid="explainer" data-algorithm={info?.id}>
+      <h2 id="explainer-h">
+        <span className="flow-dot" style={{ background: flowColor(flow) }} aria-hidden="true" /> {info ? info.name : 'Algorithm'}{' '}
+        <span className="muted">(flow {flow})</span>
+      </h2>
+      {info ? (
+        <>
+          <p>{info.explanation}</p>
+          <p className="expect">
+            <strong>On the cwnd chart:</strong> {info.expect_on_chart}
+          </p>
+          <div className="formulas">
+            <Formula tex={info.increase_tex} label="increase" />
+            <Formula tex={info.decrease_tex} label="decrease" />
+          </div>
+          {info.params.length > 0 && (
+            <dl className="params">
+              {info.params.map((p) => (
+                <div key={p.id}>
+                  <dt>
+                    {p.name} <span className="muted">(default {p.default}{p.unit && p.unit !== 'on/off' ? ` ${p.unit}` : ''})</span>
+                  </dt>
+                  <dd>{p.description}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+          {info.citations.length > 0 && (
+            <ul className="citations">
+              {info.citations.map((c) => (
+                <li key={c.label}>
+                  <strong>{c.label}.</strong> {c.reference}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      ) : (
+        <p className="muted">This algorithm is not in the engine’s catalogue.</p>
+      )}
+      <details className="glossary">
+        <summary>Glossary</summary>
+        <dl>
+          {Object.values(GLOSSARY).map((g) => (
+            <div key={g.term}>
+              <dt>{g.term}</dt>
+              <dd>{g.text}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+    </section>
+  );
+}

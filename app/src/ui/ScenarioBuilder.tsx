@@ -1,0 +1,280 @@
+// The scenario builder: topology, path, senders, window (with the BDP
+// read-out), TCP settings, flows and run settings. Every control edits the
+// one scenario in the LabStore.
+
+import type { AlgorithmInfo, Scenario } from '../engine/types';
+import { CONTROLS, type ControlSpec } from '../lab/controls';
+import { bdpPackets } from '../lab/bdp';
+import type { LabState, LabStore } from '../lab/labStore';
+import {
+  addFlow,
+  addHost,
+  common,
+  flatFlows,
+  flowPath,
+  MAX_FLOWS_PER_HOST,
+  MAX_HOSTS,
+  removeFlow,
+  removeHost,
+  setStreamCount,
+  updateAllFlows,
+  updateAllHosts,
+  updateFlow,
+  updateHost,
+} from '../lab/topology';
+import { BdpReadout } from './BdpReadout';
+import { FlowCard } from './FlowCard';
+import { QuantityControl } from './QuantityControl';
+import { Tip } from './Tip';
+import { TopologyPicker } from './TopologyPicker';
+
+export interface ScenarioBuilderProps {
+  lab: LabStore;
+  state: LabState;
+  catalogue: AlgorithmInfo[];
+  /** Control ids to show (embed views); null: all. */
+  visibleControls?: string[] | null;
+}
+
+export function ScenarioBuilder({ lab, state, catalogue, visibleControls }: ScenarioBuilderProps) {
+  const s = state.scenario;
+  const view = state.view;
+  const topo = view.topology;
+  const show = (c: ControlSpec | string) => !visibleControls || visibleControls.includes(typeof c === 'string' ? c : c.id);
+  const up = (f: (x: Scenario) => Scenario) => lab.update(f);
+  const flows = flatFlows(s);
+  const custom = topo === 'custom';
+  const windows = flows.map((f) => f.flow.window_bytes);
+  const nics = s.hosts.map((h) => h.nic_bps);
+  const txqs = s.hosts.map((h) => h.txqueuelen_pkts);
+  const bottleneckRate = Math.min(s.bottleneck.rate_bps, s.hosts.reduce((a, h) => a + h.nic_bps, 0));
+  const bdpPkts = bdpPackets(bottleneckRate, s.rtt_ms, s.mtu_bytes);
+  const bufferFraction = view.bufferBdpFraction;
+
+  const bufferModeToggle = (
+    <label className="mode-toggle">
+      <input
+        type="checkbox"
+        checked={bufferFraction !== null}
+        onChange={(e) =>
+          lab.setView({ bufferBdpFraction: e.currentTarget.checked ? Math.max(0.01, Math.min(20, Number((s.bottleneck.buffer_pkts / Math.max(bdpPkts, 1e-9)).toPrecision(2)))) : null })
+        }
+      />
+      × BDP
+    </label>
+  );
+
+  return (
+    <div className="builder" data-testid="scenario-builder">
+      {show('topology') && (
+        <TopologyPicker
+          value={topo}
+          onChange={(t) => lab.setTopology(t, t === 'parallel' ? Math.max(2, Math.min(16, flows.length)) : undefined)}
+        />
+      )}
+
+      {topo === 'parallel' && show(CONTROLS.streams) && (
+        <QuantityControl spec={CONTROLS.streams} value={s.hosts[0].flows.length} onChange={(n) => up((x) => setStreamCount(x, n))} />
+      )}
+
+      <fieldset>
+        <legend>Path</legend>
+        {show(CONTROLS.rtt) && <QuantityControl spec={CONTROLS.rtt} value={s.rtt_ms} glossary="rtt" onChange={(v) => up((x) => ({ ...x, rtt_ms: v }))} />}
+        {show(CONTROLS.bottleneckRate) && (
+          <QuantityControl
+            spec={CONTROLS.bottleneckRate}
+            value={s.bottleneck.rate_bps}
+            onChange={(v) => up((x) => ({ ...x, bottleneck: { ...x.bottleneck, rate_bps: v } }))}
+          />
+        )}
+        {show(CONTROLS.bufferPkts) &&
+          (bufferFraction === null ? (
+            <QuantityControl
+              spec={CONTROLS.bufferPkts}
+              value={s.bottleneck.buffer_pkts}
+              extra={bufferModeToggle}
+              onChange={(v) => up((x) => ({ ...x, bottleneck: { ...x.bottleneck, buffer_pkts: v } }))}
+            />
+          ) : (
+            <QuantityControl
+              spec={CONTROLS.bufferBdp}
+              value={bufferFraction}
+              extra={bufferModeToggle}
+              testId="buffer"
+              unit={`× BDP = ${s.bottleneck.buffer_pkts} pkts`}
+              onChange={(v) => lab.setView({ bufferBdpFraction: v })}
+            />
+          ))}
+        {show('mtu') && (
+          <div className="radio-row" role="radiogroup" aria-label="MTU" data-testid="mtu" data-control-id="mtu">
+            <span className="qc-label">MTU</span>
+            {[1500, 9000].map((m) => (
+              <label key={m} className="radio">
+                <input type="radio" name="mtu" checked={s.mtu_bytes === m} onChange={() => up((x) => ({ ...x, mtu_bytes: m }))} />
+                {m} {m === 9000 ? '(jumbo)' : ''}
+              </label>
+            ))}
+            {s.mtu_bytes !== 1500 && s.mtu_bytes !== 9000 && <span className="muted">{s.mtu_bytes} (from link)</span>}
+            <span className="muted">MSS {s.mtu_bytes - 52} B</span>
+          </div>
+        )}
+        {show(CONTROLS.lossRate) && <QuantityControl spec={CONTROLS.lossRate} value={s.loss_rate} onChange={(v) => up((x) => ({ ...x, loss_rate: v }))} />}
+      </fieldset>
+
+      {!custom && (
+        <fieldset>
+          <legend>Sender {s.hosts.length > 1 ? `hosts (all ${s.hosts.length})` : 'host'}</legend>
+          {show(CONTROLS.nicRate) && (
+            <QuantityControl
+              spec={CONTROLS.nicRate}
+              value={nics[0]}
+              mixed={common(nics) === null}
+              onChange={(v) => up((x) => updateAllHosts(x, (h) => ({ ...h, nic_bps: v })))}
+            />
+          )}
+          {show(CONTROLS.txqueuelen) && (
+            <QuantityControl
+              spec={CONTROLS.txqueuelen}
+              value={txqs[0]}
+              mixed={common(txqs) === null}
+              glossary="txqueuelen"
+              onChange={(v) => up((x) => updateAllHosts(x, (h) => ({ ...h, txqueuelen_pkts: v })))}
+            />
+          )}
+        </fieldset>
+      )}
+
+      <fieldset>
+        <legend>
+          Window <Tip id="window" />
+        </legend>
+        {show(CONTROLS.window) && (
+          <QuantityControl
+            spec={CONTROLS.window}
+            label={flows.length > 1 ? 'Window (all flows)' : 'Window'}
+            testId="window"
+            value={windows[0]}
+            mixed={common(windows) === null}
+            onChange={(v) => up((x) => updateAllFlows(x, (f) => ({ ...f, window_bytes: v })))}
+          />
+        )}
+        <BdpReadout scenario={s} />
+      </fieldset>
+
+      {custom && (
+        <fieldset className="hosts">
+          <legend>Hosts and flows</legend>
+          {s.hosts.map((h, hi) => (
+            <div key={hi} className="host-card" data-testid={`host-${hi}`}>
+              <div className="host-head">
+                <h4>Host {hi}</h4>
+                <button type="button" className="small" disabled={h.flows.length >= MAX_FLOWS_PER_HOST} onClick={() => up((x) => addFlow(x, hi))}>
+                  Add flow
+                </button>
+                <button type="button" className="small" disabled={s.hosts.length <= 1} onClick={() => up((x) => removeHost(x, hi))} aria-label={`Remove host ${hi}`}>
+                  Remove host
+                </button>
+              </div>
+              <QuantityControl
+                spec={CONTROLS.nicRate}
+                value={h.nic_bps}
+                field={`hosts[${hi}].nic_bps`}
+                label={`Host ${hi} NIC rate`}
+                testId={`host${hi}-nic`}
+                onChange={(v) => up((x) => updateHost(x, hi, (y) => ({ ...y, nic_bps: v })))}
+              />
+              <QuantityControl
+                spec={CONTROLS.txqueuelen}
+                value={h.txqueuelen_pkts}
+                field={`hosts[${hi}].txqueuelen_pkts`}
+                label={`Host ${hi} txqueuelen`}
+                testId={`host${hi}-txqueuelen`}
+                onChange={(v) => up((x) => updateHost(x, hi, (y) => ({ ...y, txqueuelen_pkts: v })))}
+              />
+            </div>
+          ))}
+          <button type="button" className="small" disabled={s.hosts.length >= MAX_HOSTS} onClick={() => up(addHost)}>
+            Add host
+          </button>
+        </fieldset>
+      )}
+
+      <fieldset className="flows">
+        <legend>{flows.length > 1 ? `Flows (${flows.length})` : 'Flow'}</legend>
+        {flows.map((f) => (
+          <FlowCard
+            key={f.global}
+            index={f.global}
+            host={f.host}
+            path={flowPath(s, f.global)}
+            flow={f.flow}
+            catalogue={catalogue}
+            durationS={s.duration_ms / 1000}
+            advanced={custom}
+            selected={view.selectedFlow === f.global}
+            canCopy={flows.length > 1}
+            canRemove={custom && flows.length > 1}
+            onChange={(nf) => up((x) => updateFlow(x, f.global, () => nf))}
+            onSelect={() => view.selectedFlow !== f.global && lab.setView({ selectedFlow: f.global })}
+            onCopyToAll={() =>
+              up((x) => updateAllFlows(x, (g) => ({ ...g, algorithm: f.flow.algorithm, params: { ...f.flow.params }, ...(custom ? {} : { window_bytes: g.window_bytes }) })))
+            }
+            onRemove={() => up((x) => removeFlow(x, f.host, f.index))}
+          />
+        ))}
+      </fieldset>
+
+      <fieldset>
+        <legend>TCP</legend>
+        {show(CONTROLS.initialSsthresh) && (
+          <QuantityControl
+            spec={CONTROLS.initialSsthresh}
+            value={s.tcp.initial_ssthresh_pkts ?? CONTROLS.initialSsthresh.defaultValue}
+            disabled={s.tcp.initial_ssthresh_pkts === null}
+            glossary="ssthresh"
+            onChange={(v) => up((x) => ({ ...x, tcp: { ...x.tcp, initial_ssthresh_pkts: v } }))}
+            extra={
+              <label className="mode-toggle">
+                <input
+                  type="checkbox"
+                  checked={s.tcp.initial_ssthresh_pkts === null}
+                  onChange={(e) =>
+                    up((x) => ({ ...x, tcp: { ...x.tcp, initial_ssthresh_pkts: e.currentTarget.checked ? null : CONTROLS.initialSsthresh.defaultValue } }))
+                  }
+                  data-testid="ssthresh-infinite"
+                />
+                ∞
+              </label>
+            }
+          />
+        )}
+        {show(CONTROLS.initialCwnd) && (
+          <QuantityControl spec={CONTROLS.initialCwnd} value={s.tcp.initial_cwnd_pkts} onChange={(v) => up((x) => ({ ...x, tcp: { ...x.tcp, initial_cwnd_pkts: v } }))} />
+        )}
+        {show('tcp-options') && (
+          <div className="check-row" data-control-id="tcp-options">
+            <label className="check">
+              <input type="checkbox" checked={s.tcp.delayed_ack} onChange={(e) => up((x) => ({ ...x, tcp: { ...x.tcp, delayed_ack: e.currentTarget.checked } }))} />
+              Delayed ACKs
+            </label>
+            <label className="check">
+              <input type="checkbox" checked={s.tcp.sack} onChange={(e) => up((x) => ({ ...x, tcp: { ...x.tcp, sack: e.currentTarget.checked } }))} />
+              SACK
+            </label>
+          </div>
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>Run</legend>
+        {show(CONTROLS.duration) && (
+          <QuantityControl spec={CONTROLS.duration} value={s.duration_ms / 1000} onChange={(v) => up((x) => ({ ...x, duration_ms: Math.round(v * 1000) }))} />
+        )}
+        {show(CONTROLS.seed) && <QuantityControl spec={CONTROLS.seed} value={s.seed} onChange={(v) => up((x) => ({ ...x, seed: v }))} />}
+      </fieldset>
+      <button type="button" className="reset-all" onClick={() => lab.reset()} data-testid="reset-scenario">
+        Reset everything to the default scenario
+      </button>
+    </div>
+  );
+}

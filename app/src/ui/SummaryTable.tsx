@@ -1,0 +1,104 @@
+// The run summary: total throughput, utilisation, Jain's index, and per flow
+// mean throughput, share, drops, local-congestion events, retransmissions and
+// time to 90% of the final rate. Cells carry the engine's raw values
+// (data-value) so tests compare them with window.sawtooth.summary().
+
+import { formatMbps } from '../charts/format';
+import { flowColor } from '../charts/palette';
+import type { RunSummary } from '../engine/types';
+import { Tip } from './Tip';
+
+const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+
+export function SummaryTable({ summary, running }: { summary: RunSummary | null; running: boolean }) {
+  return (
+    <section className="summary" aria-label="Summary" data-testid="summary">
+      <div className="big-numbers">
+        <div className="big-number">
+          <span className="label">Mean throughput</span>
+          <span className="value" data-testid="summary-throughput" data-bps={summary ? summary.total_throughput_bps : undefined}>
+            {summary ? formatMbps(summary.total_throughput_bps) : '—'}
+          </span>
+          <span className="unit">Mb/s</span>
+        </div>
+        <div className="big-number">
+          <span className="label">Utilisation</span>
+          <span className="value" data-testid="summary-utilisation" data-value={summary?.utilisation}>
+            {summary ? pct(summary.utilisation) : '—'}
+          </span>
+          <span className="unit">of {summary ? formatMbps(summary.capacity_bps, 0) : '—'} Mb/s</span>
+        </div>
+        <div className="big-number">
+          <span className="label">
+            Jain’s index <Tip id="jain" />
+          </span>
+          <span className="value" data-testid="summary-jain" data-value={summary?.jain_index}>
+            {summary ? summary.jain_index.toFixed(3) : '—'}
+          </span>
+        </div>
+        <div className="big-number">
+          <span className="label">Bottleneck drops</span>
+          <span className="value" data-testid="summary-drops" data-value={summary?.bottleneck_drops}>
+            {summary ? summary.bottleneck_drops : '—'}
+          </span>
+        </div>
+      </div>
+      {running && !summary && <p className="muted">The summary appears when the run finishes.</p>}
+      {summary && summary.flows.length > 0 && (
+        <table className="flows-table" data-testid="summary-table">
+          <caption className="sr-only">Per-flow results</caption>
+          <thead>
+            <tr>
+              <th scope="col">flow</th>
+              <th scope="col">algorithm</th>
+              <th scope="col">mean Mb/s</th>
+              <th scope="col">share</th>
+              <th scope="col">drops</th>
+              <th scope="col">
+                local congestion <Tip id="local_congestion" />
+              </th>
+              <th scope="col">retransmits</th>
+              <th scope="col">retx rate</th>
+              <th scope="col">fast rtx / timeouts</th>
+              <th scope="col">time to 90%</th>
+            </tr>
+          </thead>
+          <tbody>
+            {summary.flows.map((f) => (
+              <tr key={f.flow} data-testid={`summary-flow-${f.flow}`}>
+                <th scope="row">
+                  <span className="flow-dot" style={{ background: flowColor(f.flow) }} aria-hidden="true" /> {f.flow}
+                </th>
+                <td className="left">{f.algorithm}</td>
+                <td data-field="mean_throughput_bps" data-value={f.mean_throughput_bps}>
+                  {formatMbps(f.mean_throughput_bps)}
+                </td>
+                <td data-field="share" data-value={f.share}>
+                  {pct(f.share)}
+                </td>
+                <td data-field="drops" data-value={f.drops}>
+                  {f.drops}
+                </td>
+                <td data-field="local_congestion_events" data-value={f.local_congestion_events}>
+                  {f.local_congestion_events}
+                </td>
+                <td data-field="retransmits" data-value={f.retransmits}>
+                  {f.retransmits}
+                </td>
+                <td data-field="retransmission_rate" data-value={f.retransmission_rate}>
+                  {(f.retransmission_rate * 100).toFixed(3)}%
+                </td>
+                <td data-field="fast_retransmits" data-value={f.fast_retransmits}>
+                  {f.fast_retransmits} / {f.timeouts}
+                </td>
+                <td data-field="time_to_90pct_s" data-value={f.time_to_90pct_s ?? ''}>
+                  {f.time_to_90pct_s === null ? '—' : `${f.time_to_90pct_s.toFixed(2)} s`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
