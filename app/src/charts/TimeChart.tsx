@@ -200,7 +200,7 @@ function TimeChartImpl(props: TimeChartProps) {
               {paths.map((p) => (
                 <path
                   key={`${p.ghost ? 'g' : 'c'}-${p.id}`}
-                  className={p.ghost ? 'line ghost' : 'line'}
+                  className={p.ghost ? 'ghost-line' : 'line'}
                   data-series={p.id}
                   data-points={p.points.length}
                   d={p.d}
