@@ -114,3 +114,87 @@ pub fn validate_scenario(scenario_json: &str) -> String {
 pub fn debug_trap() {
     panic!("deliberate trap requested by debug_trap()");
 }
+
+// ---- Guided labs (issue 7): sweeps run point by point across a pool of
+// workers; every number comes from the engine.
+
+fn lab_or_error(lab_id: &str) -> Result<&'static sawtooth_core::labs::Lab, JsError> {
+    sawtooth_core::labs::lab(lab_id)
+        .ok_or_else(|| JsError::new(&format!("no lab with id {lab_id:?}")))
+}
+
+fn scale(quick: bool) -> sawtooth_core::labs::Scale {
+    if quick {
+        sawtooth_core::labs::Scale::Quick
+    } else {
+        sawtooth_core::labs::Scale::Full
+    }
+}
+
+/// The eleven labs (definitions, guides, sweeps) as JSON.
+#[wasm_bindgen]
+pub fn labs_json() -> String {
+    sawtooth_core::labs::labs_json()
+}
+
+/// The papers' published values as JSON.
+#[wasm_bindgen]
+pub fn paper_json() -> String {
+    sawtooth_core::labs::paper_json()
+}
+
+/// Every run of a lab's sweep (series × x × seed), each with its complete
+/// scenario, as a JSON array.
+#[wasm_bindgen]
+pub fn lab_points_json(lab_id: &str, quick: bool) -> Result<String, JsError> {
+    let points = lab_or_error(lab_id)?
+        .expand(scale(quick))
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(serde_json::to_string(&points).expect("points serialise"))
+}
+
+/// Run point `index` of a lab's sweep to the end and return its measured
+/// result as JSON.
+#[wasm_bindgen]
+pub fn run_lab_point_json(lab_id: &str, quick: bool, index: usize) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let points = lab
+        .expand(scale(quick))
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    let point = points.get(index).ok_or_else(|| {
+        JsError::new(&format!(
+            "lab {lab_id} has {} points, not {}",
+            points.len(),
+            index + 1
+        ))
+    })?;
+    let result = sawtooth_core::labs::run_point(lab, point, scale(quick))
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(serde_json::to_string(&result).expect("result serialises"))
+}
+
+/// The paper's values beside the simulated ones, given the point results
+/// gathered so far (a JSON array of results), as JSON.
+#[wasm_bindgen]
+pub fn compare_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let results: Vec<sawtooth_core::labs::PointResult> =
+        serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))?;
+    Ok(
+        serde_json::to_string(&sawtooth_core::labs::compare(lab, &results))
+            .expect("comparisons serialise"),
+    )
+}
+
+/// The lab's series ranked as the paper ranked them (`null` when the lab
+/// has no ranking): [[series, combined, standard], ...].
+#[wasm_bindgen]
+pub fn rank_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let results: Vec<sawtooth_core::labs::PointResult> =
+        serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))?;
+    Ok(
+        serde_json::to_string(&sawtooth_core::labs::rank_series(lab, &results))
+            .expect("ranking serialises"),
+    )
+}
