@@ -23,6 +23,9 @@ if [ -n "${CI:-}" ] && git rev-parse --git-dir >/dev/null 2>&1; then
   fi
 fi
 
+step "engine: native CLI (the e2e tests compare the page with it)"
+(cd engine-wasm && cargo build --quiet -p sawtooth-cli)
+
 step "engine: wasm package"
 bash scripts/build-wasm.sh
 

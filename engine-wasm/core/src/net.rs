@@ -133,9 +133,12 @@ impl Red {
         uniform: f64,
         ect: bool,
     ) -> RedVerdict {
-        if let Some(since) = self.idle_since_ns.take() {
-            let m = ((now_ns - since) / tx_ns.max(1)) as i32;
+        if let Some(since) = self.idle_since_ns {
+            // The queue stays idle until a packet is actually queued (the
+            // caller clears the mark then), so age from here on.
+            let m = ((now_ns - since) / tx_ns.max(1)).min(i32::MAX as u64) as i32;
             self.avg *= (1.0 - self.weight).powi(m);
+            self.idle_since_ns = Some(now_ns);
         }
         self.avg = (1.0 - self.weight) * self.avg + self.weight * q as f64;
         if self.avg < self.min_th {
@@ -232,6 +235,22 @@ mod tests {
         assert_eq!(d.pop_due(99), None);
         assert_eq!(d.pop_due(100), Some('a'));
         assert_eq!(d.next_exit_ns(), Some(105));
+    }
+
+    /// Floyd & Jacobson §4: the average decays over idle time, even when
+    /// arrivals during the idle period are dropped (a regression: the idle
+    /// mark used to be consumed by a dropped packet, freezing the average
+    /// above max_th so that every retransmission was dropped).
+    #[test]
+    fn red_average_decays_across_idle_time_despite_drops() {
+        let mut red = Red::new(5.0, 15.0, 0.1, 0.01, false);
+        red.avg = 100.0;
+        red.idle_since_ns = Some(0);
+        assert_eq!(red.on_arrival(0, 1_000, 1_000, 0.5, true), RedVerdict::Drop);
+        assert!(red.idle_since_ns.is_some(), "a drop leaves the queue idle");
+        let v = red.on_arrival(0, 10_000_000, 1_000, 0.5, true);
+        assert!(red.avg < 1.0, "avg {}", red.avg);
+        assert_eq!(v, RedVerdict::Enqueue);
     }
 
     #[test]

@@ -507,6 +507,9 @@ impl Simulation {
                 .event(now, p.flow as usize, EventKind::EcnMark);
         }
         self.bottleneck.queue.push_back(p);
+        if let Some(red) = &mut self.red {
+            red.idle_since_ns = None;
+        }
         if !self.bottleneck.busy {
             Self::start_port(
                 &mut self.events,

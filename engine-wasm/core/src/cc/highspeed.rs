@@ -29,7 +29,7 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
     decrease_tex: r"w \leftarrow (1 - b(w))\,w,\quad b(w) = (HD - 0.5)\frac{\ln w - \ln LW}{\ln HW - \ln LW} + 0.5",
     params: &[
         ParamInfo { id: "low_window", name: "Low Window", default: 38.0, min: 4.0, max: 100.0, step: 1.0, unit: "packets", log_scale: false, description: "At or below this window HighSpeed TCP is Standard TCP (a = 1, b = 0.5)." },
-        ParamInfo { id: "high_window", name: "High Window", default: 83000.0, min: 1000.0, max: 1_000_000.0, step: 100.0, unit: "packets", log_scale: true, description: "Window at which the decrease reaches High Decrease; 83000 targets 10 Gb/s, seed 004 recommends 8300 at 1 Gb/s." },
+        ParamInfo { id: "high_window", name: "High Window", default: 83000.0, min: 200.0, max: 1_000_000.0, step: 100.0, unit: "packets", log_scale: true, description: "Window at which the decrease reaches High Decrease; 83000 targets 10 Gb/s, seed 004 recommends 8300 at 1 Gb/s." },
         ParamInfo { id: "high_p", name: "High P", default: 1e-7, min: 1e-10, max: 1e-4, step: 1e-8, unit: "loss rate", log_scale: true, description: "Loss rate at which the average window should be High Window." },
         ParamInfo { id: "high_decrease", name: "High Decrease", default: 0.1, min: 0.01, max: 0.5, step: 0.01, unit: "fraction", log_scale: false, description: "Decrease b(w) at the High Window." },
     ],
