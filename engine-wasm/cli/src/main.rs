@@ -38,6 +38,9 @@ enum Command {
         scenario: String,
         #[arg(long, value_enum, default_value = "json")]
         format: Format,
+        /// Also write series.csv, events.csv and summary.json into DIR.
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
     },
     /// Print the default scenario as JSON.
     DefaultScenario,
@@ -88,7 +91,12 @@ fn read_input(path: &str) -> Result<String, String> {
     }
 }
 
-fn run(path: &str, format: Format, out: &mut impl Write) -> Result<(), String> {
+fn run(
+    path: &str,
+    format: Format,
+    out_dir: Option<&std::path::Path>,
+    out: &mut impl Write,
+) -> Result<(), String> {
     let text = read_input(path)?;
     let scenario = Scenario::from_json(&text).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
@@ -97,27 +105,46 @@ fn run(path: &str, format: Format, out: &mut impl Write) -> Result<(), String> {
     let mut sim = Simulation::new(&scenario).map_err(|e| format!("{e:?}"))?;
     let summary = sim.run_to_end();
     let io = |e: std::io::Error| e.to_string();
-    match format {
-        Format::Json => writeln!(
+    let write_summary = |out: &mut dyn Write| {
+        writeln!(
             out,
             "{}",
             serde_json::to_string_pretty(&summary).expect("summary serialises")
         )
-        .map_err(io)?,
-        Format::Csv => {
-            let rec = sim.recorder();
-            writeln!(out, "{}", rec.column_names().join(",")).map_err(io)?;
-            for r in 0..rec.rows() {
-                let row: Vec<String> = rec.columns().iter().map(|c| format_value(c[r])).collect();
-                writeln!(out, "{}", row.join(",")).map_err(io)?;
-            }
+    };
+    let write_series = |out: &mut dyn Write| -> std::io::Result<()> {
+        let rec = sim.recorder();
+        writeln!(out, "{}", rec.column_names().join(","))?;
+        for r in 0..rec.rows() {
+            let row: Vec<String> = rec.columns().iter().map(|c| format_value(c[r])).collect();
+            writeln!(out, "{}", row.join(","))?;
         }
-        Format::Events => {
-            writeln!(out, "t_s,flow,kind").map_err(io)?;
-            for e in sim.recorder().events() {
-                writeln!(out, "{},{},{:?}", e.time_s, e.flow, e.kind).map_err(io)?;
-            }
+        Ok(())
+    };
+    let write_events = |out: &mut dyn Write| -> std::io::Result<()> {
+        writeln!(out, "t_s,flow,kind")?;
+        for e in sim.recorder().events() {
+            writeln!(out, "{},{},{:?}", e.time_s, e.flow, e.kind)?;
         }
+        Ok(())
+    };
+    match format {
+        Format::Json => write_summary(out).map_err(io)?,
+        Format::Csv => write_series(out).map_err(io)?,
+        Format::Events => write_events(out).map_err(io)?,
+    }
+    if let Some(dir) = out_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let file = |name: &str| {
+            let p = dir.join(name);
+            std::fs::File::create(&p)
+                .map(std::io::BufWriter::new)
+                .map_err(|e| format!("cannot write {}: {e}", p.display()))
+        };
+        write_series(&mut file("series.csv")?).map_err(io)?;
+        write_events(&mut file("events.csv")?).map_err(io)?;
+        write_summary(&mut file("summary.json")?).map_err(io)?;
     }
     Ok(())
 }
@@ -426,7 +453,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
-        Command::Run { scenario, format } => run(&scenario, format, &mut out),
+        Command::Run {
+            scenario,
+            format,
+            out: dir,
+        } => run(&scenario, format, dir.as_deref(), &mut out),
         Command::DefaultScenario => writeln!(
             out,
             "{}",
