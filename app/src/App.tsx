@@ -10,11 +10,17 @@ import type { EngineError } from './engine/errors';
 import type { EngineInfo, RunDebug } from './engine/protocol';
 import { LabPage } from './lab/LabPage';
 import { LabStore } from './lab/labStore';
-import { scenarioFromUrl } from './lab/params';
 import type { RunStore } from './lab/runStore';
 import type { RenderedRun } from './lab/testHooks';
 import { VIEWS, viewFromSearch } from './lab/views';
 import { ErrorPanel } from './ui/ErrorPanel';
+// share: links, embed mode, exports, chart text alternatives (app/src/share).
+import { loadFromUrl, resolveView } from './share/loadFromUrl';
+import { Notices } from './share/Notices';
+import { CHART_IDS, ChartAlternatives, ShareBridge, useEmbedChartHeight } from './share/ShareBridge';
+import { useDocumentView } from './share/useShare';
+import { parseView, type ViewOptions } from './share/view';
+import './share/share.css';
 
 export interface AppProps {
   client: EngineClient;
@@ -27,6 +33,8 @@ interface Loaded {
   info: EngineInfo;
   lab: LabStore;
   notices: string[];
+  /** share: embed mode, charts and controls shown, colour profile. */
+  view: ViewOptions;
 }
 
 export function App({ client, store, rendered, search }: AppProps) {
@@ -37,15 +45,27 @@ export function App({ client, store, rendered, search }: AppProps) {
   const debugFirstRun: RunDebug | undefined = params.get('debug') === 'trap' ? 'trap' : params.get('debug') === 'crash' ? 'crash' : undefined;
   const render = params.get('render');
   const renderMode: RenderMode = render === 'svg' || render === 'canvas' ? render : 'auto';
+  // share: embed mode and colour profile mark <html> at once (share.css).
+  const earlyView = useMemo(() => parseView(search).view, [search]);
+  useDocumentView(earlyView);
+  const embedChartHeight = useEmbedChartHeight(
+    earlyView.embed,
+    earlyView.charts ? CHART_IDS.filter((c) => earlyView.charts!.includes(c)).length : CHART_IDS.length,
+    loaded !== null,
+  );
 
   useEffect(() => {
     let live = true;
     client.ready().then(
       (info) => {
         if (!live) return;
-        // share: the scenario from the link (scenarioFromUrl reads ?seed, ?rtt, ?scenario).
-        const { scenario, errors } = scenarioFromUrl(search, info.defaultScenario);
-        setLoaded({ info, lab: new LabStore(scenario, info.defaultScenario), notices: errors });
+        // share: the scenario from the link (v=1 parameters, legacy ?seed/?rtt/?scenario),
+        // checked by the engine; whatever is ignored becomes a notice.
+        void loadFromUrl(search, info.defaultScenario, (s) => client.validate(s)).then((start) => {
+          if (!live) return;
+          const { view, notices } = resolveView(start.view, CHART_IDS, null);
+          setLoaded({ info, lab: new LabStore(start.scenario, info.defaultScenario), notices: [...start.notices, ...notices], view });
+        });
       },
       (e: EngineError) => live && setLoadError(e),
     );
@@ -63,7 +83,7 @@ export function App({ client, store, rendered, search }: AppProps) {
 
   return (
     <div className="app">
-      <header className="app-header">
+      <header className="app-header" data-embed-hide="">
         <h1>Sawtooth</h1>
         <p className="tagline">A TCP congestion-control lab: a packet-level simulator running in your browser.</p>
         {VIEWS.length > 1 && (
@@ -90,17 +110,22 @@ export function App({ client, store, rendered, search }: AppProps) {
           rendered={rendered}
           debugFirstRun={debugFirstRun}
           renderMode={renderMode}
-          notices={
-            loaded.notices.length > 0 ? (
-              <div className="notices">
-                {loaded.notices.map((n) => (
-                  <p key={n} className="field-error" role="alert" data-testid="url-notice">
-                    {n}
-                  </p>
-                ))}
-              </div>
-            ) : null
+          // share: chosen charts and controls (?charts=, ?controls=; embed shows no builder unless asked).
+          visibleCharts={loaded.view.charts}
+          visibleControls={loaded.view.controls}
+          hideBuilder={loaded.view.embed && !loaded.view.controls?.length}
+          chartHeight={embedChartHeight}
+          notices={<Notices notices={loaded.notices} />}
+          footer={
+            <ShareBridge
+              lab={loaded.lab}
+              store={store}
+              view={loaded.view}
+              defaults={loaded.info.defaultScenario}
+              validate={(s) => client.validate(s)}
+            />
           }
+          renderChartExtra={(_id, chart) => <ChartAlternatives {...chart} />}
         />
       )}
       {/* guided labs: render the second view here when viewId === 'labs'. */}

@@ -44,6 +44,8 @@ export interface LabPageProps {
   /** Extra content above the charts (URL notices) and below the summary (sharing). */
   notices?: ReactNode;
   footer?: ReactNode;
+  /** share: plot height of each chart (embed mode fits the charts to the frame); default 190. */
+  chartHeight?: number;
   /** Rendered inside each chart's figure (text summary, data table). */
   renderChartExtra?: (id: string, chart: { spec: ChartSpec; x: Float64Array; count: number }) => ReactNode;
 }
@@ -236,6 +238,7 @@ export function LabPage(props: LabPageProps) {
                   hoverT={hoverT}
                   onHover={onHover}
                   onView={onView}
+                  height={props.chartHeight}
                 >
                   {props.renderChartExtra && run ? props.renderChartExtra(id, { spec: run.spec, x: run.x, count: run.computed }) : null}
                 </TimeChart>

@@ -32,11 +32,15 @@ export async function loadFromUrl(search: string, defaults: Scenario, validate: 
   return { scenario, view, notices, fromUrl: decoded.fromUrl };
 }
 
-/** Restrict the view to the charts and controls the page has, noting the rest. */
-export function resolveView(view: ViewOptions, charts: readonly string[], controls: readonly string[]): { view: ViewOptions; notices: string[] } {
+/** Restrict the view to the charts (and controls, when `controls` is given) the page has, noting the rest. */
+export function resolveView(view: ViewOptions, charts: readonly string[], controls: readonly string[] | null): { view: ViewOptions; notices: string[] } {
   const notices: string[] = [];
   return {
-    view: { ...view, charts: checkNames('charts', view.charts, charts, notices), controls: checkNames('controls', view.controls, controls, notices) },
+    view: {
+      ...view,
+      charts: checkNames('charts', view.charts, charts, notices),
+      controls: controls ? checkNames('controls', view.controls, controls, notices) : view.controls,
+    },
     notices,
   };
 }

@@ -199,30 +199,33 @@ export function ScenarioBuilder({ lab, state, catalogue, visibleControls }: Scen
         </fieldset>
       )}
 
-      <fieldset className="flows">
-        <legend>{flows.length > 1 ? `Flows (${flows.length})` : 'Flow'}</legend>
-        {flows.map((f) => (
-          <FlowCard
-            key={f.global}
-            index={f.global}
-            host={f.host}
-            path={flowPath(s, f.global)}
-            flow={f.flow}
-            catalogue={catalogue}
-            durationS={s.duration_ms / 1000}
-            advanced={custom}
-            selected={view.selectedFlow === f.global}
-            canCopy={flows.length > 1}
-            canRemove={custom && flows.length > 1}
-            onChange={(nf) => up((x) => updateFlow(x, f.global, () => nf))}
-            onSelect={() => view.selectedFlow !== f.global && lab.setView({ selectedFlow: f.global })}
-            onCopyToAll={() =>
-              up((x) => updateAllFlows(x, (g) => ({ ...g, algorithm: f.flow.algorithm, params: { ...f.flow.params }, ...(custom ? {} : { window_bytes: g.window_bytes }) })))
-            }
-            onRemove={() => up((x) => removeFlow(x, f.host, f.index))}
-          />
-        ))}
-      </fieldset>
+      {/* share: the per-flow cards are the control "flows" (?controls=flows in embed mode). */}
+      {show('flows') && (
+        <fieldset className="flows">
+          <legend>{flows.length > 1 ? `Flows (${flows.length})` : 'Flow'}</legend>
+          {flows.map((f) => (
+            <FlowCard
+              key={f.global}
+              index={f.global}
+              host={f.host}
+              path={flowPath(s, f.global)}
+              flow={f.flow}
+              catalogue={catalogue}
+              durationS={s.duration_ms / 1000}
+              advanced={custom}
+              selected={view.selectedFlow === f.global}
+              canCopy={flows.length > 1}
+              canRemove={custom && flows.length > 1}
+              onChange={(nf) => up((x) => updateFlow(x, f.global, () => nf))}
+              onSelect={() => view.selectedFlow !== f.global && lab.setView({ selectedFlow: f.global })}
+              onCopyToAll={() =>
+                up((x) => updateAllFlows(x, (g) => ({ ...g, algorithm: f.flow.algorithm, params: { ...f.flow.params }, ...(custom ? {} : { window_bytes: g.window_bytes }) })))
+              }
+              onRemove={() => up((x) => removeFlow(x, f.host, f.index))}
+            />
+          ))}
+        </fieldset>
+      )}
 
       <fieldset>
         <legend>TCP</legend>

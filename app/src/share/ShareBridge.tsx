@@ -1,0 +1,114 @@
+// The share features wired to the lab: the address bar follows the
+// scenario, embed mode posts messages to its parent, the share panel (not in
+// embed mode) exports and loads scenarios, and each chart gets its text
+// summary and data table. App.tsx mounts these at the "share:" points.
+
+import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { ChartSpec } from '../charts/specs';
+import type { Scenario } from '../engine/types';
+import type { LabStore } from '../lab/labStore';
+import type { RunStore } from '../lab/runStore';
+import { ChartTable, type TableColumn } from './ChartTable';
+import type { Validate } from './sanitize';
+import { SharePanel, type ShareChart } from './SharePanel';
+import { useEmbedMessages, useUrlSync } from './useShare';
+import type { ViewOptions } from './view';
+
+export const CHART_IDS = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
+export const SHARE_CHARTS: ShareChart[] = [
+  { id: 'cwnd', title: 'Congestion window' },
+  { id: 'outstanding', title: 'Outstanding data' },
+  { id: 'throughput', title: 'Throughput' },
+  { id: 'queues', title: 'Queues' },
+];
+
+export interface ShareBridgeProps {
+  lab: LabStore;
+  store: RunStore;
+  view: ViewOptions;
+  defaults: Scenario;
+  validate: Validate;
+}
+
+export function ShareBridge({ lab, store, view, defaults, validate }: ShareBridgeProps) {
+  const state = useSyncExternalStore(lab.subscribe, lab.getSnapshot);
+  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  useUrlSync(state.scenario, defaults, view.embed ? view : null);
+  useEmbedMessages(view, true, { runId: snap.runId, state: snap.state, summary: snap.summary, scenario: snap.scenario, error: snap.error });
+  if (view.embed) return null;
+  const shown = SHARE_CHARTS.filter((c) => view.charts === null || view.charts.includes(c.id));
+  return (
+    <SharePanel
+      scenario={state.scenario}
+      defaults={defaults}
+      series={snap.state === 'done' ? snap.series : null}
+      events={snap.events}
+      summary={snap.summary}
+      charts={shown}
+      validate={validate}
+      onLoad={(s) => lab.load(s)}
+    />
+  );
+}
+
+/** The chart's main series in display units, for the text summary and the table. */
+export function ChartAlternatives({ spec, x, count }: { spec: ChartSpec; x: Float64Array; count: number }) {
+  const columns = useMemo<TableColumn[]>(
+    () =>
+      spec.series
+        .filter((s) => s.main && typeof s.y !== 'number')
+        .map((s) => {
+          const y = s.y as Float64Array;
+          const f = (s.scale ?? 1) * spec.yFactor;
+          const values = new Float64Array(count);
+          for (let i = 0; i < count; i++) values[i] = y[i] * f;
+          return { label: `${s.label} (${spec.unit})`, values };
+        }),
+    [spec, count],
+  );
+  const xs = useMemo(() => x.subarray(0, count), [x, count]);
+  return <ChartTable title={spec.title} xLabel="time (s)" x={xs} columns={columns} testId={`chart-${spec.id}-a11y`} />;
+}
+
+/**
+ * Embed mode: the plot height that makes `n` stacked charts fill the window
+ * below whatever comes first (controls, legend). Undefined outside embed mode.
+ * Re-measured when the page's content or the window changes.
+ */
+export function useEmbedChartHeight(enabled: boolean, n: number, ready: boolean): number | undefined {
+  const [height, setHeight] = useState<number | undefined>(undefined);
+  const current = useRef<number | undefined>(undefined);
+  current.current = height;
+  useLayoutEffect(() => {
+    if (!enabled || !ready || n === 0) return;
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      const charts = document.querySelector<HTMLElement>('[data-testid="charts"]');
+      const figs = charts ? Array.from(charts.querySelectorAll<HTMLElement>('figure.chart')) : [];
+      if (!charts || figs.length === 0 || !figs[0].querySelector('.chart-box')) return;
+      const plot = current.current ?? 190;
+      // Everything in a chart but its plot area (caption, margins, marker lanes, border).
+      const overhead = figs[0].offsetHeight - plot;
+      const gap = figs.length > 1 ? figs[1].getBoundingClientRect().top - figs[0].getBoundingClientRect().bottom : 6;
+      const top = charts.getBoundingClientRect().top;
+      const avail = window.innerHeight - top - 14 - gap * (n - 1);
+      const next = Math.max(40, Math.floor(avail / n - overhead));
+      if (current.current === undefined || Math.abs(next - current.current) > 1) setHeight(next);
+    };
+    const schedule = () => {
+      if (!frame) frame = requestAnimationFrame(measure);
+    };
+    const root = document.getElementById('root') ?? document.body;
+    const mo = new MutationObserver(schedule);
+    mo.observe(root, { childList: true, subtree: true });
+    window.addEventListener('resize', schedule);
+    schedule();
+    return () => {
+      mo.disconnect();
+      window.removeEventListener('resize', schedule);
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [enabled, n, ready]);
+  return enabled ? height : undefined;
+}
