@@ -1,0 +1,195 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PointResult } from '../engine/generated/labs';
+import { defaultPoolSize, SweepPool, type SweepEvents, type SweepOutcome } from './pool';
+import type { PointDebug } from './protocol';
+import { createFakeLabWorker, fakeLabEngine, type FakeLabWorker, type FakeOptions } from './testing/fakeLabWorker';
+import { LabWorker } from './workerClient';
+
+function recorder() {
+  const log: string[] = [];
+  const results = new Map<number, PointResult>();
+  const errors = new Map<number, { message: string; crashed: boolean }>();
+  let outcome: SweepOutcome | null = null;
+  const events: SweepEvents = {
+    started: (i, slot) => log.push(`start ${i}@${slot}`),
+    result: (i, r) => {
+      log.push(`done ${i}`);
+      results.set(i, r);
+    },
+    failed: (i, message, crashed) => {
+      log.push(`fail ${i}`);
+      errors.set(i, { message, crashed });
+    },
+    finished: (o) => {
+      log.push(`finished ${o.status}`);
+      outcome = o;
+    },
+  };
+  return { log, results, errors, events, outcome: () => outcome };
+}
+
+function makePool(size: number, engineOpts: Parameters<typeof fakeLabEngine>[0] = {}, o: FakeOptions = {}) {
+  const workers: FakeLabWorker[] = [];
+  const engine = fakeLabEngine(engineOpts);
+  const pool = new SweepPool(size, () => {
+    const w = createFakeLabWorker(engine, o);
+    workers.push(w);
+    return w;
+  });
+  return { pool, workers };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('defaultPoolSize', () => {
+  it('uses one worker per core, capped, at least one', () => {
+    expect(defaultPoolSize(4)).toBe(4);
+    expect(defaultPoolSize(64)).toBe(8);
+    expect(defaultPoolSize(0)).toBe(2);
+    expect(defaultPoolSize(undefined)).toBe(2);
+    expect(defaultPoolSize(1)).toBe(1);
+  });
+});
+
+describe('SweepPool', () => {
+  it('runs every point once across the workers and reports results point by point', async () => {
+    const { pool, workers } = makePool(3, { points: 10 });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] }, rec.events);
+    expect(workers).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(11);
+    // Three points at a time: after one answer delay, three are done.
+    expect(rec.results.size).toBe(3);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+    expect([...rec.results.keys()].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(rec.results.get(7)!.total_throughput_mbps).toBe(107);
+    // Each worker ran its share, one call at a time, nothing twice.
+    const ran = workers.flatMap((w) => w.received.map((c) => (c.fn === 'run' ? c.index : -1)));
+    expect(ran.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(rec.log.filter((l) => l.startsWith('finished'))).toEqual(['finished done']);
+  });
+
+  it('starts points in the given order', async () => {
+    const { pool } = makePool(1, { points: 4 });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [3, 1, 2, 0] }, rec.events);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(rec.log.filter((l) => l.startsWith('start'))).toEqual(['start 3@0', 'start 1@0', 'start 2@0', 'start 0@0']);
+  });
+
+  it('finishes at once with nothing to run', () => {
+    const { pool } = makePool(2);
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [] }, rec.events);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+  });
+
+  it('reports a trapped point, replaces its worker and continues', async () => {
+    const { pool, workers } = makePool(2, { points: 6, trapAt: [2] });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3, 4, 5] }, rec.events);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+    expect(rec.errors.get(2)).toEqual({ message: expect.stringContaining('trapped'), crashed: true });
+    expect([...rec.results.keys()].sort()).toEqual([0, 1, 3, 4, 5]);
+    expect(pool.replaced).toBe(1);
+    expect(workers).toHaveLength(3);
+    expect(workers.filter((w) => w.terminated)).toHaveLength(1);
+  });
+
+  it('reports a worker that dies, replaces it and continues', async () => {
+    const { pool, workers } = makePool(2, { points: 5 });
+    const rec = recorder();
+    const debug = new Map<number, PointDebug>([[1, 'crash']]);
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3, 4], debug }, rec.events);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+    expect(rec.errors.get(1)!.crashed).toBe(true);
+    expect(rec.errors.get(1)!.message).toMatch(/stopped unexpectedly/);
+    expect(rec.results.size).toBe(4);
+    expect(workers).toHaveLength(3);
+  });
+
+  it('an engine error for a point is reported without replacing the worker', async () => {
+    const { pool, workers } = makePool(1, { points: 2 });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 5, 1] }, rec.events);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(rec.errors.get(5)).toEqual({ message: 'lab x has 2 points, not 6', crashed: false });
+    expect(rec.results.size).toBe(2);
+    expect(workers).toHaveLength(1);
+  });
+
+  it('cancel terminates every worker, starts a fresh pool and stops reporting', async () => {
+    const { pool, workers } = makePool(2, { points: 10 }, { delay: () => 50 });
+    const rec = recorder();
+    const h = pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] }, rec.events);
+    await vi.advanceTimersByTimeAsync(60);
+    expect(rec.results.size).toBe(2);
+    const gen = pool.generation;
+    h.cancel();
+    expect(rec.outcome()).toEqual({ status: 'cancelled' });
+    expect(workers.slice(0, 2).every((w) => w.terminated)).toBe(true);
+    expect(workers).toHaveLength(4);
+    expect(pool.generation).toBe(gen + 1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(rec.results.size).toBe(2);
+    expect(rec.log.filter((l) => l.startsWith('finished'))).toEqual(['finished cancelled']);
+    // The fresh pool runs the next sweep.
+    const rec2 = recorder();
+    pool.run({ lab: 'x', quick: true, order: [8, 9] }, rec2.events);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(rec2.outcome()).toEqual({ status: 'done' });
+    expect(rec2.results.size).toBe(2);
+    expect(workers).toHaveLength(4);
+  });
+
+  it('a new sweep cancels the running one', async () => {
+    const { pool } = makePool(1, { points: 10 }, { delay: () => 50 });
+    const a = recorder();
+    const b = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2] }, a.events);
+    await vi.advanceTimersByTimeAsync(10);
+    pool.run({ lab: 'x', quick: true, order: [3] }, b.events);
+    expect(a.outcome()).toEqual({ status: 'cancelled' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(b.outcome()).toEqual({ status: 'done' });
+    expect(a.results.size).toBe(0);
+  });
+
+  it('stops with an error when the engine cannot load', async () => {
+    const { pool } = makePool(2, { points: 4 }, { loadError: 'the engine failed to load: 404' });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3] }, rec.events);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(rec.outcome()).toEqual({ status: 'error', message: 'the engine failed to load: 404' });
+    expect(rec.results.size).toBe(0);
+    expect(rec.errors.size).toBe(0);
+  });
+});
+
+describe('LabWorker', () => {
+  it('answers meta and points calls with parsed values', async () => {
+    const w = new LabWorker(createFakeLabWorker(fakeLabEngine({ points: 3 })));
+    const meta = w.call({ fn: 'meta' });
+    const points = w.call({ fn: 'points', lab: 'x', quick: true });
+    await vi.advanceTimersByTimeAsync(20);
+    expect((await meta).value.paper.values).toEqual([]);
+    expect((await points).value).toHaveLength(3);
+    await expect(w.ready).resolves.toBeUndefined();
+  });
+
+  it('rejects calls after terminate', async () => {
+    const w = new LabWorker(createFakeLabWorker(fakeLabEngine()));
+    const p = w.call({ fn: 'meta' });
+    w.terminate();
+    await expect(p).rejects.toMatchObject({ fatal: true, crashed: false });
+    await expect(w.call({ fn: 'meta' })).rejects.toMatchObject({ fatal: true });
+  });
+});

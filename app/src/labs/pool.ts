@@ -1,0 +1,170 @@
+// A pool of guided-lab workers running one sweep at a time: each idle worker
+// takes the next point, results are reported point by point, a worker that
+// traps or dies is reported for its point, replaced, and the sweep goes on.
+// Cancelling terminates every worker (a run cannot be interrupted inside the
+// wasm call) and starts a fresh pool.
+
+import type { PointResult } from '../engine/generated/labs';
+import type { PointDebug } from './protocol';
+import { LabWorker, type LabCallError, type LabWorkerLike } from './workerClient';
+
+/** The most workers a pool starts, whatever the machine reports. */
+export const MAX_POOL_SIZE = 8;
+
+/** One worker per logical core, at least one, at most MAX_POOL_SIZE. */
+export function defaultPoolSize(hardwareConcurrency: number | undefined): number {
+  const n = Number.isFinite(hardwareConcurrency) && (hardwareConcurrency ?? 0) > 0 ? Math.floor(hardwareConcurrency!) : 2;
+  return Math.max(1, Math.min(MAX_POOL_SIZE, n));
+}
+
+export interface SweepJob {
+  lab: string;
+  quick: boolean;
+  /** Point indices (into the lab's sweep at this scale) in the order to start them. */
+  order: number[];
+  /** Debug switches for some points (e2e tests of crash recovery). */
+  debug?: ReadonlyMap<number, PointDebug>;
+}
+
+export type SweepOutcome = { status: 'done' } | { status: 'cancelled' } | { status: 'error'; message: string };
+
+export interface SweepEvents {
+  started(index: number, slot: number): void;
+  result(index: number, result: PointResult, wallMs: number): void;
+  /** The point failed; `crashed`: its worker died or trapped and was replaced. */
+  failed(index: number, message: string, crashed: boolean): void;
+  finished(outcome: SweepOutcome): void;
+}
+
+export interface SweepHandle {
+  cancel(): void;
+}
+
+interface Current {
+  job: SweepJob;
+  events: SweepEvents;
+  queue: number[];
+  running: number;
+  /** No more events from the workers are taken. */
+  over: boolean;
+  /** finished() was sent. */
+  reported: boolean;
+}
+
+export class SweepPool {
+  readonly size: number;
+  private readonly create: () => LabWorkerLike;
+  private workers: (LabWorker | null)[];
+  private current: Current | null = null;
+  /** Pools started (1 + one per cancel). */
+  generation = 0;
+  /** Workers replaced after a crash or trap. */
+  replaced = 0;
+
+  constructor(size: number, create: () => LabWorkerLike) {
+    this.size = Math.max(1, Math.floor(size));
+    this.create = create;
+    this.workers = new Array(this.size).fill(null);
+  }
+
+  /** Start the workers now (they load the engine in parallel). */
+  warm(): void {
+    if (this.generation === 0) this.generation = 1;
+    for (let i = 0; i < this.size; i++) this.worker(i);
+  }
+
+  get running(): boolean {
+    return this.current !== null;
+  }
+
+  run(job: SweepJob, events: SweepEvents): SweepHandle {
+    if (this.current) this.cancel();
+    if (this.generation === 0) this.generation = 1;
+    const cur: Current = { job, events, queue: [...job.order], running: 0, over: false, reported: false };
+    this.current = cur;
+    if (cur.queue.length === 0) {
+      this.finish(cur, { status: 'done' });
+    } else {
+      for (let slot = 0; slot < this.size && !cur.over; slot++) this.pump(cur, slot);
+    }
+    return {
+      cancel: () => {
+        if (this.current === cur) this.cancel();
+      },
+    };
+  }
+
+  /** Stop the current sweep: terminate every worker and start a fresh pool. */
+  cancel(): void {
+    const cur = this.current;
+    this.stopAll();
+    this.generation++;
+    for (let i = 0; i < this.size; i++) this.worker(i);
+    if (cur) this.finish(cur, { status: 'cancelled' });
+  }
+
+  dispose(): void {
+    const cur = this.current;
+    this.stopAll();
+    if (cur) this.finish(cur, { status: 'cancelled' });
+  }
+
+  private stopAll(): void {
+    if (this.current) this.current.over = true;
+    for (let i = 0; i < this.size; i++) {
+      this.workers[i]?.terminate();
+      this.workers[i] = null;
+    }
+  }
+
+  private worker(slot: number): LabWorker {
+    let w = this.workers[slot];
+    if (!w || w.dead) {
+      w = new LabWorker(this.create());
+      this.workers[slot] = w;
+    }
+    return w;
+  }
+
+  private finish(cur: Current, outcome: SweepOutcome): void {
+    if (this.current === cur) this.current = null;
+    cur.over = true;
+    if (cur.reported) return;
+    cur.reported = true;
+    cur.events.finished(outcome);
+  }
+
+  private pump(cur: Current, slot: number): void {
+    if (cur.over) return;
+    const index = cur.queue.shift();
+    if (index === undefined) {
+      if (cur.running === 0) this.finish(cur, { status: 'done' });
+      return;
+    }
+    const w = this.worker(slot);
+    cur.running++;
+    cur.events.started(index, slot);
+    const debug = cur.job.debug?.get(index);
+    w.call({ fn: 'run', lab: cur.job.lab, quick: cur.job.quick, index, ...(debug ? { debug } : {}) }).then(
+      (r) => {
+        if (cur.over) return;
+        cur.running--;
+        cur.events.result(index, r.value, r.wallMs);
+        this.pump(cur, slot);
+      },
+      (e: LabCallError) => {
+        if (cur.over) return;
+        cur.running--;
+        if (e.load) {
+          // The engine cannot load here: every point would fail the same way.
+          this.stopAll();
+          this.finish(cur, { status: 'error', message: e.message });
+          return;
+        }
+        if (e.fatal) this.replaced++;
+        cur.events.failed(index, e.message, e.fatal || e.crashed);
+        this.pump(cur, slot);
+      },
+    );
+  }
+}

@@ -1,0 +1,124 @@
+// In-process stand-ins for guided-lab workers: the real handler
+// (workerCore.ts) against a fake engine, answers delivered after a chosen
+// delay (use with vi.useFakeTimers), structured-cloned like real messages.
+
+import type { PointResult } from '../../engine/generated/labs';
+import type { LabEngine } from '../engineApi';
+import type { FromLabWorker, LabCall, ToLabWorker } from '../protocol';
+import { handleCall } from '../workerCore';
+import type { LabWorkerLike } from '../workerClient';
+
+export interface FakeLabWorker extends LabWorkerLike {
+  terminated: boolean;
+  received: LabCall[];
+}
+
+export interface FakeOptions {
+  /** Delay (ms) of the answer to a call; default 10. */
+  delay?: (call: LabCall) => number;
+  /** Delay before 'ready'; default 0. */
+  loadMs?: number;
+  /** The engine fails to load. */
+  loadError?: string;
+  /** Clock for wallMs (defaults to Date.now, which fake timers move). */
+  now?: () => number;
+}
+
+export function fakeResult(lab: string, index: number): PointResult {
+  return {
+    lab,
+    series: `s${index % 2}`,
+    x: index,
+    seed: 1,
+    total_throughput_mbps: 100 + index,
+    group_labels: ['g0'],
+    group_throughput_mbps: [100 + index],
+    flow_throughput_mbps: [100 + index],
+    standard_throughput_mbps: null,
+    standard_share: null,
+    jain_index: 1,
+    utilisation: (100 + index) / 1000,
+    time_to_max_rate_s: null,
+    flow_time_to_max_rate_s: [null],
+    drops: 0,
+    local_congestion_events: index,
+    ecn_marks: 0,
+    timeouts: 0,
+    congestion_event_rate: 0,
+    group_congestion_event_rate: [0],
+    mean_outstanding_kbytes: 1,
+    duration_s: 1,
+  };
+}
+
+/** A fake engine whose point `index` measures 100 + index Mb/s; `trapAt` points trap. */
+export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): LabEngine {
+  const n = o.points ?? 10;
+  return {
+    labs_json: () => JSON.stringify({ version: 1, labs: [] }),
+    paper_json: () => JSON.stringify({ version: 1, values: [], parameters: [], claims: [] }),
+    lab_points_json: (lab) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ lab, series: `s${i % 2}`, x: i, seed: 1, groups: [0], scenario: {} }))),
+    run_lab_point_json: (lab, _quick, index) => {
+      if (index >= n) throw new Error(`lab ${lab} has ${n} points, not ${index + 1}`);
+      if (o.trapAt?.includes(index)) throw new WebAssembly.RuntimeError('unreachable');
+      return JSON.stringify(fakeResult(lab, index));
+    },
+    compare_lab_json: () => '[]',
+    rank_lab_json: () => 'null',
+  };
+}
+
+export function createFakeLabWorker(engine: LabEngine, o: FakeOptions = {}): FakeLabWorker {
+  const now = o.now ?? (() => Date.now());
+  let loaded = false;
+  const queue: ToLabWorker[] = [];
+  const w: FakeLabWorker = {
+    terminated: false,
+    received: [],
+    onmessage: null,
+    onerror: null,
+    postMessage(msg: ToLabWorker) {
+      if (w.terminated) return;
+      const copy = structuredClone(msg);
+      if (loaded) handle(copy);
+      else queue.push(copy);
+    },
+    terminate() {
+      w.terminated = true;
+    },
+  };
+  const post = (msg: FromLabWorker, delay = 0) =>
+    setTimeout(() => {
+      if (!w.terminated) w.onmessage?.({ data: structuredClone(msg) } as MessageEvent<FromLabWorker>);
+    }, delay);
+  const handle = (msg: ToLabWorker) => {
+    w.received.push(msg.call);
+    const delay = o.delay?.(msg.call) ?? 10;
+    if (msg.call.fn === 'run' && msg.call.debug === 'crash') {
+      setTimeout(() => {
+        if (!w.terminated) w.onerror?.({ message: 'deliberate worker crash', preventDefault() {} } as ErrorEvent);
+      }, delay);
+      return;
+    }
+    const t0 = now();
+    const out = handleCall(engine, msg.call, () => t0);
+    setTimeout(() => {
+      if (w.terminated) return;
+      const wallMs = now() - t0;
+      w.onmessage?.({
+        data: structuredClone(out.ok ? { type: 'return', id: msg.id, value: out.value, wallMs } : { type: 'throw', id: msg.id, message: out.message, fatal: out.fatal }),
+      } as MessageEvent<FromLabWorker>);
+    }, delay);
+  };
+  setTimeout(() => {
+    if (w.terminated) return;
+    if (o.loadError) {
+      post({ type: 'load-error', message: o.loadError });
+      return;
+    }
+    loaded = true;
+    post({ type: 'ready' });
+    for (const m of queue.splice(0)) handle(m);
+  }, o.loadMs ?? 0);
+  return w;
+}
