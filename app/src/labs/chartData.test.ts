@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import {
+  aggregate,
+  buildResultChart,
+  gainOverStandard,
+  lineDefs,
+  makeXScale,
+  makeYScale,
+  mixedSeries,
+  paperMarks,
+  relativeFairness,
+  seriesMean,
+  standardBaselines,
+  thinTicks,
+  valuesRun,
+} from './chartData';
+import { formatAt, formatX, formatValue, fraction, METRICS } from './format';
+import { lab, paperValue, point, result, series } from './testing/fixtures';
+
+const G = { width: 500, height: 300, margin: { top: 10, right: 20, bottom: 40, left: 60 } };
+
+const txq = lab({
+  series: [series('reno', [{ algorithm: 'reno' }], {}, 'Standard TCP'), series('scalable', [{ algorithm: 'scalable' }], {}, 'Scalable TCP')],
+});
+
+describe('lines', () => {
+  it('one line per series run, coloured by the series’ place in the lab', () => {
+    const lines = lineDefs(txq, 'total_throughput_mbps', ['scalable']);
+    expect(lines.map((l) => l.id)).toEqual(['scalable']);
+    // Scalable keeps its colour even when Standard was not run.
+    expect(lines[0].color).toBe(lineDefs(txq, 'total_throughput_mbps', ['reno', 'scalable'])[1].color);
+    expect(lines[0].seriesIndex).toBe(1);
+  });
+
+  it('one line per series and client for group metrics, later clients hollow and dotted', () => {
+    const two = lab({ series: [series('sc-std', [{ algorithm: 'scalable', label: 'client 1' }, { algorithm: 'reno', label: 'client 2', standard: true }], {}, 'Scalable vs Standard')] });
+    const lines = lineDefs(two, 'group_throughput_mbps', ['sc-std']);
+    expect(lines.map((l) => [l.id, l.label, l.hollow, l.dash])).toEqual([
+      ['sc-std#0', 'Scalable vs Standard: client 1', false, undefined],
+      ['sc-std#1', 'Scalable vs Standard: client 2', true, '2 3'],
+    ]);
+  });
+
+  it('series past the eighth reuse a colour with a dash', () => {
+    const many = lab({ series: Array.from({ length: 10 }, (_, i) => series(`s${i}`, [{ algorithm: 'reno' }])) });
+    const lines = lineDefs(many, 'total_throughput_mbps', many.series.map((s) => s.id));
+    expect(lines[8].color).toBe(lines[0].color);
+    expect(lines[8].dash).toBeDefined();
+    expect(lines[0].dash).toBeUndefined();
+  });
+});
+
+describe('aggregate', () => {
+  it('averages over seeds with min and max, keeping the runs for drill-down', () => {
+    const points = [point('reno', 50, 1), point('reno', 50, 2), point('reno', 100, 1), point('reno', 100, 2), point('scalable', 50, 1)];
+    const results = [result(points[0], { total_throughput_mbps: 400 }), result(points[1], { total_throughput_mbps: 500 }), result(points[2], { total_throughput_mbps: 800 }), null, undefined];
+    const lines = lineDefs(txq, 'total_throughput_mbps', ['reno', 'scalable']);
+    const agg = aggregate(txq, 'total_throughput_mbps', lines, points, results);
+    expect(agg.map((a) => [a.line, a.x, a.mean, a.min, a.max, a.runs, a.seeds])).toEqual([
+      ['reno', 50, 450, 400, 500, [0, 1], [1, 2]],
+      ['reno', 100, 800, 800, 800, [2], [1]],
+    ]);
+    expect(agg[1].xi).toBe(1);
+  });
+
+  it('keeps runs without a value (never reached the rate) as null means', () => {
+    const points = [point('reno', 50)];
+    const lines = lineDefs(txq, 'time_to_max_rate_s', ['reno']);
+    const agg = aggregate(txq, 'time_to_max_rate_s', lines, points, [result(points[0], { time_to_max_rate_s: null })]);
+    expect(agg[0]).toMatchObject({ mean: null, values: [null], runs: [0] });
+  });
+
+  it('lists the values run in sweep order', () => {
+    expect(valuesRun([point('a', 100), point('a', 5), point('b', 100), point('b', 5)])).toEqual([100, 5]);
+  });
+});
+
+describe('scales', () => {
+  it('a log window axis with the swept values as ticks, thinned to fit', () => {
+    const w = lab({ series: [], sweep: { axis: 'window_bytes', label: 'Window', unit: 'bytes', values: [], log_scale: true } });
+    const values = [262144, 1048576, 4194304, 16777216];
+    const x = makeXScale(w, values, [0, 300]);
+    expect(x.kind).toBe('log');
+    expect(x.pos(262144, 0)).toBeCloseTo(0);
+    expect(x.pos(16777216, 3)).toBeCloseTo(300);
+    // Equal ratios are equal distances.
+    expect(x.pos(4194304, 2) - x.pos(1048576, 1)).toBeCloseTo(100);
+    expect(x.ticks.map((t) => t.label)).toEqual(['256 KB', '1 MB', '4 MB', '16 MB']);
+    const crowded = makeXScale(w, [262144, 524288, 1048576, 2097152, 3145728, 4194304, 5242880, 6291456, 7340032, 8388608, 10485760, 12582912, 14680064, 16777216], [0, 300]);
+    const pos = crowded.ticks.map((t) => t.pos);
+    for (let i = 1; i < pos.length; i++) expect(pos[i] - pos[i - 1]).toBeGreaterThanOrEqual(44);
+    expect(crowded.ticks[0].label).toBe('256 KB');
+  });
+
+  it('a category axis for [a, b] pairs and "unlimited"', () => {
+    const ab = lab({ series: [], sweep: { axis: 'scalable_ab', label: '[a, b]', unit: '', values: [], log_scale: false } });
+    const x = makeXScale(ab, [[0.01, 0.125], [0.04, 0.5]], [0, 200]);
+    expect(x.kind).toBe('point');
+    expect(x.ticks.map((t) => t.label)).toEqual(['[1/100, 1/8]', '[1/25, 1/2]']);
+    expect(x.pos([0.04, 0.5], 1)).toBeGreaterThan(x.pos([0.01, 0.125], 0));
+    expect(x.num(3)).toBeNull();
+  });
+
+  it('y from zero to a nice top; fractions reach at least 1 and read as percentages', () => {
+    const y = makeYScale('total_throughput_mbps', [812, 966], [200, 0]);
+    expect(y.domain).toEqual([0, 1000]);
+    expect(y.pos(500)).toBeCloseTo(100);
+    const share = makeYScale('standard_share', [0.3, 0.38], [100, 0]);
+    expect(share.domain[1]).toBe(1);
+    expect(share.ticks.at(-1)!.label).toBe('100%');
+  });
+
+  it('thinTicks keeps the first and, when it fits, the last', () => {
+    const t = (pos: number) => ({ pos, label: String(pos) });
+    expect(thinTicks([t(0), t(10), t(50), t(60), t(100)], 40).map((x) => x.pos)).toEqual([0, 50, 100]);
+    expect(thinTicks([t(0), t(30), t(45)], 40).map((x) => x.pos)).toEqual([0, 45]);
+  });
+});
+
+describe('paper values on the chart', () => {
+  const values = [
+    paperValue({ series: 'reno', metric: 'total_throughput_mbps', x: 100, value: 828 }),
+    paperValue({ series: 'reno', metric: 'total_throughput_mbps', x_range: [150, 250], value: 966 }),
+    paperValue({ series: 'scalable', metric: 'total_throughput_mbps', value: 900 }),
+    paperValue({ series: 'reno', metric: 'drops', x: 100, value: 5 }),
+    paperValue({ series: 'scalable', metric: 'total_throughput_mbps', x: 100, value: 8, relation: 'percent', relative_to: 'reno' }),
+  ];
+
+  it('absolute values of the chart’s metric, on the drawn lines only', () => {
+    const lines = lineDefs(txq, 'total_throughput_mbps', ['reno', 'scalable']);
+    expect(paperMarks('total_throughput_mbps', lines, values).map((m) => [m.line, m.kind, m.value])).toEqual([
+      ['reno', 'point', 828],
+      ['reno', 'range', 966],
+      ['scalable', 'all', 900],
+    ]);
+    expect(paperMarks('total_throughput_mbps', lineDefs(txq, 'total_throughput_mbps', ['scalable']), values)).toHaveLength(1);
+  });
+
+  it('group values go on the line of their client', () => {
+    const two = lab({ series: [series('std-std', [{ algorithm: 'reno' }, { algorithm: 'reno', standard: true }])] });
+    const lines = lineDefs(two, 'group_throughput_mbps', ['std-std']);
+    const v = [paperValue({ series: 'std-std', metric: 'group_throughput_mbps', group: 1, value: 308 })];
+    expect(paperMarks('group_throughput_mbps', lines, v).map((m) => m.line)).toEqual(['std-std#1']);
+  });
+});
+
+describe('buildResultChart', () => {
+  const points = [point('reno', 50), point('reno', 100), point('reno', 200), point('scalable', 50), point('scalable', 100), point('scalable', 200)];
+  const results = points.map((p, i) => result(p, { total_throughput_mbps: 700 + 50 * i }));
+  const paper = [
+    paperValue({ series: 'reno', metric: 'total_throughput_mbps', x: 100, value: 828 }),
+    paperValue({ series: 'reno', metric: 'total_throughput_mbps', x_range: [150, 250], value: 966 }),
+  ];
+
+  it('draws each finished run where the engine put it', () => {
+    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, results, paper, geometry: G });
+    expect(m.pointCount).toBe(6);
+    expect(m.seriesIds).toEqual(['reno', 'scalable']);
+    const reno100 = m.marks.find((k) => k.line === 'reno' && k.x === 100)!;
+    expect(reno100.mean).toBe(750);
+    expect(m.y.domain).toEqual([0, 1000]);
+    expect(reno100.py).toBeCloseTo(m.y.pos(750));
+    // Linear txqueuelen axis: 100 sits a third of the way from 50 to 200.
+    expect(reno100.px).toBeCloseTo(60 + (420 * 50) / 150);
+    expect(m.paths[0].d.startsWith('M60,')).toBe(true);
+    expect(m.paths[0].d.split('L')).toHaveLength(3);
+  });
+
+  it('marks the Linux default txqueuelen and places the paper’s values', () => {
+    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, results, paper, geometry: G });
+    expect(m.references).toEqual([{ px: expect.closeTo(60 + (420 * 50) / 150, 6), label: 'Linux default (100)' }]);
+    const pt = m.paper.find((p) => p.kind === 'point')!;
+    expect(pt.px0).toBeCloseTo(m.references[0].px);
+    expect(pt.py).toBeCloseTo(m.y.pos(828));
+    // The range 150–250 is clipped to the axis (50–200).
+    const range = m.paper.find((p) => p.kind === 'range')!;
+    expect(range.px0).toBeCloseTo(60 + (420 * 100) / 150);
+    expect(range.px1).toBeCloseTo(480);
+  });
+
+  it('shows only finished runs while the sweep is running', () => {
+    const partial = results.map((r, i) => (i % 2 === 0 ? r : null));
+    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, results: partial, paper: [], geometry: G });
+    expect(m.pointCount).toBe(3);
+  });
+
+  it('draws min/max bars only over several seeds', () => {
+    const pts = [point('reno', 50, 1), point('reno', 50, 2)];
+    const m = buildResultChart({ lab: txq, metric: 'jain_index', points: pts, results: [result(pts[0], { jain_index: 0.6 }), result(pts[1], { jain_index: 0.9 })], paper: [], geometry: G });
+    expect(m.marks[0].mean).toBeCloseTo(0.75);
+    expect(m.marks[0].bar!.y0).toBeCloseTo(m.y.pos(0.6));
+    expect(m.marks[0].bar!.y1).toBeCloseTo(m.y.pos(0.9));
+    const one = buildResultChart({ lab: txq, metric: 'jain_index', points: pts.slice(0, 1), results: [result(pts[0])], paper: [], geometry: G });
+    expect(one.marks[0].bar).toBeNull();
+  });
+});
+
+describe('gain over Standard', () => {
+  const streams = lab({
+    sweep: { axis: 'streams_per_host', label: 'Streams', unit: 'streams', values: [2, 16], log_scale: true },
+    series: [
+      series('reno-1c', [{ algorithm: 'reno' }], { host_count: 1, rtt_ms: 30 }),
+      series('hs-1c', [{ algorithm: 'highspeed' }], { rtt_ms: 30, host_count: 1 }),
+      series('hs-2c', [{ algorithm: 'highspeed' }, { algorithm: 'highspeed' }], { rtt_ms: 30 }),
+      series('reno-2c', [{ algorithm: 'reno' }, { algorithm: 'reno' }], { rtt_ms: 30 }),
+    ],
+  });
+
+  it('pairs each series with the Standard series of the same setting', () => {
+    expect([...standardBaselines(streams)]).toEqual([
+      ['reno-1c', null],
+      ['hs-1c', 'reno-1c'],
+      ['hs-2c', 'reno-2c'],
+      ['reno-2c', null],
+    ]);
+  });
+
+  it('is 100 × (mean / Standard’s mean − 1) at each swept value', () => {
+    const points = [point('reno-1c', 2), point('reno-1c', 16), point('hs-1c', 2), point('hs-1c', 16)];
+    const tp = [800, 950, 840, 940];
+    const rows = gainOverStandard(streams, points, points.map((p, i) => result(p, { total_throughput_mbps: tp[i] })));
+    expect(rows.map((r) => [r.x, r.cells.map((c) => [c.series, c.baseline, Number(c.gainPct!.toFixed(3))])])).toEqual([
+      [2, [['hs-1c', 'reno-1c', 5]]],
+      [16, [['hs-1c', 'reno-1c', -1.053]]],
+    ]);
+  });
+});
+
+describe('relative fairness', () => {
+  const mix = series('mix', [{ algorithm: 'highspeed' }, { algorithm: 'reno', standard: true }]);
+  it('is a non-Standard flow’s mean throughput over a Standard flow’s', () => {
+    // Four flows: two HighSpeed (groups 0), two Standard (group 1).
+    const p = point('mix', 4, 1, [0, 0, 1, 1]);
+    const r = result(p, { flow_throughput_mbps: [300, 340, 100, 60] });
+    expect(relativeFairness(r, p, mix)).toBeCloseTo(320 / 80);
+    const allStd = series('std', [{ algorithm: 'reno', standard: true }]);
+    expect(relativeFairness(result(point('std', 2, 1, [0, 0])), point('std', 2, 1, [0, 0]), allStd)).toBeNull();
+    expect(mixedSeries(lab({ series: [mix, allStd] }))).toEqual(['mix']);
+  });
+});
+
+describe('seriesMean', () => {
+  it('averages a metric over a series’ finished runs', () => {
+    const points = [point('reno', 50), point('reno', 100), point('scalable', 50)];
+    const results = [result(points[0], { standard_share: 0.3 }), result(points[1], { standard_share: 0.4 }), null];
+    expect(seriesMean('standard_share', 'reno', txq, points, results)).toBeCloseTo(0.35);
+    expect(seriesMean('standard_share', 'scalable', txq, points, results)).toBeNull();
+  });
+});
+
+describe('format', () => {
+  it('swept values in their units', () => {
+    expect(formatX('window_bytes', 262144)).toBe('256 KB');
+    expect(formatX('window_bytes', 3145728)).toBe('3 MB');
+    expect(formatX('txqueuelen_pkts', 100)).toBe('100 packets');
+    expect(formatX('rtt_ms', 30)).toBe('30 ms');
+    expect(formatX('initial_ssthresh_pkts', null)).toBe('unlimited');
+    expect(formatX('scalable_ab', [0.08, 0.5])).toBe('[2/25, 1/2]');
+    expect(formatX('bottleneck_rate_bps', 2e8)).toBe('200 Mb/s');
+  });
+  it('fractions', () => {
+    expect(fraction(0.04)).toBe('1/25');
+    expect(fraction(0.0625)).toBe('1/16');
+    expect(fraction(0.005)).toBe('1/200');
+  });
+  it('the swept values a paper value applies at', () => {
+    const sw = { axis: 'window_bytes' as const, label: '', unit: 'bytes', values: [], log_scale: true };
+    expect(formatAt('4194304..16777216', sw)).toBe('4 MB–16 MB');
+    expect(formatAt('all', sw)).toBe('over the sweep');
+    expect(formatAt('5242880', sw)).toBe('5 MB');
+  });
+  it('values', () => {
+    expect(formatValue(828.04)).toBe('828');
+    expect(formatValue(0.355, METRICS.standard_share)).toBe('35.5%');
+    expect(formatValue(null)).toBe('—');
+    expect(formatValue(0.9731)).toBe('0.973');
+  });
+});

@@ -1,0 +1,489 @@
+// Result-chart math for the guided labs, as plain functions: which lines a
+// metric gives (one per series, or per series and client), the simulated
+// points averaged over seeds with their min/max, the papers' values on the
+// same axes, the scales (d3) and the derived tables (gain over Standard,
+// relative fairness). The React components only draw what these return.
+
+import { line as d3line, scaleLinear, scaleLog, scalePoint, symbol as d3symbol, symbolCircle, symbolCross, symbolSquare, symbolStar, symbolTriangle, symbolWye } from 'd3';
+import type { Lab, PaperValue, PointResult, Series, SweepPoint, SweepValue } from '../engine/generated/labs';
+import { OKABE_ITO } from '../charts/palette';
+import { formatX, METRICS, xKey, type ChartMetric } from './format';
+
+// ------------------------------------------------------------------ lines
+
+export interface LineDef {
+  /** `series` or `series#group`. */
+  id: string;
+  series: string;
+  /** Position of the series in the lab (colour, symbol): the same at every scale. */
+  seriesIndex: number;
+  /** Which client/group (group metrics), or null. */
+  group: number | null;
+  label: string;
+  color: string;
+  /** SVG stroke-dasharray, or undefined for solid. */
+  dash: string | undefined;
+  /** Index into SYMBOLS. */
+  symbol: number;
+  /** Hollow marks (second and later groups). */
+  hollow: boolean;
+}
+
+export const SYMBOLS = [symbolCircle, symbolSquare, symbolTriangle, symbolWye, symbolCross, symbolStar] as const;
+export const SYMBOL_NAMES = ['circle', 'square', 'triangle', 'Y', 'cross', 'star'] as const;
+
+export function symbolPath(i: number, size = 48): string {
+  return d3symbol(SYMBOLS[i % SYMBOLS.length], size)() ?? '';
+}
+
+export function isGroupMetric(m: ChartMetric): boolean {
+  return m === 'group_throughput_mbps';
+}
+
+function seriesStyle(seriesIndex: number, group: number | null) {
+  const color = OKABE_ITO[seriesIndex % OKABE_ITO.length];
+  const dash = group !== null && group > 0 ? '2 3' : seriesIndex >= OKABE_ITO.length ? '7 4' : undefined;
+  return { color, dash, symbol: seriesIndex % SYMBOLS.length, hollow: group !== null && group > 0 };
+}
+
+/** The lines of a chart of `metric` for the series that were run. */
+export function lineDefs(lab: Lab, metric: ChartMetric, seriesRun: readonly string[]): LineDef[] {
+  const out: LineDef[] = [];
+  lab.series.forEach((s, seriesIndex) => {
+    if (!seriesRun.includes(s.id)) return;
+    if (isGroupMetric(metric)) {
+      s.flows.forEach((f, g) => {
+        out.push({ id: `${s.id}#${g}`, series: s.id, seriesIndex, group: g, label: `${s.label}: ${f.label}`, ...seriesStyle(seriesIndex, g) });
+      });
+    } else {
+      out.push({ id: s.id, series: s.id, seriesIndex, group: null, label: s.label, ...seriesStyle(seriesIndex, null) });
+    }
+  });
+  return out;
+}
+
+// ------------------------------------------------------------------ values
+
+function isStandard(series: Series | undefined, group: number): boolean {
+  return series?.flows[group]?.standard === true;
+}
+
+/**
+ * A non-Standard flow's mean throughput over a Standard flow's, in a run
+ * that has both (seed 004's relative fairness); null otherwise.
+ */
+export function relativeFairness(r: PointResult, point: SweepPoint, series: Series | undefined): number | null {
+  let std = 0;
+  let nstd = 0;
+  let other = 0;
+  let nother = 0;
+  point.groups.forEach((g, f) => {
+    const v = r.flow_throughput_mbps[f];
+    if (v === undefined || !Number.isFinite(v)) return;
+    if (isStandard(series, g)) {
+      std += v;
+      nstd++;
+    } else {
+      other += v;
+      nother++;
+    }
+  });
+  if (nstd === 0 || nother === 0 || std <= 0) return null;
+  return other / nother / (std / nstd);
+}
+
+/** The value a line takes in one run (null: undefined there, e.g. never reached the rate). */
+export function metricValue(metric: ChartMetric, line: { group: number | null }, r: PointResult, point: SweepPoint, series: Series | undefined): number | null {
+  switch (metric) {
+    case 'group_throughput_mbps':
+      return r.group_throughput_mbps[line.group ?? 0] ?? null;
+    case 'flow_throughput_mbps':
+      return r.flow_throughput_mbps[line.group ?? 0] ?? null;
+    case 'relative_fairness':
+      return relativeFairness(r, point, series);
+    case 'rank':
+      return null;
+    default: {
+      const v = r[metric];
+      return typeof v === 'number' && Number.isFinite(v) ? v : null;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ aggregation
+
+/** One drawn point: a line at one swept value, over the seeds that ran. */
+export interface AggPoint {
+  line: string;
+  x: SweepValue;
+  xKey: string;
+  /** Position of x among the values run (category axes). */
+  xi: number;
+  /** Mean over the runs with a value; null if none has one (e.g. never reached). */
+  mean: number | null;
+  min: number | null;
+  max: number | null;
+  /** Values of the runs, in seed order. */
+  values: (number | null)[];
+  /** Point indices of those runs (drill-down). */
+  runs: number[];
+  seeds: number[];
+}
+
+/** The swept values run, in sweep order. */
+export function valuesRun(points: readonly SweepPoint[]): SweepValue[] {
+  const seen = new Set<string>();
+  const out: SweepValue[] = [];
+  for (const p of points) {
+    const k = xKey(p.x);
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(p.x);
+    }
+  }
+  return out;
+}
+
+export function seriesRun(points: readonly SweepPoint[]): string[] {
+  return [...new Set(points.map((p) => p.series))];
+}
+
+/** Average every line at every swept value over the finished runs. */
+export function aggregate(lab: Lab, metric: ChartMetric, lines: readonly LineDef[], points: readonly SweepPoint[], results: readonly (PointResult | null | undefined)[]): AggPoint[] {
+  const xs = valuesRun(points).map(xKey);
+  const cells = new Map<string, AggPoint>();
+  points.forEach((p, i) => {
+    const r = results[i];
+    if (!r) return;
+    const series = lab.series.find((s) => s.id === p.series);
+    for (const line of lines) {
+      if (line.series !== p.series) continue;
+      const k = xKey(p.x);
+      const id = `${line.id}@${k}`;
+      let c = cells.get(id);
+      if (!c) {
+        c = { line: line.id, x: p.x, xKey: k, xi: xs.indexOf(k), mean: null, min: null, max: null, values: [], runs: [], seeds: [] };
+        cells.set(id, c);
+      }
+      c.values.push(metricValue(metric, line, r, p, series));
+      c.runs.push(i);
+      c.seeds.push(p.seed);
+    }
+  });
+  const out = [...cells.values()];
+  for (const c of out) {
+    const v = c.values.filter((x): x is number => x !== null);
+    if (v.length > 0) {
+      c.mean = v.reduce((a, b) => a + b, 0) / v.length;
+      c.min = Math.min(...v);
+      c.max = Math.max(...v);
+    }
+  }
+  const order = new Map(lines.map((l, i) => [l.id, i]));
+  return out.sort((a, b) => (order.get(a.line) ?? 0) - (order.get(b.line) ?? 0) || a.xi - b.xi);
+}
+
+// ------------------------------------------------------------------ paper values on the chart
+
+export interface PaperMark {
+  key: string;
+  line: string;
+  /** A point at x, a segment over [x0, x1], or a level over the whole sweep. */
+  kind: 'point' | 'range' | 'all';
+  x?: number;
+  x0?: number;
+  x1?: number;
+  value: number;
+  valueRange: [number, number] | null;
+  source: PaperValue['source'];
+  note: string | null;
+}
+
+/** The papers' absolute values of `metric` for the drawn lines. */
+export function paperMarks(metric: ChartMetric, lines: readonly LineDef[], values: readonly PaperValue[]): PaperMark[] {
+  const out: PaperMark[] = [];
+  for (const v of values) {
+    if (v.metric !== metric || v.relation !== 'value') continue;
+    const line = lines.find((l) => l.series === v.series && (l.group ?? undefined) === (v.group ?? undefined));
+    if (!line) continue;
+    const base = { key: v.key, line: line.id, value: v.value, valueRange: v.value_range ?? null, source: v.source, note: v.note ?? null };
+    if (v.x !== undefined) out.push({ ...base, kind: 'point', x: v.x });
+    else if (v.x_range) out.push({ ...base, kind: 'range', x0: v.x_range[0], x1: v.x_range[1] });
+    else out.push({ ...base, kind: 'all' });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ scales
+
+export interface Tick {
+  pos: number;
+  label: string;
+}
+
+export interface XScale {
+  kind: 'log' | 'linear' | 'point';
+  /** Pixel position of a swept value (its index among the values run, for point scales). */
+  pos(x: SweepValue, xi: number): number;
+  /** Pixel position of a number on a numeric axis (paper ranges); null on point scales. */
+  num(v: number): number | null;
+  ticks: Tick[];
+  range: [number, number];
+}
+
+/** Keep ticks at least `gap` px apart (the first always, the last when it fits). */
+export function thinTicks(ticks: Tick[], gap: number): Tick[] {
+  const out: Tick[] = [];
+  for (const t of ticks) {
+    if (out.length === 0 || t.pos - out[out.length - 1].pos >= gap) out.push(t);
+  }
+  const last = ticks[ticks.length - 1];
+  if (last && out[out.length - 1] !== last) {
+    if (out.length > 1 && last.pos - out[out.length - 2].pos >= gap) out[out.length - 1] = last;
+  }
+  return out;
+}
+
+export function makeXScale(lab: Lab, values: readonly SweepValue[], range: [number, number], tickGap = 44): XScale {
+  const nums = values.every((v): v is number => typeof v === 'number');
+  const axis = lab.sweep.axis;
+  if (nums && values.length > 1) {
+    const lo = Math.min(...values);
+    const hi = Math.max(...values);
+    const log = lab.sweep.log_scale && lo > 0;
+    const s = log ? scaleLog().domain([lo, hi]).range(range) : scaleLinear().domain([lo, hi]).range(range);
+    const ticks = thinTicks(
+      [...values].sort((a, b) => a - b).map((v) => ({ pos: s(v), label: formatX(axis, v, true) })),
+      tickGap,
+    );
+    return {
+      kind: log ? 'log' : 'linear',
+      pos: (x) => (typeof x === 'number' ? s(x) : NaN),
+      num: (v) => (log && v <= 0 ? null : s(v)),
+      ticks,
+      range,
+    };
+  }
+  const keys = values.map((_, i) => String(i));
+  const p = scalePoint<string>().domain(keys).range(range).padding(values.length > 1 ? 0.3 : 0.5);
+  const ticks = thinTicks(
+    values.map((v, i) => ({ pos: p(String(i)) ?? 0, label: formatX(axis, v, true) })),
+    tickGap,
+  );
+  return { kind: 'point', pos: (_x, xi) => p(String(xi)) ?? NaN, num: () => null, ticks, range };
+}
+
+export interface YScale {
+  domain: [number, number];
+  pos(v: number): number;
+  ticks: Tick[];
+}
+
+export function makeYScale(metric: ChartMetric, values: readonly number[], range: [number, number], count = 5): YScale {
+  const info = METRICS[metric];
+  const finite = values.filter((v) => Number.isFinite(v));
+  let top = finite.length ? Math.max(...finite) : 1;
+  if (info.minTop !== undefined) top = Math.max(top, info.minTop);
+  if (top <= 0) top = 1;
+  const s = scaleLinear().domain([0, top]).range(range).nice(count);
+  const fmt = s.tickFormat(count, info.percent ? '.0%' : undefined);
+  const d = s.domain() as [number, number];
+  return { domain: d, pos: (v) => s(v), ticks: s.ticks(count).map((t) => ({ pos: s(t), label: fmt(t) })) };
+}
+
+// ------------------------------------------------------------------ chart model
+
+export interface ChartGeometry {
+  width: number;
+  height: number;
+  margin: { top: number; right: number; bottom: number; left: number };
+}
+
+export interface DrawnMark extends AggPoint {
+  px: number;
+  py: number | null;
+  /** Min/max bar over seeds (only with more than one value). */
+  bar: { y0: number; y1: number } | null;
+}
+
+export interface DrawnPaper extends PaperMark {
+  px0: number;
+  px1: number;
+  py: number;
+}
+
+export interface ResultChartModel {
+  metric: ChartMetric;
+  lines: LineDef[];
+  marks: DrawnMark[];
+  /** SVG path per line through its drawn marks, in x order. */
+  paths: { line: string; d: string }[];
+  paper: DrawnPaper[];
+  x: XScale;
+  y: YScale;
+  /** Vertical reference lines (e.g. the Linux default txqueuelen). */
+  references: { px: number; label: string }[];
+  /** Marks with a value (what data-point-count reports). */
+  pointCount: number;
+  /** Lines with at least one drawn mark, in drawing order. */
+  seriesIds: string[];
+}
+
+/** The Linux default interface queue, marked on txqueuelen axes (seed 000). */
+export const DEFAULT_TXQUEUELEN = 100;
+
+export function buildResultChart(o: {
+  lab: Lab;
+  metric: ChartMetric;
+  points: readonly SweepPoint[];
+  results: readonly (PointResult | null | undefined)[];
+  paper: readonly PaperValue[];
+  geometry: ChartGeometry;
+  /** Limit to these series (e.g. the ones a derived metric applies to). */
+  onlySeries?: readonly string[];
+}): ResultChartModel {
+  const { lab, metric, points, results, geometry: g } = o;
+  const run = seriesRun(points).filter((s) => !o.onlySeries || o.onlySeries.includes(s));
+  const lines = lineDefs(lab, metric, run);
+  const agg = aggregate(lab, metric, lines, points, results);
+  const values = valuesRun(points);
+  const xr: [number, number] = [g.margin.left, g.width - g.margin.right];
+  const yr: [number, number] = [g.height - g.margin.bottom, g.margin.top];
+  const x = makeXScale(lab, values, xr);
+  const marksPaper = paperMarks(metric, lines, o.paper);
+  const yValues: number[] = [];
+  for (const a of agg) if (a.max !== null) yValues.push(a.max);
+  for (const p of marksPaper) yValues.push(p.valueRange ? p.valueRange[1] : p.value);
+  const y = makeYScale(metric, yValues, yr);
+  const marks: DrawnMark[] = agg.map((a) => ({
+    ...a,
+    px: x.pos(a.x, a.xi),
+    py: a.mean === null ? null : y.pos(a.mean),
+    bar: a.min !== null && a.max !== null && a.values.filter((v) => v !== null).length > 1 ? { y0: y.pos(a.min), y1: y.pos(a.max) } : null,
+  }));
+  const gen = d3line<DrawnMark>()
+    .x((m) => m.px)
+    .y((m) => m.py ?? 0)
+    .defined((m) => m.py !== null && Number.isFinite(m.px));
+  const paths = lines.map((l) => ({ line: l.id, d: gen(marks.filter((m) => m.line === l.id).sort((a, b) => a.px - b.px)) ?? '' }));
+  const paper: DrawnPaper[] = [];
+  for (const p of marksPaper) {
+    let px0: number | null = null;
+    let px1: number | null = null;
+    if (p.kind === 'point') {
+      const i = values.findIndex((v) => typeof v === 'number' && Math.abs(v - p.x!) <= 1e-9 * Math.max(1, Math.abs(v)));
+      px0 = px1 = x.kind === 'point' ? (i >= 0 ? x.pos(values[i], i) : null) : x.num(p.x!);
+      if (px0 !== null && (px0 < xr[0] - 0.5 || px0 > xr[1] + 0.5)) px0 = px1 = null;
+    } else if (p.kind === 'range') {
+      if (x.kind !== 'point') {
+        const a = x.num(p.x0!);
+        const b = x.num(p.x1!);
+        if (a !== null && b !== null) {
+          px0 = Math.max(xr[0], Math.min(a, b));
+          px1 = Math.min(xr[1], Math.max(a, b));
+          if (px1 < px0) px0 = px1 = null;
+        }
+      }
+    } else {
+      px0 = xr[0];
+      px1 = xr[1];
+    }
+    if (px0 !== null && px1 !== null) paper.push({ ...p, px0, px1, py: y.pos(p.value) });
+  }
+  const references: { px: number; label: string }[] = [];
+  if (lab.sweep.axis === 'txqueuelen_pkts' && x.kind !== 'point') {
+    const nums = values as number[];
+    if (nums.length && DEFAULT_TXQUEUELEN >= Math.min(...nums) && DEFAULT_TXQUEUELEN <= Math.max(...nums)) {
+      references.push({ px: x.num(DEFAULT_TXQUEUELEN)!, label: `Linux default (${DEFAULT_TXQUEUELEN})` });
+    }
+  }
+  const drawn = marks.filter((m) => m.py !== null);
+  return {
+    metric,
+    lines,
+    marks,
+    paths,
+    paper,
+    x,
+    y,
+    references,
+    pointCount: drawn.length,
+    seriesIds: lines.filter((l) => drawn.some((m) => m.line === l.id)).map((l) => l.id),
+  };
+}
+
+// ------------------------------------------------------------------ derived tables
+
+/**
+ * For each series, the Standard TCP series it is compared with: all its
+ * flows run Reno and it changes the scenario the same way (same clients,
+ * same RTT). Null for the baselines themselves.
+ */
+export function standardBaselines(lab: Lab): Map<string, string | null> {
+  const isReno = (s: Series) => s.flows.every((f) => f.algorithm === 'reno');
+  const key = (s: Series) => JSON.stringify(Object.entries(s.set ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+  const out = new Map<string, string | null>();
+  for (const s of lab.series) {
+    if (isReno(s)) {
+      out.set(s.id, null);
+      continue;
+    }
+    const base = lab.series.find((b) => isReno(b) && key(b) === key(s) && b.flows.length === s.flows.length);
+    out.set(s.id, base ? base.id : null);
+  }
+  return out;
+}
+
+export interface GainCell {
+  series: string;
+  baseline: string;
+  /** 100 × (mean / baseline mean − 1). */
+  gainPct: number | null;
+  mean: number | null;
+  baselineMean: number | null;
+}
+
+export interface GainRow {
+  x: SweepValue;
+  xKey: string;
+  cells: GainCell[];
+}
+
+/** Percent gain in total throughput over the matching Standard TCP series, at every swept value. */
+export function gainOverStandard(lab: Lab, points: readonly SweepPoint[], results: readonly (PointResult | null | undefined)[]): GainRow[] {
+  const run = seriesRun(points);
+  const lines = lineDefs(lab, 'total_throughput_mbps', run);
+  const agg = aggregate(lab, 'total_throughput_mbps', lines, points, results);
+  const mean = (series: string, k: string) => agg.find((a) => a.line === series && a.xKey === k)?.mean ?? null;
+  const bases = standardBaselines(lab);
+  return valuesRun(points).map((x) => {
+    const k = xKey(x);
+    const cells: GainCell[] = [];
+    for (const s of run) {
+      const b = bases.get(s);
+      if (!b || !run.includes(b)) continue;
+      const m = mean(s, k);
+      const bm = mean(b, k);
+      cells.push({ series: s, baseline: b, mean: m, baselineMean: bm, gainPct: m !== null && bm !== null && bm > 0 ? 100 * (m / bm - 1) : null });
+    }
+    return { x, xKey: k, cells };
+  });
+}
+
+/** Series with both Standard and other flows (where relative fairness is defined). */
+export function mixedSeries(lab: Lab): string[] {
+  return lab.series.filter((s) => s.flows.some((f) => f.standard) && s.flows.some((f) => !f.standard)).map((s) => s.id);
+}
+
+/** Mean of a scalar metric over a series' finished runs (ranking table). */
+export function seriesMean(metric: ChartMetric, series: string, lab: Lab, points: readonly SweepPoint[], results: readonly (PointResult | null | undefined)[]): number | null {
+  const s = lab.series.find((x) => x.id === series);
+  const v: number[] = [];
+  points.forEach((p, i) => {
+    const r = results[i];
+    if (!r || p.series !== series) return;
+    const val = metricValue(metric, { group: null }, r, p, s);
+    if (val !== null) v.push(val);
+  });
+  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+}

@@ -1,0 +1,74 @@
+// Small labs, points and results for unit tests (shapes of the generated types).
+
+import type { Lab, PaperValue, PointResult, Series, SweepPoint, SweepValue } from '../../engine/generated/labs';
+import type { Scenario } from '../../engine/types';
+
+export function series(id: string, flows: { algorithm: string; label?: string; standard?: boolean }[], set: Series['set'] = {}, label = id): Series {
+  return { id, label, flows: flows.map((f) => ({ algorithm: f.algorithm, params: {}, label: f.label ?? f.algorithm, standard: f.standard ?? false })), set };
+}
+
+export function lab(o: Partial<Lab> & Pick<Lab, 'series'>): Lab {
+  return {
+    id: 'test-lab',
+    number: 99,
+    title: 'Test lab',
+    summary: 'A lab for tests.',
+    sources: [{ seed: '000', file: '000_x.txt', refs: 'Fig. 1' }],
+    base: {} as Scenario,
+    sweep: { axis: 'txqueuelen_pkts', label: 'txqueuelen', unit: 'packets', values: [50, 100, 200], log_scale: false },
+    metrics: ['total_throughput_mbps'],
+    seeds: [],
+    start_jitter_ms: 0,
+    measure: null,
+    buffer_bdp_factor: null,
+    ranking: null,
+    quick: { set: {}, values: null, seeds: null, series: null, measure: null, note: 'quick' },
+    guide: { question: 'q', predict: 'p', control: 'c', paper_found: 'f', mechanism: 'm', model_differences: ['d'], try_next: [] },
+    ...o,
+  };
+}
+
+export function point(seriesId: string, x: SweepValue, seed = 1, groups: number[] = [0]): SweepPoint {
+  return { lab: 'test-lab', series: seriesId, x, seed, groups, scenario: {} as Scenario };
+}
+
+export function result(p: SweepPoint, o: Partial<PointResult> = {}): PointResult {
+  const total = o.total_throughput_mbps ?? 100;
+  return {
+    lab: p.lab,
+    series: p.series,
+    x: p.x,
+    seed: p.seed,
+    total_throughput_mbps: total,
+    group_labels: [],
+    group_throughput_mbps: [total],
+    flow_throughput_mbps: p.groups.map(() => total / p.groups.length),
+    standard_throughput_mbps: null,
+    standard_share: null,
+    jain_index: 1,
+    utilisation: total / 1000,
+    time_to_max_rate_s: null,
+    flow_time_to_max_rate_s: [],
+    drops: 0,
+    local_congestion_events: 0,
+    ecn_marks: 0,
+    timeouts: 0,
+    congestion_event_rate: 0,
+    group_congestion_event_rate: [],
+    mean_outstanding_kbytes: 0,
+    duration_s: 10,
+    ...o,
+  };
+}
+
+export function paperValue(o: Partial<PaperValue> & Pick<PaperValue, 'series' | 'metric' | 'value'>): PaperValue {
+  return {
+    key: `${o.series}:${o.metric}:${o.x ?? o.x_range?.join('..') ?? '*'}`,
+    lab: 'test-lab',
+    unit: 'Mb/s',
+    relation: 'value',
+    runs: [],
+    source: { seed: '000', file: '000_x.txt', at: 'Fig. 31' },
+    ...o,
+  };
+}
