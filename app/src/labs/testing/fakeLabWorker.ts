@@ -51,20 +51,25 @@ export function fakeResult(lab: string, index: number): PointResult {
   };
 }
 
+const FAKE_SCENARIO = { hosts: [{ nic_bps: 1e9, flows: [] }], bottleneck: { rate_bps: 1e9 }, mtu_bytes: 9000, duration_ms: 1000 };
+
 /** A fake engine whose point `index` measures 100 + index Mb/s; `trapAt` points trap. */
 export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): LabEngine {
   const n = o.points ?? 10;
   return {
     labs_json: () => JSON.stringify({ version: 1, labs: [] }),
     paper_json: () => JSON.stringify({ version: 1, values: [], parameters: [], claims: [] }),
-    lab_points_json: (lab) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ lab, series: `s${i % 2}`, x: i, seed: 1, groups: [0], scenario: {} }))),
+    lab_points_json: (lab) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ lab, series: `s${i % 2}`, x: i, seed: 1, groups: [0], scenario: FAKE_SCENARIO }))),
     run_lab_point_json: (lab, _quick, index) => {
       if (index >= n) throw new Error(`lab ${lab} has ${n} points, not ${index + 1}`);
       if (o.trapAt?.includes(index)) throw new WebAssembly.RuntimeError('unreachable');
       return JSON.stringify(fakeResult(lab, index));
     },
-    compare_lab_json: () => '[]',
+    compare_lab_json: (_lab, results) => JSON.stringify([{ key: 'k', simulated_points: (JSON.parse(results) as unknown[]).length }]),
     rank_lab_json: () => 'null',
+    debug_trap: () => {
+      throw new WebAssembly.RuntimeError('unreachable');
+    },
   };
 }
 

@@ -1,0 +1,59 @@
+// Lab definitions, sweep points and the paper comparison, from a worker of
+// their own (so that they answer while the pool's workers are busy running
+// points). Every number comes from the engine.
+
+import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { RankRow } from './protocol';
+import { LabWorker, type LabWorkerLike } from './workerClient';
+
+export class LabService {
+  private readonly create: () => LabWorkerLike;
+  private worker: LabWorker | null = null;
+  private metaPromise: Promise<{ labs: LabsFile; paper: PaperFile }> | null = null;
+  private pointsCache = new Map<string, Promise<SweepPoint[]>>();
+
+  constructor(create: () => LabWorkerLike) {
+    this.create = create;
+  }
+
+  private w(): LabWorker {
+    if (!this.worker || this.worker.dead) this.worker = new LabWorker(this.create());
+    return this.worker;
+  }
+
+  meta(): Promise<{ labs: LabsFile; paper: PaperFile }> {
+    if (!this.metaPromise) {
+      this.metaPromise = this.w()
+        .call({ fn: 'meta' })
+        .then((r) => r.value);
+      this.metaPromise.catch(() => (this.metaPromise = null));
+    }
+    return this.metaPromise;
+  }
+
+  points(lab: string, quick: boolean): Promise<SweepPoint[]> {
+    const key = `${lab}:${quick}`;
+    let p = this.pointsCache.get(key);
+    if (!p) {
+      p = this.w()
+        .call({ fn: 'points', lab, quick })
+        .then((r) => r.value);
+      this.pointsCache.set(key, p);
+      p.catch(() => this.pointsCache.delete(key));
+    }
+    return p;
+  }
+
+  async compare(lab: string, results: readonly PointResult[]): Promise<Comparison[]> {
+    return (await this.w().call({ fn: 'compare', lab, results: JSON.stringify(results) })).value;
+  }
+
+  async rank(lab: string, results: readonly PointResult[]): Promise<RankRow[] | null> {
+    return (await this.w().call({ fn: 'rank', lab, results: JSON.stringify(results) })).value;
+  }
+
+  dispose(): void {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+}

@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SweepPool } from './pool';
+import type { PointDebug } from './protocol';
+import { LabService } from './service';
+import { fingerprint, parsePointDebug, SweepStore } from './sweepStore';
+import { createFakeLabWorker, fakeLabEngine } from './testing/fakeLabWorker';
+import { lab, series } from './testing/fixtures';
+
+class MemoryStorage {
+  data = new Map<string, string>();
+  getItem(k: string) {
+    return this.data.get(k) ?? null;
+  }
+  setItem(k: string, v: string) {
+    this.data.set(k, v);
+  }
+  removeItem(k: string) {
+    this.data.delete(k);
+  }
+}
+
+const L = lab({ id: 'x', series: [series('s0', [{ algorithm: 'reno' }]), series('s1', [{ algorithm: 'scalable' }])] });
+
+function setup(o: { points?: number; trapAt?: number[]; debug?: Map<number, PointDebug>; storage?: MemoryStorage; delay?: number } = {}) {
+  const engine = fakeLabEngine({ points: o.points ?? 6, trapAt: o.trapAt });
+  const make = () => createFakeLabWorker(engine, { delay: () => o.delay ?? 10 });
+  const pool = new SweepPool(2, make);
+  const service = new LabService(make);
+  const storage = o.storage ?? new MemoryStorage();
+  const store = new SweepStore(L, true, { service, pool, now: () => Date.now(), storage: storage as unknown as Storage, debug: o.debug });
+  return { store, pool, storage };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+async function settle(ms = 500) {
+  await vi.advanceTimersByTimeAsync(ms);
+}
+
+describe('SweepStore', () => {
+  it('loads the points, runs them all, and is done only once the final comparison is in', async () => {
+    const { store } = setup();
+    void store.load();
+    expect(store.getSnapshot().state).toBe('loading');
+    await settle(50);
+    expect(store.getSnapshot()).toMatchObject({ state: 'idle', restored: false });
+    expect(store.getSnapshot().points).toHaveLength(6);
+    // The paper table is there before any run.
+    expect(store.getSnapshot().comparisons).toEqual([{ key: 'k', simulated_points: 0 }]);
+    const states: string[] = [];
+    store.subscribe(() => states.push(store.getSnapshot().state));
+    store.run();
+    expect(store.getSnapshot().state).toBe('running');
+    await settle(15);
+    const mid = store.getSnapshot();
+    expect(mid.results.filter(Boolean)).toHaveLength(2);
+    expect(mid.pointStates.filter((p) => p.status === 'running')).toHaveLength(2);
+    await settle(500);
+    const s = store.getSnapshot();
+    expect(s.state).toBe('done');
+    expect(s.results.every((r) => r !== null)).toBe(true);
+    expect(s.results[3]!.total_throughput_mbps).toBe(103);
+    expect(s.comparisons).toEqual([{ key: 'k', simulated_points: 6 }]);
+    expect(states.at(-1)).toBe('done');
+  });
+
+  it('reports a trapped point and finishes the rest; running again retries only what is missing', async () => {
+    const { store } = setup({ debug: new Map([[2, 'trap' as const]]) });
+    void store.load();
+    await settle(50);
+    store.run();
+    await settle(500);
+    const s = store.getSnapshot();
+    expect(s.state).toBe('done');
+    expect(s.pointStates[2]).toMatchObject({ status: 'error', crashed: true });
+    expect(s.pointStates[2].error).toMatch(/trapped/);
+    expect(s.results.filter(Boolean)).toHaveLength(5);
+  });
+
+  it('cancel stops the sweep, keeps what finished, and a new run does the rest', async () => {
+    const { store, pool } = setup({ points: 10, delay: 50 });
+    void store.load();
+    await settle(100);
+    store.run();
+    await settle(60);
+    const gen = pool.generation;
+    store.cancel();
+    await settle(120);
+    let s = store.getSnapshot();
+    expect(s.state).toBe('cancelled');
+    expect(pool.generation).toBe(gen + 1);
+    const kept = s.results.filter(Boolean).length;
+    expect(kept).toBe(2);
+    expect(s.pointStates.filter((p) => p.status === 'running')).toHaveLength(0);
+    await settle(500);
+    expect(store.getSnapshot().results.filter(Boolean)).toHaveLength(kept);
+    store.run();
+    await settle(1000);
+    s = store.getSnapshot();
+    expect(s.state).toBe('done');
+    expect(s.results.every(Boolean)).toBe(true);
+  });
+
+  it('keeps results for the tab and restores them for the same sweep', async () => {
+    const storage = new MemoryStorage();
+    const a = setup({ storage });
+    void a.store.load();
+    await settle(50);
+    a.store.run();
+    await settle(500);
+    expect(a.store.getSnapshot().state).toBe('done');
+    const b = setup({ storage });
+    void b.store.load();
+    await settle(50);
+    expect(b.store.getSnapshot()).toMatchObject({ state: 'done', restored: true });
+    expect(b.store.getSnapshot().results.map((r) => r?.total_throughput_mbps)).toEqual([100, 101, 102, 103, 104, 105]);
+    // A different sweep (other points) does not take them.
+    const c = setup({ storage, points: 7 });
+    void c.store.load();
+    await settle(50);
+    expect(c.store.getSnapshot()).toMatchObject({ state: 'idle', restored: false });
+    b.store.clear();
+    await settle(50);
+    expect(b.store.getSnapshot().results.every((r) => r === null)).toBe(true);
+    expect(storage.data.size).toBe(0);
+  });
+});
+
+describe('helpers', () => {
+  it('parsePointDebug reads trap/crash switches and ignores the rest', () => {
+    expect([...parsePointDebug('trap:3,crash:5,boom:1,trap:x')]).toEqual([
+      [3, 'trap'],
+      [5, 'crash'],
+    ]);
+    expect(parsePointDebug(null).size).toBe(0);
+  });
+  it('fingerprint is stable and sensitive', () => {
+    expect(fingerprint('abc')).toBe(fingerprint('abc'));
+    expect(fingerprint('abc')).not.toBe(fingerprint('abd'));
+    expect(fingerprint('')).toMatch(/^[0-9a-f]{8}$/);
+  });
+});

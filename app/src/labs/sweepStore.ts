@@ -1,0 +1,289 @@
+// One guided lab's sweep at one scale: the points (from the engine), the
+// state of each (pending, running, done, failed), the results as they
+// arrive, and the paper comparison recomputed by the engine as results come
+// in. Subscribe with useSyncExternalStore. Results are kept for the browser
+// tab (sessionStorage), so coming back from a drill-down shows them again.
+
+import type { Comparison, Lab, PointResult, SweepPoint } from '../engine/generated/labs';
+import { pointCost, runOrder, type PointStatus } from './progress';
+import type { SweepOutcome, SweepPool } from './pool';
+import type { PointDebug, RankRow } from './protocol';
+import type { LabService } from './service';
+
+export type LabRunState = 'loading' | 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+
+export interface PointState {
+  status: PointStatus;
+  result: PointResult | null;
+  error: string | null;
+  /** The point's worker died or trapped. */
+  crashed: boolean;
+  wallMs: number | null;
+  startedAt: number | null;
+  cost: number;
+}
+
+export interface SweepSnapshot {
+  lab: Lab;
+  quick: boolean;
+  state: LabRunState;
+  /** Why the sweep (or loading it) failed. */
+  message: string | null;
+  points: SweepPoint[];
+  pointStates: PointState[];
+  /** Results by point index (null: not finished). */
+  results: (PointResult | null)[];
+  comparisons: Comparison[] | null;
+  ranking: RankRow[] | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  /** Results restored from this tab's earlier visit. */
+  restored: boolean;
+}
+
+export interface SweepStoreDeps {
+  service: LabService;
+  pool: SweepPool;
+  now: () => number;
+  storage?: Storage | null;
+  debug?: ReadonlyMap<number, PointDebug>;
+}
+
+const STORAGE_PREFIX = 'sawtooth.labs.v1';
+const SAVE_EVERY_MS = 2000;
+
+/** A short hash of a string (FNV-1a, 32 bits, hex). */
+export function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
+interface Saved {
+  fingerprint: string;
+  results: { index: number; result: PointResult; wallMs: number | null }[];
+}
+
+export class SweepStore {
+  private snap: SweepSnapshot;
+  private listeners = new Set<() => void>();
+  private readonly deps: SweepStoreDeps;
+  private handle: { cancel(): void } | null = null;
+  private compareBusy = false;
+  private compareDirty = false;
+  private compareWaiters: (() => void)[] = [];
+  private print = '';
+  private lastSave = 0;
+  private disposed = false;
+
+  constructor(lab: Lab, quick: boolean, deps: SweepStoreDeps) {
+    this.deps = deps;
+    this.snap = {
+      lab,
+      quick,
+      state: 'loading',
+      message: null,
+      points: [],
+      pointStates: [],
+      results: [],
+      comparisons: null,
+      ranking: null,
+      startedAt: null,
+      finishedAt: null,
+      restored: false,
+    };
+  }
+
+  getSnapshot = (): SweepSnapshot => this.snap;
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  private set(patch: Partial<SweepSnapshot>): void {
+    if (this.disposed) return;
+    this.snap = { ...this.snap, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  private get key(): string {
+    return `${STORAGE_PREFIX}:${this.snap.lab.id}:${this.snap.quick ? 'quick' : 'full'}`;
+  }
+
+  /** Fetch the sweep's points, restore this tab's results, compare with the paper. */
+  async load(): Promise<void> {
+    const { lab, quick } = this.snap;
+    let points: SweepPoint[];
+    try {
+      points = await this.deps.service.points(lab.id, quick);
+    } catch (e) {
+      this.set({ state: 'error', message: `Could not expand the lab’s sweep: ${(e as Error).message}` });
+      return;
+    }
+    this.print = fingerprint(JSON.stringify(points));
+    const pointStates: PointState[] = points.map((p) => ({ status: 'pending', result: null, error: null, crashed: false, wallMs: null, startedAt: null, cost: pointCost(p.scenario) }));
+    const results: (PointResult | null)[] = points.map(() => null);
+    let restored = false;
+    const saved = this.readSaved();
+    if (saved && saved.fingerprint === this.print) {
+      for (const r of saved.results) {
+        if (r.index >= 0 && r.index < points.length) {
+          pointStates[r.index] = { ...pointStates[r.index], status: 'done', result: r.result, wallMs: r.wallMs };
+          results[r.index] = r.result;
+          restored = true;
+        }
+      }
+    }
+    const complete = results.every((r) => r !== null);
+    this.set({ points, pointStates, results, restored, state: complete && points.length > 0 ? 'done' : 'idle' });
+    await this.refreshComparisons();
+  }
+
+  private readSaved(): Saved | null {
+    try {
+      const text = this.deps.storage?.getItem(this.key);
+      return text ? (JSON.parse(text) as Saved) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private save(force = false): void {
+    const st = this.deps.storage;
+    if (!st) return;
+    const now = this.deps.now();
+    if (!force && now - this.lastSave < SAVE_EVERY_MS) return;
+    this.lastSave = now;
+    const results: Saved['results'] = [];
+    this.snap.pointStates.forEach((p, index) => {
+      if (p.result) results.push({ index, result: p.result, wallMs: p.wallMs });
+    });
+    try {
+      if (results.length === 0) st.removeItem(this.key);
+      else st.setItem(this.key, JSON.stringify({ fingerprint: this.print, results } satisfies Saved));
+    } catch {
+      // Storage full or unavailable: the results stay on the page only.
+    }
+  }
+
+  /** Run every point without a result (all of them the first time). */
+  run(): void {
+    const s = this.snap;
+    if (s.state === 'running' || s.state === 'loading' || s.points.length === 0) return;
+    const todo = s.points.map((_, i) => i).filter((i) => s.pointStates[i].status !== 'done');
+    if (todo.length === 0) return;
+    const seriesIdx = new Map(s.lab.series.map((x, i) => [x.id, i]));
+    const xKeys: string[] = [];
+    const seeds: number[] = [];
+    for (const p of s.points) {
+      const k = JSON.stringify(p.x);
+      if (!xKeys.includes(k)) xKeys.push(k);
+      if (!seeds.includes(p.seed)) seeds.push(p.seed);
+    }
+    const keyed = todo.map((i) => {
+      const p = s.points[i];
+      return { x: xKeys.indexOf(JSON.stringify(p.x)), series: seriesIdx.get(p.series) ?? 0, seed: seeds.indexOf(p.seed), cost: s.pointStates[i].cost };
+    });
+    const order = runOrder(keyed).map((k) => todo[k]);
+    const pointStates = s.pointStates.map((p) => (p.status === 'done' ? p : { ...p, status: 'pending' as const, error: null, crashed: false, startedAt: null }));
+    this.set({ state: 'running', message: null, pointStates, startedAt: this.deps.now(), finishedAt: null });
+    this.handle = this.deps.pool.run(
+      { lab: s.lab.id, quick: s.quick, order, debug: this.deps.debug },
+      {
+        started: (i) => this.patchPoint(i, { status: 'running', startedAt: this.deps.now() }),
+        result: (i, result, wallMs) => {
+          const results = this.snap.results.slice();
+          results[i] = result;
+          this.patchPoint(i, { status: 'done', result, wallMs }, { results });
+          this.save();
+          void this.refreshComparisons();
+        },
+        failed: (i, message, crashed) => this.patchPoint(i, { status: 'error', error: message, crashed }),
+        finished: (o) => void this.finished(o),
+      },
+    );
+  }
+
+  private patchPoint(i: number, patch: Partial<PointState>, extra: Partial<SweepSnapshot> = {}): void {
+    const pointStates = this.snap.pointStates.slice();
+    pointStates[i] = { ...pointStates[i], ...patch };
+    this.set({ pointStates, ...extra });
+  }
+
+  private async finished(o: SweepOutcome): Promise<void> {
+    this.handle = null;
+    const pointStates = this.snap.pointStates.map((p) => (p.status === 'running' ? { ...p, status: 'pending' as const, startedAt: null } : p));
+    this.set({ pointStates, finishedAt: this.deps.now() });
+    this.save(true);
+    // The final comparison is on screen before the sweep says it is done.
+    await this.refreshComparisons();
+    if (o.status === 'done') this.set({ state: 'done' });
+    else if (o.status === 'cancelled') this.set({ state: 'cancelled' });
+    else this.set({ state: 'error', message: o.message });
+  }
+
+  cancel(): void {
+    if (this.snap.state !== 'running') return;
+    this.handle?.cancel();
+  }
+
+  /** Forget the results (this tab's copy too). */
+  clear(): void {
+    if (this.snap.state === 'running') this.cancel();
+    const pointStates = this.snap.pointStates.map((p) => ({ ...p, status: 'pending' as const, result: null, error: null, crashed: false, wallMs: null, startedAt: null }));
+    this.set({ pointStates, results: this.snap.points.map(() => null), state: 'idle', restored: false, startedAt: null, finishedAt: null, message: null });
+    this.save(true);
+    void this.refreshComparisons();
+  }
+
+  /** Ask the engine for the comparison (and ranking) of the results so far; one request at a time. */
+  refreshComparisons(): Promise<void> {
+    const done = new Promise<void>((resolve) => this.compareWaiters.push(resolve));
+    if (this.compareBusy) {
+      this.compareDirty = true;
+      return done;
+    }
+    void this.compareLoop();
+    return done;
+  }
+
+  private async compareLoop(): Promise<void> {
+    this.compareBusy = true;
+    do {
+      this.compareDirty = false;
+      const waiters = this.compareWaiters.splice(0);
+      const results = this.snap.results.filter((r): r is PointResult => r !== null);
+      const id = this.snap.lab.id;
+      try {
+        const [comparisons, ranking] = await Promise.all([this.deps.service.compare(id, results), this.snap.lab.ranking ? this.deps.service.rank(id, results) : Promise.resolve(null)]);
+        this.set({ comparisons, ranking });
+      } catch (e) {
+        this.set({ message: `The comparison with the paper failed: ${(e as Error).message}` });
+      }
+      for (const w of waiters) w();
+    } while (this.compareDirty && !this.disposed);
+    this.compareBusy = false;
+    for (const w of this.compareWaiters.splice(0)) w();
+  }
+
+  dispose(): void {
+    if (this.snap.state === 'running') this.handle?.cancel();
+    this.disposed = true;
+    this.listeners.clear();
+  }
+}
+
+/** ?debug=trap:3,crash:5 — make those points trap or kill their worker (tests). */
+export function parsePointDebug(value: string | null): Map<number, PointDebug> {
+  const out = new Map<number, PointDebug>();
+  if (!value) return out;
+  for (const part of value.split(',')) {
+    const m = /^(trap|crash):(\d+)$/.exec(part.trim());
+    if (m) out.set(Number(m[2]), m[1] as PointDebug);
+  }
+  return out;
+}
