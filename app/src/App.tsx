@@ -21,6 +21,7 @@ import { CHART_IDS, ChartAlternatives, ShareBridge, useEmbedChartHeight } from '
 import { useDocumentView } from './share/useShare';
 import { parseView, type ViewOptions } from './share/view';
 import './share/share.css';
+import './share/dark.css';
 
 export interface AppProps {
   client: EngineClient;

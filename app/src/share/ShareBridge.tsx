@@ -71,7 +71,8 @@ export function ChartAlternatives({ spec, x, count }: { spec: ChartSpec; x: Floa
 }
 
 /**
- * Embed mode: the plot height that makes `n` stacked charts fill the window
+ * Embed mode: the plot height that makes the charts (stacked, or side by
+ * side in a wide frame) fill the window
  * below whatever comes first (controls, legend). Undefined outside embed mode.
  * Re-measured when the page's content or the window changes.
  */
@@ -88,24 +89,40 @@ export function useEmbedChartHeight(enabled: boolean, n: number, ready: boolean)
       const figs = charts ? Array.from(charts.querySelectorAll<HTMLElement>('figure.chart')) : [];
       if (!charts || figs.length === 0 || !figs[0].querySelector('.chart-box')) return;
       const plot = current.current ?? 190;
-      // Everything in a chart but its plot area (caption, margins, marker lanes, border).
-      const overhead = figs[0].offsetHeight - plot;
-      const gap = figs.length > 1 ? figs[1].getBoundingClientRect().top - figs[0].getBoundingClientRect().bottom : 6;
-      const top = charts.getBoundingClientRect().top;
-      const avail = window.innerHeight - top - 14 - gap * (n - 1);
-      const next = Math.max(40, Math.floor(avail / n - overhead));
-      if (current.current === undefined || Math.abs(next - current.current) > 1) setHeight(next);
+      // How far the content reaches past the window (negative: room left),
+      // shared out among the charts.
+      const last = figs[figs.length - 1].getBoundingClientRect().bottom;
+      const scroller = document.scrollingElement ?? document.documentElement;
+      const excess = Math.max(scroller.scrollHeight - window.innerHeight, last + 10 - window.innerHeight);
+      // Charts side by side share a row: divide among the rows.
+      const rows = new Set(figs.map((f) => Math.round(f.getBoundingClientRect().top))).size;
+      const next = Math.max(40, Math.floor(plot - excess / Math.max(1, rows)));
+      if (next !== plot || current.current === undefined) setHeight(next);
     };
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(measure);
     };
+    // Content appearing (charts replacing placeholders) and sizes changing
+    // (a new plot height, the controls above wrapping) both re-measure.
     const root = document.getElementById('root') ?? document.body;
-    const mo = new MutationObserver(schedule);
+    const ro = new ResizeObserver(schedule);
+    let watched: Element | null = null;
+    const watch = () => {
+      const lab = document.querySelector('[data-testid="lab"]');
+      if (lab && lab !== watched) {
+        if (watched) ro.unobserve(watched);
+        ro.observe(lab);
+        watched = lab;
+      }
+      schedule();
+    };
+    const mo = new MutationObserver(watch);
     mo.observe(root, { childList: true, subtree: true });
     window.addEventListener('resize', schedule);
-    schedule();
+    watch();
     return () => {
       mo.disconnect();
+      ro.disconnect();
       window.removeEventListener('resize', schedule);
       if (frame) cancelAnimationFrame(frame);
     };
