@@ -14,6 +14,8 @@ import type { RunStore } from './lab/runStore';
 import type { RenderedRun } from './lab/testHooks';
 import { VIEWS, viewFromSearch } from './lab/views';
 import { ErrorPanel } from './ui/ErrorPanel';
+// guided labs (issue 7): the second view (app/src/labs).
+import { LabsView } from './labs/LabsView';
 // share: links, embed mode, exports, chart text alternatives (app/src/share).
 import { loadFromUrl, resolveView } from './share/loadFromUrl';
 import { Notices } from './share/Notices';
@@ -129,7 +131,8 @@ export function App({ client, store, rendered, search }: AppProps) {
           renderChartExtra={(_id, chart) => <ChartAlternatives {...chart} />}
         />
       )}
-      {/* guided labs: render the second view here when viewId === 'labs'. */}
+      {/* guided labs: the second view (?view=labs, ?lab=<id>[&quick=0]). */}
+      {loaded && viewId === 'labs' && <LabsView defaults={loaded.info.defaultScenario} search={search} />}
     </div>
   );
 }

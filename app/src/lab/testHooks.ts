@@ -6,6 +6,8 @@ import type { RunSeries } from '../engine/columns';
 import type { EngineError } from '../engine/errors';
 import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
 import type { RunSnapshot, RunState } from './runStore';
+// guided labs (issue 7): window.sawtooth.lab().
+import { labHookSnapshot, type LabHookSnapshot } from '../labs/testHooks';
 
 export interface SawtoothHooks {
   state(): RunState;
@@ -18,6 +20,8 @@ export interface SawtoothHooks {
   events(): EngineEvent[];
   /** Resolves with the final state once the current run has finished and is on screen. */
   whenDone(): Promise<RunState>;
+  /** guided labs: what the guided-labs view shows (the open lab's sweep), or null on other views. */
+  lab(): LabHookSnapshot | null;
 }
 
 declare global {
@@ -72,6 +76,7 @@ export class RenderedRun {
         this.state === 'done' || this.state === 'error'
           ? Promise.resolve(this.state)
           : new Promise<RunState>((resolve) => this.waiters.push(resolve)),
+      lab: () => labHookSnapshot(),
     });
   }
 }

@@ -7,7 +7,11 @@ export interface ViewDef {
   title: string;
 }
 
-export const VIEWS: ViewDef[] = [{ id: 'lab', title: 'Lab' }];
+export const VIEWS: ViewDef[] = [
+  { id: 'lab', title: 'Lab' },
+  // guided labs (issue 7): app/src/labs, rendered by App for ?view=labs or ?lab=<id>.
+  { id: 'labs', title: 'Guided labs' },
+];
 
 export function viewFromSearch(search: string, views: ViewDef[] = VIEWS): string {
   const p = new URLSearchParams(search);

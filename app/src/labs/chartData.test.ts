@@ -195,6 +195,25 @@ describe('buildResultChart', () => {
   });
 });
 
+describe('bars (time to the maximum rate)', () => {
+  it('groups one bar per series at each swept value; runs that never got there reach the top as "never"', () => {
+    const rtt = lab({ series: [series('reno', [{ algorithm: 'reno' }]), series('fast', [{ algorithm: 'fast' }])], sweep: { axis: 'rtt_ms', label: 'RTT', unit: 'ms', values: [25, 100], log_scale: false } });
+    const points = [point('reno', 25), point('reno', 100), point('fast', 25), point('fast', 100)];
+    const t = [40, null, 5, 9];
+    const m = buildResultChart({ lab: rtt, metric: 'time_to_max_rate_s', points, results: points.map((p, i) => result(p, { time_to_max_rate_s: t[i] })), paper: [], geometry: G, bars: true });
+    expect(m.x.kind).toBe('point');
+    const bars = m.bars!;
+    expect(bars).toHaveLength(4);
+    const at25 = bars.filter((b) => b.mark.x === 25);
+    expect(at25[1].x).toBeCloseTo(at25[0].x + at25[0].width);
+    expect(at25[0].y).toBeCloseTo(m.y.pos(40));
+    const never = bars.find((b) => b.never)!;
+    expect(never.line).toBe('reno');
+    expect(never.y).toBeCloseTo(m.y.pos(m.y.domain[1]));
+    expect(m.pointCount).toBe(3);
+  });
+});
+
 describe('gain over Standard', () => {
   const streams = lab({
     sweep: { axis: 'streams_per_host', label: 'Streams', unit: 'streams', values: [2, 16], log_scale: true },

@@ -229,6 +229,8 @@ export interface XScale {
   num(v: number): number | null;
   ticks: Tick[];
   range: [number, number];
+  /** Distance between neighbouring categories (point scales). */
+  step: number | null;
 }
 
 /** Keep ticks at least `gap` px apart (the first always, the last when it fits). */
@@ -244,8 +246,8 @@ export function thinTicks(ticks: Tick[], gap: number): Tick[] {
   return out;
 }
 
-export function makeXScale(lab: Lab, values: readonly SweepValue[], range: [number, number], tickGap = 44): XScale {
-  const nums = values.every((v): v is number => typeof v === 'number');
+export function makeXScale(lab: Lab, values: readonly SweepValue[], range: [number, number], tickGap = 44, categorical = false): XScale {
+  const nums = !categorical && values.every((v): v is number => typeof v === 'number');
   const axis = lab.sweep.axis;
   if (nums && values.length > 1) {
     const lo = Math.min(...values);
@@ -262,6 +264,7 @@ export function makeXScale(lab: Lab, values: readonly SweepValue[], range: [numb
       num: (v) => (log && v <= 0 ? null : s(v)),
       ticks,
       range,
+      step: null,
     };
   }
   const keys = values.map((_, i) => String(i));
@@ -270,7 +273,7 @@ export function makeXScale(lab: Lab, values: readonly SweepValue[], range: [numb
     values.map((v, i) => ({ pos: p(String(i)) ?? 0, label: formatX(axis, v, true) })),
     tickGap,
   );
-  return { kind: 'point', pos: (_x, xi) => p(String(xi)) ?? NaN, num: () => null, ticks, range };
+  return { kind: 'point', pos: (_x, xi) => p(String(xi)) ?? NaN, num: () => null, ticks, range, step: values.length > 1 ? p.step() : range[1] - range[0] };
 }
 
 export interface YScale {
@@ -327,6 +330,20 @@ export interface ResultChartModel {
   pointCount: number;
   /** Lines with at least one drawn mark, in drawing order. */
   seriesIds: string[];
+  /** Grouped bars (one per line at each swept value), when asked for. */
+  bars: DrawnBar[] | null;
+}
+
+export interface DrawnBar {
+  line: string;
+  /** The mark it draws (value, runs). */
+  mark: DrawnMark;
+  x: number;
+  width: number;
+  /** Top of the bar (the value, or the top of the axis for "never"). */
+  y: number;
+  /** No run reached a value (e.g. never reached the maximum rate). */
+  never: boolean;
 }
 
 /** The Linux default interface queue, marked on txqueuelen axes (seed 000). */
@@ -341,6 +358,8 @@ export function buildResultChart(o: {
   geometry: ChartGeometry;
   /** Limit to these series (e.g. the ones a derived metric applies to). */
   onlySeries?: readonly string[];
+  /** Grouped bars over a category axis instead of lines. */
+  bars?: boolean;
 }): ResultChartModel {
   const { lab, metric, points, results, geometry: g } = o;
   const run = seriesRun(points).filter((s) => !o.onlySeries || o.onlySeries.includes(s));
@@ -349,7 +368,7 @@ export function buildResultChart(o: {
   const values = valuesRun(points);
   const xr: [number, number] = [g.margin.left, g.width - g.margin.right];
   const yr: [number, number] = [g.height - g.margin.bottom, g.margin.top];
-  const x = makeXScale(lab, values, xr);
+  const x = makeXScale(lab, values, xr, 44, o.bars === true);
   const marksPaper = paperMarks(metric, lines, o.paper);
   const yValues: number[] = [];
   for (const a of agg) if (a.max !== null) yValues.push(a.max);
@@ -398,6 +417,18 @@ export function buildResultChart(o: {
     }
   }
   const drawn = marks.filter((m) => m.py !== null);
+  let bars: DrawnBar[] | null = null;
+  if (o.bars) {
+    bars = [];
+    const band = (x.step ?? 0) * 0.8;
+    const width = lines.length > 0 ? band / lines.length : 0;
+    const top = y.pos(y.domain[1]);
+    for (const m of marks) {
+      const li = lines.findIndex((l) => l.id === m.line);
+      if (li < 0 || m.runs.length === 0) continue;
+      bars.push({ line: m.line, mark: m, x: m.px - band / 2 + li * width, width, y: m.py ?? top, never: m.py === null });
+    }
+  }
   return {
     metric,
     lines,
@@ -409,6 +440,7 @@ export function buildResultChart(o: {
     references,
     pointCount: drawn.length,
     seriesIds: lines.filter((l) => drawn.some((m) => m.line === l.id)).map((l) => l.id),
+    bars,
   };
 }
 

@@ -27,9 +27,9 @@ export interface PointTiming {
   cost: number;
   status: PointStatus;
   /** When the point started (same clock as `now`). */
-  startedAt?: number;
+  startedAt?: number | null;
   /** Engine time of a finished point. */
-  wallMs?: number;
+  wallMs?: number | null;
 }
 
 export interface SweepProgress {
@@ -60,7 +60,7 @@ export function sweepProgress(points: readonly PointTiming[], now: number, worke
     if (p.status === 'done') {
       done++;
       settledCost += p.cost;
-      if (p.wallMs !== undefined && p.wallMs > 0) {
+      if (p.wallMs != null && p.wallMs > 0) {
         doneCost += p.cost;
         doneWall += p.wallMs;
       }
@@ -77,7 +77,7 @@ export function sweepProgress(points: readonly PointTiming[], now: number, worke
   let credit = 0;
   if (rate !== null) {
     for (const p of points) {
-      if (p.status === 'running' && p.startedAt !== undefined) credit += Math.min(rate * Math.max(0, now - p.startedAt), RUNNING_CREDIT_CAP * p.cost);
+      if (p.status === 'running' && p.startedAt != null) credit += Math.min(rate * Math.max(0, now - p.startedAt), RUNNING_CREDIT_CAP * p.cost);
     }
   }
   const fraction = totalCost > 0 ? Math.min(1, (settledCost + credit) / totalCost) : 1;

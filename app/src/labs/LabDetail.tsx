@@ -1,0 +1,361 @@
+// One guided lab: the guide (question, prediction, control), the sweep
+// (run, progress and time left, cancel), the results as the paper drew
+// them, the paper's values beside the simulation, what the paper found and
+// why, and where the simulator's model differs from the testbed.
+
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { Lab, PaperFile } from '../engine/generated/labs';
+import type { Scenario } from '../engine/types';
+import { Tip } from '../ui/Tip';
+import { drillHref } from './drill';
+import { glossarySegments } from './glossaryLinks';
+import { labHref, type LabsEnv } from './env';
+import { chartPlan, runCount, showsGain, showsRanking } from './presentation';
+import { formatEta, sweepProgress } from './progress';
+import type { PointDebug } from './protocol';
+import { ResultChart } from './ResultChart';
+import { SweepStore, type SweepSnapshot } from './sweepStore';
+import { GainTable, PaperTable, PointErrors, RankingTable } from './tables';
+import { setLabHookSource, type LabHookSnapshot } from './testHooks';
+
+export interface LabDetailProps {
+  lab: Lab;
+  labs: Lab[];
+  paper: PaperFile;
+  quick: boolean;
+  env: LabsEnv;
+  defaults: Scenario;
+  debug: ReadonlyMap<number, PointDebug>;
+}
+
+/** Guide text with the glossary's terms linked (first mention in the paragraph). */
+export function GlossaryText({ text }: { text: string }): ReactNode {
+  return glossarySegments(text).map((s, i) =>
+    s.term ? (
+      <span key={i} className="glossary-term">
+        {s.text}
+        <Tip id={s.term} />
+      </span>
+    ) : (
+      <span key={i}>{s.text}</span>
+    ),
+  );
+}
+
+function hookSnapshot(s: SweepSnapshot, env: LabsEnv): LabHookSnapshot {
+  return {
+    id: s.lab.id,
+    number: s.lab.number,
+    quick: s.quick,
+    state: s.state,
+    total: s.points.length,
+    completed: s.pointStates.filter((p) => p.status === 'done').length,
+    failed: s.pointStates.filter((p) => p.status === 'error').length,
+    workers: env.pool.size,
+    poolGeneration: env.pool.generation,
+    points: s.points.map((p, index) => ({
+      index,
+      series: p.series,
+      x: p.x,
+      seed: p.seed,
+      status: s.pointStates[index].status,
+      result: s.pointStates[index].result,
+      error: s.pointStates[index].error,
+      scenario: p.scenario,
+    })),
+    comparisons: s.comparisons,
+    ranking: s.ranking,
+  };
+}
+
+function usePrediction(labId: string): [string, (v: string) => void] {
+  const key = `sawtooth.labs.prediction:${labId}`;
+  const [text, setText] = useState(() => {
+    try {
+      return sessionStorage.getItem(key) ?? '';
+    } catch {
+      return '';
+    }
+  });
+  const set = (v: string) => {
+    setText(v);
+    try {
+      sessionStorage.setItem(key, v);
+    } catch {
+      // not kept
+    }
+  };
+  return [text, set];
+}
+
+function storage(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function LabDetail({ lab, labs, paper, quick, env, defaults, debug }: LabDetailProps) {
+  // A store per mount (StrictMode mounts twice in development).
+  const [store, setStore] = useState<SweepStore | null>(null);
+  useEffect(() => {
+    const s = new SweepStore(lab, quick, { service: env.service, pool: env.pool, now: () => performance.now(), storage: storage(), debug });
+    setStore(s);
+    void s.load();
+    env.pool.warm();
+    return () => s.dispose();
+  }, [lab, quick, env, debug]);
+  if (!store) return <section className="labs" data-testid="guided-lab" data-lab-id={lab.id} data-lab-state="loading" />;
+  return <LabBody store={store} lab={lab} labs={labs} paper={paper} quick={quick} env={env} defaults={defaults} />;
+}
+
+function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDetailProps, 'debug'> & { store: SweepStore }) {
+  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const running = snap.state === 'running';
+
+  // What the page shows, for window.sawtooth.lab() (published after render).
+  const latest = useRef(snap);
+  useLayoutEffect(() => {
+    latest.current = snap;
+  });
+  useEffect(() => {
+    setLabHookSource(() => hookSnapshot(latest.current, env));
+    return () => setLabHookSource(null);
+  }, [env]);
+
+  // A clock for the time-left estimate while the sweep runs.
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(performance.now()), 500);
+    return () => clearInterval(t);
+  }, [running]);
+  const progress = sweepProgress(snap.pointStates, running ? Math.max(now, performance.now()) : now, env.pool.size);
+
+  const plan = useMemo(() => chartPlan(lab), [lab]);
+  const labPaper = useMemo(() => paper.values.filter((v) => v.lab === lab.id), [paper, lab]);
+  const claims = useMemo(() => paper.claims.filter((c) => c.lab === lab.id), [paper, lab]);
+  const parameters = useMemo(() => paper.parameters.filter((c) => c.lab === lab.id), [paper, lab]);
+  const href = typeof window !== 'undefined' ? window.location.href : 'http://localhost/';
+  const drill = useMemo(() => {
+    const cache = new Map<number, string>();
+    return (i: number) => {
+      let h = cache.get(i);
+      if (h === undefined) {
+        const p = snap.points[i];
+        h = p ? drillHref(href, p.scenario, defaults) : '#';
+        cache.set(i, h);
+      }
+      return h;
+    };
+  }, [snap.points, href, defaults]);
+
+  const [prediction, setPrediction] = usePrediction(lab.id);
+  const [foundOpen, setFoundOpen] = useState(false);
+  useEffect(() => {
+    if (snap.state === 'done') setFoundOpen(true);
+  }, [snap.state]);
+
+  const anyResults = snap.results.some((r) => r !== null);
+  const missing = snap.pointStates.filter((p) => p.status !== 'done').length;
+  const idx = labs.findIndex((l) => l.id === lab.id);
+  const prev = idx > 0 ? labs[idx - 1] : null;
+  const next = idx >= 0 && idx < labs.length - 1 ? labs[idx + 1] : null;
+  const total = snap.points.length || runCount(lab, quick);
+  const simulatedS = snap.points.reduce((a, p) => a + p.scenario.duration_ms / 1000, 0);
+  const wall = snap.startedAt !== null && snap.finishedAt !== null ? (snap.finishedAt - snap.startedAt) / 1000 : null;
+
+  let status: string;
+  switch (snap.state) {
+    case 'loading':
+      status = 'Preparing the sweep…';
+      break;
+    case 'running':
+      status = `${progress.done} of ${progress.total} runs finished${progress.failed ? `, ${progress.failed} failed` : ''} · ${formatEta(progress.etaMs)}`;
+      break;
+    case 'done':
+      status = `All ${progress.total} runs finished${progress.failed ? ` (${progress.failed} failed)` : ''}${wall !== null ? ` in ${wall.toFixed(1)} s` : snap.restored ? ' (kept from earlier in this tab)' : ''}.`;
+      break;
+    case 'cancelled':
+      status = `Cancelled: ${progress.done} of ${progress.total} runs finished. Run again to do the remaining ${missing}.`;
+      break;
+    case 'error':
+      status = snap.message ?? 'The sweep failed.';
+      break;
+    default:
+      status = anyResults ? `${progress.done} of ${progress.total} runs finished; ${missing} to go.` : `${total} runs, ${Math.round(simulatedS)} s of simulated time, on ${env.pool.size} worker${env.pool.size === 1 ? '' : 's'}.`;
+  }
+
+  return (
+    <section className="labs lab-detail" data-testid="guided-lab" data-lab-id={lab.id} data-lab-state={snap.state} data-quick={quick ? '1' : '0'} aria-labelledby="lab-title">
+      <nav className="lab-crumbs" aria-label="Guided labs">
+        <a href="?view=labs">All labs</a>
+        {prev && <a href={labHref(prev.id, quick)}>← Lab {prev.number}</a>}
+        {next && <a href={labHref(next.id, quick)}>Lab {next.number} →</a>}
+      </nav>
+      <header className="lab-head">
+        <h2 id="lab-title">
+          <span className="lab-number">Lab {lab.number}</span> {lab.title}
+        </h2>
+        <p className="lab-summary">{lab.summary}</p>
+        <p className="lab-sources">
+          From{' '}
+          {lab.sources.map((s, i) => (
+            <span key={s.file}>
+              {i > 0 ? '; ' : ''}seed {s.seed} (<code>{s.file}</code>), {s.refs}
+            </span>
+          ))}
+          .
+        </p>
+      </header>
+
+      <div className="lab-top">
+        <section className="lab-guide" aria-labelledby="guide-q">
+          <h3 id="guide-q">The question</h3>
+          <p>
+            <GlossaryText text={lab.guide.question} />
+          </p>
+          <h3>Predict before you run</h3>
+          <p>
+            <GlossaryText text={lab.guide.predict} />
+          </p>
+          <label className="prediction">
+            Your prediction <span className="muted">(kept in this browser tab only)</span>
+            <textarea value={prediction} onChange={(e) => setPrediction(e.target.value)} rows={3} data-testid="lab-prediction" />
+          </label>
+          <h3>The control</h3>
+          <p>
+            <GlossaryText text={lab.guide.control} />
+          </p>
+        </section>
+
+        <section className="lab-run" aria-labelledby="run-title">
+          <h3 id="run-title">Run the sweep</h3>
+          <fieldset className="lab-scale">
+            <legend>Scale</legend>
+            <a href={labHref(lab.id, true)} aria-current={quick ? 'true' : undefined} className={quick ? 'on' : ''}>
+              Quick: {runCount(lab, true)} runs
+            </a>
+            <a href={labHref(lab.id, false)} aria-current={!quick ? 'true' : undefined} className={!quick ? 'on' : ''}>
+              Faithful: {runCount(lab, false)} runs
+            </a>
+          </fieldset>
+          <p className="hint">{quick ? lab.quick.note : 'The paper’s durations, values and repetitions: this can take a long time in a browser.'}</p>
+          <div className="lab-buttons">
+            <button type="button" className="primary" onClick={() => store.run()} disabled={running || snap.state === 'loading' || (missing === 0 && snap.points.length > 0)} data-testid="lab-run">
+              {anyResults && missing > 0 ? `Run the remaining ${missing}` : 'Run the sweep'}
+            </button>
+            <button type="button" onClick={() => store.cancel()} disabled={!running} data-testid="lab-cancel">
+              Cancel
+            </button>
+            <button type="button" onClick={() => store.clear()} disabled={running || !anyResults} data-testid="lab-clear">
+              Clear results
+            </button>
+          </div>
+          <progress
+            className="lab-progress"
+            max={1}
+            value={snap.state === 'done' ? 1 : progress.fraction}
+            aria-label="Sweep progress"
+            aria-valuetext={status}
+            data-testid="lab-progress"
+            data-completed={progress.done}
+            data-total={progress.total}
+            data-eta-ms={progress.etaMs === null ? '' : Math.round(progress.etaMs)}
+          />
+          <p className="lab-status" role="status" aria-live="polite" data-testid="lab-status">
+            {status}
+          </p>
+          <p className="hint">
+            {env.pool.size} worker{env.pool.size === 1 ? '' : 's'} (one per core){snap.restored && snap.state !== 'running' ? ' · results kept from earlier in this tab' : ''}. Click any
+            point to open that run in the lab page.
+          </p>
+          <PointErrors lab={lab} points={snap.points} states={snap.pointStates} />
+        </section>
+      </div>
+
+      <section className="lab-results" aria-labelledby="results-title">
+        <h3 id="results-title">Results</h3>
+        {!anyResults && <p className="muted">The charts fill in point by point as the runs finish. The paper’s values are already drawn.</p>}
+        <div className="lab-charts">
+          {plan.map((p, i) => (
+            <div key={p.id} className={i === 0 ? 'lab-chart-cell primary' : 'lab-chart-cell'}>
+              <ResultChart lab={lab} plan={p} points={snap.points} results={snap.results} paper={labPaper} drillHref={drill} height={i === 0 ? 300 : 230} />
+            </div>
+          ))}
+        </div>
+        {showsRanking(lab) && (
+          <>
+            <h4>Ranking</h4>
+            <RankingTable lab={lab} ranking={snap.ranking} points={snap.points} results={snap.results} paper={labPaper} />
+          </>
+        )}
+        {showsGain(lab) && (
+          <>
+            <h4>Gain over Standard TCP</h4>
+            <GainTable lab={lab} points={snap.points} results={snap.results} />
+          </>
+        )}
+      </section>
+
+      <section className="lab-paper" aria-labelledby="paper-title">
+        <h3 id="paper-title">The paper beside the simulation</h3>
+        <p className="hint">
+          Every number below comes from the engine; none is tuned to match the paper. Where they differ, the list of model differences below is the first
+          place to look.
+        </p>
+        <PaperTable lab={lab} comparisons={snap.comparisons} paper={labPaper} anyResults={anyResults} running={running} />
+        {parameters.length > 0 && (
+          <p className="hint">
+            Published settings used: {parameters.map((p) => `${p.name} = ${p.value} ${p.unit} (${p.condition}; seed ${p.source.seed}, ${p.source.at})`).join('; ')}.
+          </p>
+        )}
+      </section>
+
+      <section className="lab-findings">
+        <details open={foundOpen} onToggle={(e) => setFoundOpen((e.target as HTMLDetailsElement).open)} data-testid="lab-findings">
+          <summary>What the paper found, and why</summary>
+          <h4>What the paper found</h4>
+          <p>
+            <GlossaryText text={lab.guide.paper_found} />
+          </p>
+          {claims.length > 0 && (
+            <ul className="claims">
+              {claims.map((c, i) => (
+                <li key={i}>
+                  “{c.text}” <span className="muted small">(seed {c.source.seed}, {c.source.at})</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <h4>Why: the mechanism</h4>
+          <p>
+            <GlossaryText text={lab.guide.mechanism} />
+          </p>
+          {lab.guide.try_next.length > 0 && (
+            <>
+              <h4>Try next</h4>
+              <ul>
+                {lab.guide.try_next.map((t, i) => (
+                  <li key={i}>
+                    <GlossaryText text={t} />
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </details>
+      </section>
+
+      <section className="lab-model" aria-labelledby="model-title">
+        <h3 id="model-title">Where the simulator differs from the testbed</h3>
+        <ul data-testid="model-differences">
+          {lab.guide.model_differences.map((d, i) => (
+            <li key={i}>{d}</li>
+          ))}
+        </ul>
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,444 @@
+// One result chart of a guided lab: the simulated points (mean over seeds,
+// min/max bars), lines per series (or per client), the papers' values on the
+// same axes, reference lines, a legend, and a data table as the text
+// alternative. Every mark opens its run in the lab page (drill-down); with
+// several seeds a chooser lists the runs. Arrow keys move between marks.
+
+import { useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import type { Lab, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
+import { useElementWidth } from '../charts/useElementWidth';
+import { buildResultChart, symbolPath, type DrawnMark, type LineDef, type ResultChartModel } from './chartData';
+import { formatValue, formatX, METRICS, withUnit } from './format';
+import type { ChartPlan } from './presentation';
+
+export interface ResultChartProps {
+  lab: Lab;
+  plan: ChartPlan;
+  points: readonly SweepPoint[];
+  results: readonly (PointResult | null)[];
+  paper: readonly PaperValue[];
+  /** Link that opens point `index` in the lab page. */
+  drillHref: (index: number) => string;
+  height?: number;
+}
+
+const MARGIN = { top: 14, right: 18, bottom: 46, left: 62 };
+
+function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartProps['plan']['metric']): string {
+  const info = METRICS[metric];
+  const at = formatX(lab.sweep.axis, m.x);
+  const v = m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : 'no value') : withUnit(m.mean, info);
+  const n = m.runs.length;
+  const spread = n > 1 && m.min !== null && m.max !== null ? `, mean of ${n} runs (${formatValue(m.min, info)} to ${formatValue(m.max, info)})` : '';
+  return `${line.label} at ${at}: ${v}${spread}`;
+}
+
+export function ResultChart({ lab, plan, points, results, paper, drillHref, height = 250 }: ResultChartProps) {
+  const boxRef = useRef<HTMLDivElement>(null);
+  const width = Math.max(280, useElementWidth(boxRef, 560));
+  const uid = useId();
+  const model: ResultChartModel = useMemo(
+    () =>
+      buildResultChart({
+        lab,
+        metric: plan.metric,
+        points,
+        results,
+        paper,
+        geometry: { width, height, margin: MARGIN },
+        onlySeries: plan.onlySeries,
+        bars: plan.bars,
+      }),
+    [lab, plan, points, results, paper, width, height],
+  );
+  const info = METRICS[plan.metric];
+  const lineById = useMemo(() => new Map(model.lines.map((l) => [l.id, l])), [model.lines]);
+  const focusable = useMemo(() => model.marks.filter((m) => m.runs.length > 0 && (m.py !== null || model.bars)), [model]);
+  const [active, setActive] = useState(0);
+  const [chooser, setChooser] = useState<DrawnMark | null>(null);
+  const markRefs = useRef(new Map<string, { focus(): void }>());
+  const keyOf = (m: DrawnMark) => `${m.line}@${m.xKey}`;
+  const activeIdx = Math.min(active, Math.max(0, focusable.length - 1));
+
+  const focusMark = (i: number) => {
+    const m = focusable[i];
+    if (!m) return;
+    setActive(i);
+    markRefs.current.get(keyOf(m))?.focus();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<SVGGElement>) => {
+    const cur = focusable[activeIdx];
+    if (!cur) return;
+    const sameLine = focusable.map((m, i) => ({ m, i })).filter(({ m }) => m.line === cur.line);
+    const pos = sameLine.findIndex(({ i }) => i === activeIdx);
+    let next: number | null = null;
+    if (e.key === 'ArrowRight') next = sameLine[Math.min(sameLine.length - 1, pos + 1)].i;
+    else if (e.key === 'ArrowLeft') next = sameLine[Math.max(0, pos - 1)].i;
+    else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      const lines = model.lines.map((l) => l.id).filter((id) => focusable.some((m) => m.line === id));
+      const li = lines.indexOf(cur.line) + (e.key === 'ArrowDown' ? 1 : -1);
+      const target = lines[Math.max(0, Math.min(lines.length - 1, li))];
+      const cands = focusable.map((m, i) => ({ m, i })).filter(({ m }) => m.line === target);
+      if (cands.length) next = cands.reduce((a, b) => (Math.abs(b.m.px - cur.px) < Math.abs(a.m.px - cur.px) ? b : a)).i;
+    } else if (e.key === 'Home') next = sameLine[0].i;
+    else if (e.key === 'End') next = sameLine[sameLine.length - 1].i;
+    if (next !== null) {
+      e.preventDefault();
+      focusMark(next);
+    }
+  };
+
+  const open = (m: DrawnMark, e: MouseEvent) => {
+    if (m.runs.length > 1) {
+      e.preventDefault();
+      setChooser(m);
+    }
+  };
+
+  const x0 = MARGIN.left;
+  const x1 = width - MARGIN.right;
+  const yBottom = height - MARGIN.bottom;
+  const yTop = MARGIN.top;
+  const hasBars = model.marks.some((m) => m.bar !== null);
+  const paperLines = new Set(model.paper.map((p) => p.line));
+  const barOf = new Map(model.bars?.map((b) => [b.mark, b]) ?? []);
+
+  return (
+    <figure
+      className="lab-chart"
+      data-testid={`lab-chart-${plan.id}`}
+      data-lab-id={lab.id}
+      data-metric={plan.metric}
+      data-point-count={model.pointCount}
+      data-series-ids={JSON.stringify(model.seriesIds)}
+      data-paper-count={model.paper.length}
+      aria-labelledby={`${uid}-title`}
+    >
+      <figcaption id={`${uid}-title`} className="lab-chart-title">
+        {plan.title}
+      </figcaption>
+      <div ref={boxRef} className="lab-chart-box">
+        <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="group" aria-labelledby={`${uid}-title`} aria-describedby={`${uid}-help`}>
+          <defs>
+            <pattern id={`${uid}-hatch`} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+              <line x1="0" y1="0" x2="0" y2="6" stroke="#7a8794" strokeWidth="2" />
+            </pattern>
+          </defs>
+          {/* y grid and axis */}
+          <g className="lab-axis y" aria-hidden="true">
+            {model.y.ticks.map((t) => (
+              <g key={t.label} transform={`translate(0,${t.pos})`}>
+                <line x1={x0} x2={x1} className="grid" />
+                <text x={x0 - 6} dy="0.32em" textAnchor="end">
+                  {t.label}
+                </text>
+              </g>
+            ))}
+            <text transform={`translate(14,${(yTop + yBottom) / 2}) rotate(-90)`} textAnchor="middle" className="axis-title">
+              {info.axis}
+            </text>
+          </g>
+          <g className="lab-axis x" aria-hidden="true">
+            <line x1={x0} x2={x1} y1={yBottom} y2={yBottom} className="domain" />
+            {model.x.ticks.map((t) => (
+              <g key={`${t.label}@${t.pos}`} transform={`translate(${t.pos},${yBottom})`}>
+                <line y2="5" />
+                <text y="17" textAnchor="middle">
+                  {t.label}
+                </text>
+              </g>
+            ))}
+            <text x={(x0 + x1) / 2} y={height - 6} textAnchor="middle" className="axis-title">
+              {lab.sweep.label}
+              {lab.sweep.log_scale && model.x.kind === 'log' ? ' (log scale)' : ''}
+            </text>
+          </g>
+          {model.references.map((r) => (
+            <g key={r.label} className="lab-reference" data-reference={r.label}>
+              <line x1={r.px} x2={r.px} y1={yTop} y2={yBottom} />
+              <text x={r.px + 4} y={yTop + 10}>
+                {r.label}
+              </text>
+            </g>
+          ))}
+          {/* simulated lines */}
+          {!model.bars && (
+            <g className="lab-lines" aria-hidden="true">
+              {model.paths.map((p) => {
+                const l = lineById.get(p.line)!;
+                return p.d ? <path key={p.line} d={p.d} fill="none" stroke={l.color} strokeWidth={2} strokeDasharray={l.dash} data-line={p.line} /> : null;
+              })}
+            </g>
+          )}
+          {model.bars && (
+            <g className="lab-bars" aria-hidden="true">
+              {model.bars.map((b) => {
+                const l = lineById.get(b.line)!;
+                return (
+                  <rect
+                    key={`${b.line}@${b.mark.xKey}`}
+                    x={b.x}
+                    y={b.y}
+                    width={Math.max(1, b.width - 1)}
+                    height={Math.max(0, yBottom - b.y)}
+                    fill={b.never ? `url(#${uid}-hatch)` : l.color}
+                    stroke={l.color}
+                    strokeDasharray={l.dash}
+                    opacity={b.never ? 0.8 : 0.9}
+                    data-line={b.line}
+                    data-never={b.never ? '' : undefined}
+                  />
+                );
+              })}
+            </g>
+          )}
+          {/* min/max over seeds */}
+          <g className="lab-errorbars" aria-hidden="true">
+            {model.marks.map((m) =>
+              m.bar ? (
+                <g key={keyOf(m)} stroke={lineById.get(m.line)!.color}>
+                  <line x1={m.px} x2={m.px} y1={m.bar.y0} y2={m.bar.y1} />
+                  <line x1={m.px - 4} x2={m.px + 4} y1={m.bar.y0} y2={m.bar.y0} />
+                  <line x1={m.px - 4} x2={m.px + 4} y1={m.bar.y1} y2={m.bar.y1} />
+                </g>
+              ) : null,
+            )}
+          </g>
+          {/* the papers' values */}
+          <g className="lab-paper">
+            {model.paper.map((p) => {
+              const l = lineById.get(p.line)!;
+              const title = `Paper: ${l.label} ${withUnit(p.value, info)}${p.kind === 'all' ? ' over the sweep' : ''} (seed ${p.source.seed}, ${p.source.at})`;
+              if (p.kind === 'point')
+                return (
+                  <path key={p.key} d={diamond(p.px0, p.py, 7)} className="paper-point" stroke={l.color} data-paper-key={p.key} data-paper-value={p.value}>
+                    <title>{title}</title>
+                  </path>
+                );
+              return (
+                <g key={p.key} className={p.kind === 'range' ? 'paper-range' : 'paper-level'} stroke={l.color} data-paper-key={p.key} data-paper-value={p.value}>
+                  <title>{title}</title>
+                  <line x1={p.px0} x2={p.px1} y1={p.py} y2={p.py} />
+                  {p.kind === 'range' && (
+                    <>
+                      <path d={diamond(p.px0, p.py, 5)} className="paper-point" />
+                      <path d={diamond(p.px1, p.py, 5)} className="paper-point" />
+                    </>
+                  )}
+                </g>
+              );
+            })}
+          </g>
+          {/* simulated marks: each opens its run */}
+          <g className="lab-marks" onKeyDown={onKeyDown}>
+            {focusable.map((m, i) => {
+              const l = lineById.get(m.line)!;
+              const label = markLabel(lab, l, m, plan.metric);
+              const cy = m.py ?? (model.bars ? model.y.pos(model.y.domain[1]) : 0);
+              const bar = barOf.get(m);
+              const cx = bar ? bar.x + bar.width / 2 : m.px;
+              return (
+                <a
+                  key={keyOf(m)}
+                  ref={(el) => {
+                    if (el) markRefs.current.set(keyOf(m), el);
+                    else markRefs.current.delete(keyOf(m));
+                  }}
+                  href={drillHref(m.runs[0])}
+                  className="mark"
+                  tabIndex={i === activeIdx ? 0 : -1}
+                  aria-label={`${label}. ${m.runs.length > 1 ? 'Choose a run to open in the lab page' : 'Open this run in the lab page'}`}
+                  aria-haspopup={m.runs.length > 1 ? 'dialog' : undefined}
+                  onFocus={() => setActive(i)}
+                  onClick={(e) => open(m, e)}
+                  data-series={l.series}
+                  data-line={m.line}
+                  data-x={JSON.stringify(m.x)}
+                  data-y={m.mean === null ? '' : String(m.mean)}
+                  data-runs={JSON.stringify(m.runs)}
+                >
+                  <title>{label}</title>
+                  <path
+                    d={symbolPath(l.symbol, model.bars ? 40 : 54)}
+                    transform={`translate(${cx},${model.bars ? cy - 8 : cy})`}
+                    fill={l.hollow ? '#fff' : l.color}
+                    stroke={l.color}
+                    strokeWidth={1.6}
+                  />
+                  {model.bars && m.mean === null && (
+                    <text x={cx} y={cy - 16} textAnchor="middle" className="never-label">
+                      never
+                    </text>
+                  )}
+                </a>
+              );
+            })}
+          </g>
+        </svg>
+        {chooser && (
+          <RunChooser
+            lab={lab}
+            mark={chooser}
+            line={lineById.get(chooser.line)!}
+            metric={plan.metric}
+            points={points}
+            drillHref={drillHref}
+            onClose={() => {
+              const k = keyOf(chooser);
+              setChooser(null);
+              markRefs.current.get(k)?.focus();
+            }}
+          />
+        )}
+      </div>
+      <p id={`${uid}-help`} className="sr-only">
+        Use the arrow keys to move between points; Enter opens the run in the lab page.
+      </p>
+      <Legend lines={model.lines.filter((l) => model.seriesIds.includes(l.id) || model.bars)} hasPaper={model.paper.length > 0} hasBars={hasBars} paperLines={paperLines} />
+      <ChartDataTable lab={lab} model={model} metric={plan.metric} title={plan.title} points={points} paper={model.paper} drillHref={drillHref} lineById={lineById} />
+    </figure>
+  );
+}
+
+function diamond(x: number, y: number, r: number): string {
+  return `M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z`;
+}
+
+function Legend({ lines, hasPaper, hasBars, paperLines }: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; paperLines: Set<string> }) {
+  return (
+    <ul className="lab-legend" aria-label="Legend">
+      {lines.map((l) => (
+        <li key={l.id} className="legend-item" data-line={l.id}>
+          <svg width="30" height="14" aria-hidden="true">
+            <line x1="1" x2="29" y1="7" y2="7" stroke={l.color} strokeWidth="2" strokeDasharray={l.dash} />
+            <path d={symbolPath(l.symbol, 40)} transform="translate(15,7)" fill={l.hollow ? '#fff' : l.color} stroke={l.color} strokeWidth="1.5" />
+          </svg>
+          {l.label}
+          {paperLines.has(l.id) ? <span className="sr-only"> (with paper values)</span> : null}
+        </li>
+      ))}
+      {hasPaper && (
+        <li className="legend-item">
+          <svg width="16" height="14" aria-hidden="true">
+            <path d={diamond(8, 7, 5)} className="paper-point" stroke="#14202e" />
+          </svg>
+          paper’s value (a line: over a range of the sweep)
+        </li>
+      )}
+      {hasBars && (
+        <li className="legend-item">
+          <svg width="12" height="14" aria-hidden="true">
+            <line x1="6" x2="6" y1="1" y2="13" stroke="#46566a" />
+            <line x1="2" x2="10" y1="1" y2="1" stroke="#46566a" />
+            <line x1="2" x2="10" y1="13" y2="13" stroke="#46566a" />
+          </svg>
+          min–max over seeds
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function RunChooser(props: {
+  lab: Lab;
+  mark: DrawnMark;
+  line: LineDef;
+  metric: ResultChartProps['plan']['metric'];
+  points: readonly SweepPoint[];
+  drillHref: (index: number) => string;
+  onClose: () => void;
+}) {
+  const { lab, mark, line, metric, drillHref, onClose } = props;
+  const info = METRICS[metric];
+  const uid = useId();
+  return (
+    <div
+      className="run-chooser"
+      role="dialog"
+      aria-labelledby={`${uid}-t`}
+      data-testid="run-chooser"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <p id={`${uid}-t`} className="run-chooser-title">
+        {line.label} at {formatX(lab.sweep.axis, mark.x)}: {mark.runs.length} runs
+      </p>
+      <ul>
+        {mark.runs.map((idx, k) => (
+          <li key={idx}>
+            <a href={drillHref(idx)} autoFocus={k === 0} data-point-index={idx}>
+              Seed {mark.seeds[k]}: {withUnit(mark.values[k], info)}
+            </a>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="small" onClick={onClose}>
+        Close
+      </button>
+    </div>
+  );
+}
+
+function ChartDataTable(props: {
+  lab: Lab;
+  model: ResultChartModel;
+  metric: ResultChartProps['plan']['metric'];
+  title: string;
+  points: readonly SweepPoint[];
+  paper: ResultChartModel['paper'];
+  drillHref: (index: number) => string;
+  lineById: Map<string, LineDef>;
+}) {
+  const { lab, model, metric, title, drillHref, lineById } = props;
+  const info = METRICS[metric];
+  const rows = model.marks.filter((m) => m.runs.length > 0);
+  const multi = rows.some((m) => m.runs.length > 1);
+  const paperAt = (m: DrawnMark): string => {
+    const x = typeof m.x === 'number' ? m.x : null;
+    const vals = props.paper.filter(
+      (p) => p.line === m.line && (p.kind === 'all' || (x !== null && p.kind === 'point' && Math.abs(p.x! - x) < 1e-9 * Math.max(1, x)) || (x !== null && p.kind === 'range' && x >= p.x0! && x <= p.x1!)),
+    );
+    return vals.length ? vals.map((p) => withUnit(p.value, info)).join(', ') : '';
+  };
+  return (
+    <details className="chart-table lab-table">
+      <summary>Data table</summary>
+      <table>
+        <caption>{title}: simulated values (one row per line and swept value) beside the paper’s</caption>
+        <thead>
+          <tr>
+            <th scope="col">Series</th>
+            <th scope="col">{lab.sweep.label}</th>
+            <th scope="col">Simulated{multi ? ' (mean)' : ''}</th>
+            {multi && <th scope="col">Min – max</th>}
+            <th scope="col">Paper</th>
+            <th scope="col">Runs (open in the lab page)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((m) => (
+            <tr key={`${m.line}@${m.xKey}`} data-line={m.line} data-x={JSON.stringify(m.x)}>
+              <th scope="row">{lineById.get(m.line)?.label}</th>
+              <td>{formatX(lab.sweep.axis, m.x)}</td>
+              <td>{m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : '—') : withUnit(m.mean, info)}</td>
+              {multi && <td>{m.runs.length > 1 ? `${formatValue(m.min, info)} – ${formatValue(m.max, info)}` : ''}</td>}
+              <td>{paperAt(m)}</td>
+              <td>
+                {m.runs.map((idx, k) => (
+                  <a key={idx} href={drillHref(idx)} className="run-link">
+                    seed {m.seeds[k]}
+                  </a>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}

@@ -1,0 +1,208 @@
+// The guided labs' tables: the papers' values beside the simulated ones
+// (from the engine's comparison), the [a, b] ranking, the gain of parallel
+// streams over Standard TCP, and the points that failed.
+
+import type { Comparison, Lab, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
+import { gainOverStandard, seriesMean } from './chartData';
+import { formatAt, formatValue, formatX, METRICS } from './format';
+import type { RankRow } from './protocol';
+import type { PointState } from './sweepStore';
+
+export function seriesLabel(lab: Lab, id: string): string {
+  return lab.series.find((s) => s.id === id)?.label ?? id;
+}
+
+function signed(v: number, text: string): string {
+  return v > 0 ? `+${text}` : v < 0 ? `−${text.replace(/^-/, '')}` : text;
+}
+
+/** Paper value, simulated value and their difference as display text. */
+export function comparisonCells(c: Comparison): { paper: string; simulated: string; difference: string } {
+  const fractionUnit = c.unit === 'fraction';
+  const percentUnit = c.unit === '%';
+  const fmt = (v: number) => (fractionUnit ? `${formatValue(v * 100)}%` : percentUnit ? `${formatValue(v)}%` : c.unit === 'rank' ? String(Math.round(v * 100) / 100) : formatValue(v));
+  const unit = fractionUnit || percentUnit || c.unit === 'rank' || c.unit === 'index' ? '' : ` ${c.unit}`;
+  const range = c.paper_range ? ` (${fmt(c.paper_range[0])} to ${fmt(c.paper_range[1])})` : '';
+  const paper = `${fmt(c.paper)}${unit}${range}`;
+  if (c.simulated === null || c.difference === null) return { paper, simulated: '', difference: '' };
+  const simulated = `${fmt(c.simulated)}${unit}`;
+  const d = c.difference;
+  let difference: string;
+  if (fractionUnit) difference = `${signed(d, formatValue(Math.abs(d) * 100))} points`;
+  else if (percentUnit) difference = `${signed(d, formatValue(Math.abs(d)))} points`;
+  else if (c.unit === 'rank') difference = d === 0 ? 'same place' : `${signed(d, String(Math.abs(d)))} place${Math.abs(d) === 1 ? '' : 's'}`;
+  else {
+    difference = `${signed(d, formatValue(Math.abs(d)))}${unit}`;
+    if (c.relation === 'value' && c.paper !== 0) difference += ` (${signed(d, formatValue(Math.abs((100 * d) / c.paper)))}%)`;
+  }
+  if (c.paper_range && c.simulated >= c.paper_range[0] && c.simulated <= c.paper_range[1]) difference += ', within the paper’s range';
+  return { paper, simulated, difference };
+}
+
+function quantity(lab: Lab, c: Comparison): string {
+  const m = METRICS[c.metric];
+  let q = c.metric === 'rank' ? 'Rank (combined throughput, ties by Standard TCP’s)' : m.label;
+  if (c.group !== null) {
+    const flow = lab.series.find((s) => s.id === c.series)?.flows[c.group];
+    if (flow) q = `${q}: ${flow.label}`;
+  }
+  if (c.relation === 'difference' && c.relative_to) q = `${q}, minus ${seriesLabel(lab, c.relative_to)}`;
+  if (c.relation === 'percent' && c.relative_to) q = `${q}, % change over ${seriesLabel(lab, c.relative_to)}`;
+  return q;
+}
+
+export function PaperTable(props: { lab: Lab; comparisons: Comparison[] | null; paper: readonly PaperValue[]; anyResults: boolean; running: boolean }) {
+  const { lab, comparisons, paper, anyResults, running } = props;
+  if (comparisons === null) return <p className="muted">Asking the engine for the paper’s values…</p>;
+  if (comparisons.length === 0) return <p className="muted">The papers give no number for this lab; their findings are listed above.</p>;
+  const notes = new Map(paper.map((v) => [v.key, v.note]));
+  return (
+    <div className="table-scroll">
+      <table className="lab-table paper-table" data-testid="paper-table">
+        <caption>The papers’ published values beside this simulation’s (difference = simulated − paper)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Series</th>
+            <th scope="col">Quantity</th>
+            <th scope="col">At</th>
+            <th scope="col">Paper</th>
+            <th scope="col">Simulated</th>
+            <th scope="col">Difference</th>
+            <th scope="col">Source</th>
+          </tr>
+        </thead>
+        <tbody>
+          {comparisons.map((c) => {
+            const cells = comparisonCells(c);
+            const note = notes.get(c.key);
+            const missing = c.simulated === null ? (running || !anyResults ? 'not run yet' : c.points === 0 ? 'not run at this scale' : 'undefined in these runs') : null;
+            return (
+              <tr
+                key={c.key}
+                data-key={c.key}
+                data-paper={c.paper}
+                data-simulated={c.simulated ?? ''}
+                data-difference={c.difference ?? ''}
+                data-points={c.points}
+              >
+                <th scope="row">{seriesLabel(lab, c.series)}</th>
+                <td>{quantity(lab, c)}</td>
+                <td>{formatAt(c.at, lab.sweep)}</td>
+                <td className="num">{cells.paper}</td>
+                <td className="num">
+                  {missing ? <span className="muted">{missing}</span> : cells.simulated}
+                  {c.points > 1 && !missing ? <span className="muted small"> (mean of {c.points} runs)</span> : null}
+                </td>
+                <td className="num">{cells.difference}</td>
+                <td className="source">
+                  seed {c.source.seed}, {c.source.at}
+                  <span className="muted small"> ({c.source.file})</span>
+                  {note ? <span className="note"> {note}</span> : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function RankingTable(props: { lab: Lab; ranking: RankRow[] | null; points: readonly SweepPoint[]; results: readonly (PointResult | null)[]; paper: readonly PaperValue[] }) {
+  const { lab, ranking, points, results, paper } = props;
+  if (!ranking || ranking.length === 0) return <p className="muted">The ranking appears as results come in.</p>;
+  const paperRank = new Map(paper.filter((v) => v.metric === 'rank').map((v) => [v.series, v.value]));
+  const share = METRICS.standard_share;
+  return (
+    <div className="table-scroll">
+      <table className="lab-table ranking-table" data-testid="ranking-table">
+        <caption>Series ranked as the paper ranked them: by mean combined throughput, ties (within 1%) broken by Standard TCP’s throughput</caption>
+        <thead>
+          <tr>
+            <th scope="col">Simulated rank</th>
+            <th scope="col">Series</th>
+            <th scope="col">Combined throughput</th>
+            <th scope="col">Standard TCP’s throughput</th>
+            <th scope="col">Standard TCP’s share</th>
+            <th scope="col">Paper’s rank</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ranking.map(([id, combined, standard], i) => (
+            <tr key={id} data-series={id} data-rank={i + 1} data-paper-rank={paperRank.get(id) ?? ''}>
+              <td className="num">{i + 1}</td>
+              <th scope="row">{seriesLabel(lab, id)}</th>
+              <td className="num">{formatValue(combined)} Mb/s</td>
+              <td className="num">{formatValue(standard)} Mb/s</td>
+              <td className="num">{formatValue(seriesMean('standard_share', id, lab, points, results), share)}</td>
+              <td className="num">{paperRank.get(id) ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function GainTable(props: { lab: Lab; points: readonly SweepPoint[]; results: readonly (PointResult | null)[] }) {
+  const { lab, points, results } = props;
+  const rows = gainOverStandard(lab, points, results);
+  const series = [...new Set(rows.flatMap((r) => r.cells.map((c) => c.series)))];
+  if (series.length === 0) return null;
+  return (
+    <div className="table-scroll">
+      <table className="lab-table gain-table" data-testid="gain-table">
+        <caption>Total throughput, and the gain over Standard TCP with the same number of streams (and clients, and RTT)</caption>
+        <thead>
+          <tr>
+            <th scope="col">{lab.sweep.label}</th>
+            {series.map((s) => (
+              <th scope="col" key={s}>
+                {seriesLabel(lab, s)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.xKey} data-x={r.xKey}>
+              <th scope="row">{formatX(lab.sweep.axis, r.x)}</th>
+              {series.map((s) => {
+                const c = r.cells.find((x) => x.series === s);
+                return (
+                  <td key={s} className="num" data-series={s} data-gain={c?.gainPct ?? ''}>
+                    {c && c.mean !== null ? `${formatValue(c.mean)} Mb/s` : '—'}
+                    {c && c.gainPct !== null ? <span className={c.gainPct >= 0 ? 'gain up' : 'gain down'}> ({c.gainPct >= 0 ? '+' : '−'}{formatValue(Math.abs(c.gainPct))}%)</span> : null}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function PointErrors(props: { lab: Lab; points: readonly SweepPoint[]; states: readonly PointState[] }) {
+  const failed = props.states.map((s, i) => ({ s, i })).filter(({ s }) => s.status === 'error');
+  if (failed.length === 0) return null;
+  return (
+    <div className="point-errors" data-testid="point-errors" role="alert">
+      <p>
+        {failed.length} run{failed.length === 1 ? '' : 's'} failed (the others are unaffected; “Run” tries the missing ones again):
+      </p>
+      <ul>
+        {failed.map(({ s, i }) => {
+          const p = props.points[i];
+          return (
+            <li key={i} data-point-index={i}>
+              {seriesLabel(props.lab, p.series)}, {formatX(props.lab.sweep.axis, p.x)}, seed {p.seed}: {s.error}
+              {s.crashed ? ' — its worker was replaced.' : ''}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
