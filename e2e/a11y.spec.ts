@@ -174,7 +174,7 @@ test('each chart has a text summary and a data-table alternative', async ({ page
   expect(Number(cell)).toBeCloseTo(first, 3);
 });
 
-test('a crashed worker is reported, the last result kept, and the engine restarted', async ({ page }) => {
+test('a worker that crashes on the first run is reported and the engine restarted', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('./?seed=1&dur=2&debug=crash');
@@ -188,8 +188,45 @@ test('a crashed worker is reported, the last result kept, and the engine restart
   await rtt.fill('45');
   await rtt.press('Enter');
   await page.waitForFunction(() => window.sawtooth!.scenario()?.rtt_ms === 45 && document.documentElement.dataset.runState === 'done');
-  const result = await page.evaluate(() => window.sawtooth!.summary()!.total_throughput_bps);
-  expect(result).toBeGreaterThan(0);
+  expect(await page.evaluate(() => window.sawtooth!.summary()!.total_throughput_bps)).toBeGreaterThan(0);
   await expect(page.getByTestId('run-error')).toHaveCount(0);
   expect(errors).toEqual([]);
+});
+
+test('a worker killed mid-run: the page says so, keeps the last result and restarts the engine', async ({ page }) => {
+  await page.goto('./?seed=1&dur=2');
+  expect(await done(page)).toBe('done');
+  const last = await page.evaluate(() => ({ summary: window.sawtooth!.summary(), scenario: window.sawtooth!.scenario(), n: window.sawtooth!.series()!.length }));
+  const counts = JSON.parse((await page.getByTestId('chart-cwnd').getAttribute('data-point-counts'))!);
+  expect(counts['f0.cwnd_pkts']).toBe(last.n);
+
+  // A long run, then the engine worker dies while it is running.
+  const dur = page.locator('[data-control-id="duration"]').getByRole('textbox').first();
+  await dur.fill('600');
+  await dur.press('Enter');
+  await page.waitForFunction(() => document.documentElement.dataset.runState === 'running' && (window.sawtooth!.series()?.length ?? 0) > 0);
+  const workers = page.workers();
+  expect(workers.length).toBeGreaterThan(0);
+  await workers[workers.length - 1].evaluate(() => {
+    setTimeout(() => {
+      throw new Error('forced crash from the test');
+    }, 0);
+  });
+
+  // Reported, with the last result still on screen.
+  await expect(page.locator('html')).toHaveAttribute('data-run-state', 'error');
+  expect(await page.evaluate(() => window.sawtooth!.error()?.kind)).toBe('trap');
+  await expect(page.getByTestId('run-error')).toContainText(/stopped unexpectedly/);
+  await expect(page.getByTestId('run-error')).toContainText(/restarted/i);
+  expect(await page.evaluate(() => window.sawtooth!.summary())).toEqual(last.summary);
+  expect(await page.evaluate(() => window.sawtooth!.series()!.length)).toBe(last.n);
+  const after = JSON.parse((await page.getByTestId('chart-cwnd').getAttribute('data-point-counts'))!);
+  expect(after['f0.cwnd_pkts']).toBe(last.n);
+
+  // The engine is restarted: the next run completes.
+  await dur.fill('3');
+  await dur.press('Enter');
+  await page.waitForFunction(() => window.sawtooth!.scenario()?.duration_ms === 3000 && document.documentElement.dataset.runState === 'done');
+  expect(await page.evaluate(() => window.sawtooth!.summary()!.total_throughput_bps)).toBeGreaterThan(0);
+  await expect(page.getByTestId('run-error')).toHaveCount(0);
 });

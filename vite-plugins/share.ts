@@ -137,7 +137,9 @@ export function precacheServiceWorker(): Plugin {
     writeBundle() {
       const files = listFiles(outDir)
         .map((p) => relative(outDir, p).split(sep).join('/'))
-        .filter((f) => f !== SW_FILE && !f.endsWith('.map'))
+        // Fonts: every browser that runs this app takes woff2, the first
+        // source KaTeX's CSS lists; the .woff/.ttf fallbacks are not precached.
+        .filter((f) => f !== SW_FILE && !f.endsWith('.map') && !/\.(woff|ttf)$/.test(f))
         .sort();
       const hash = createHash('sha256');
       for (const f of files) hash.update(f).update(readFileSync(join(outDir, f)));

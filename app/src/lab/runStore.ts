@@ -78,8 +78,12 @@ export class RunStore {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
+  /** The last run that finished (kept on screen if a later run crashes the engine). */
+  private lastDone: RunSnapshot | null = null;
+
   private update(patch: Partial<RunSnapshot>): void {
     this.snap = { ...this.snap, ...patch, version: this.snap.version + 1 };
+    if (this.snap.state === 'done') this.lastDone = this.snap;
     for (const l of this.listeners) l();
     if (this.snap.state === 'done' || this.snap.state === 'error') {
       const w = this.waiters;
@@ -132,7 +136,16 @@ export class RunStore {
       if (this.handle !== handle) return;
       this.handle = null;
       if (r.status === 'done') this.update({ state: 'done', summary: r.summary, wallMs: r.wallMs, progress: 1 });
-      else if (r.status === 'error') this.update({ state: 'error', error: r.error });
+      else if (r.status === 'error') {
+        // share/resilience: when the engine crashed (a trap or a dead worker;
+        // the client restarts it), the last finished result stays on screen.
+        const last = r.error.kind === 'trap' ? this.lastDone : null;
+        this.update(
+          last
+            ? { state: 'error', error: r.error, runId: last.runId, scenario: last.scenario, series: last.series, events: last.events, summary: last.summary, wallMs: last.wallMs, progress: 1 }
+            : { state: 'error', error: r.error },
+        );
+      }
       // 'cancelled' only happens when superseded, handled by the newer run.
     });
   }
