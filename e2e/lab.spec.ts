@@ -298,12 +298,21 @@ test('field errors: typed values and engine rejections show next to the field', 
   await page.waitForFunction(() => window.sawtooth!.scenario()!.hosts[0].flows[0].window_bytes === 8 * 2 ** 20);
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
 
-  const scenario = await page.evaluate(() => window.sawtooth!.scenario()!);
-  scenario.hosts[0].txqueuelen_pkts = 0;
-  await page.goto(`./?scenario=${encodeURIComponent(JSON.stringify(scenario))}`);
-  expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('error');
-  await expect(page.getByTestId('txqueuelen-error')).toContainText('hosts[0].txqueuelen_pkts = 0');
-  await expect(page.getByTestId('run-error')).toContainText('hosts[0].txqueuelen_pkts');
+  // A rule only the engine knows about the combination (a flow starting after
+  // the end of the run): its error shows next to the flow's start time.
+  let id = await runId(page);
+  await page.getByLabel('Flow 0 start time value').fill('5');
+  await waitForNewRun(page, id);
+  await page.getByLabel('Duration value').fill('2');
+  await page.waitForFunction(() => document.documentElement.dataset.runState === 'error');
+  expect(await page.evaluate(() => window.sawtooth!.error()?.kind)).toBe('validation');
+  await expect(page.getByTestId('flow0-start-error')).toContainText('hosts[0].flows[0].start_ms = 5000');
+  await expect(page.getByTestId('flow0-start-error')).toContainText('must be between 0 and 2000 ms');
+  await expect(page.getByTestId('run-error')).toContainText('hosts[0].flows[0].start_ms');
+  id = await runId(page);
+  await page.getByLabel('Duration value').fill('20');
+  await waitForNewRun(page, id);
+  await expect(page.getByTestId('flow0-start-error')).toHaveCount(0);
   expect(problems).toEqual([]);
 });
 

@@ -10,7 +10,7 @@
 import { memo, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { EngineEvent } from '../engine/types';
 import { drawLines } from './canvasDraw';
-import { buildChartModel, formatReadout, valuesAt, type RunView } from './chartModel';
+import { buildChartModel, chartYDomain, formatReadout, valuesAt, type RunView } from './chartModel';
 import { chartDataAttributes } from './dataAttributes';
 import { MARKER_KINDS, markerPath, type MarkerKind } from './markers';
 import { flowColor } from './palette';
@@ -59,9 +59,10 @@ function TimeChartImpl(props: TimeChartProps) {
   const uid = useId().replace(/:/g, '');
   const [brush, setBrush] = useState<{ a: number; b: number } | null>(null);
 
+  const yDomain = useMemo(() => chartYDomain({ run, ghost, view }), [run, ghost, view]);
   const model = useMemo(
-    () => buildChartModel({ run, ghost, events, view, tShown, width: plotW, height: plotH }),
-    [run, ghost, events, view, tShown, plotW, plotH],
+    () => buildChartModel({ run, ghost, events, view, tShown, width: plotW, height: plotH, yDomain }),
+    [run, ghost, events, view, tShown, plotW, plotH, yDomain],
   );
   const useCanvas = props.renderMode === 'canvas' || (props.renderMode === 'auto' && props.animating);
 

@@ -1,5 +1,8 @@
 // Drawing decimated lines on a 2D canvas (the dense series while a run
-// streams or plays back).
+// streams or plays back). Dashed styles are drawn solid and lighter here:
+// stroking dashes along thousands of short segments is what makes a
+// software-rendered canvas miss frames (3× slower in Chromium without a
+// GPU); the SVG drawn at rest shows the real dash patterns.
 
 import type { DrawnLine } from './chartModel';
 import type { LinearScale } from './scale';
@@ -8,10 +11,9 @@ export function drawLines(ctx: CanvasRenderingContext2D, lines: DrawnLine[], sx:
   for (const l of lines) {
     const p = l.points;
     if (p.length === 0) continue;
-    ctx.globalAlpha = l.ghost ? ghostAlpha : 1;
+    ctx.globalAlpha = l.ghost ? ghostAlpha : l.dash ? 0.6 : 1;
     ctx.strokeStyle = l.color;
-    ctx.lineWidth = l.width;
-    ctx.setLineDash(l.ghost ? [] : (l.dash ?? []));
+    ctx.lineWidth = l.dash ? Math.min(l.width, 1.25) : l.width;
     ctx.lineJoin = 'round';
     ctx.beginPath();
     let pen = false;
@@ -30,5 +32,4 @@ export function drawLines(ctx: CanvasRenderingContext2D, lines: DrawnLine[], sx:
     ctx.stroke();
   }
   ctx.globalAlpha = 1;
-  ctx.setLineDash([]);
 }

@@ -95,15 +95,16 @@ function extendExtent(ext: [number, number], ys: Float64Array, i0: number, i1: n
   }
 }
 
-export function buildChartModel(input: ModelInput): ChartModel {
-  const { run, ghost, view, tShown } = input;
-  const width = Math.max(1, input.width);
-  const height = Math.max(1, input.height);
+/**
+ * The y axis for a chart: what is computed in the visible window (not only
+ * up to the playback cursor, so the axis holds still during playback), plus
+ * the ghost. Independent of the cursor, so it is computed once per run
+ * update, not once per frame.
+ */
+export function chartYDomain(input: Pick<ModelInput, 'run' | 'ghost' | 'view'>): Domain {
+  const { run, ghost, view } = input;
   const spec = run?.spec ?? ghost?.spec ?? null;
   const yFactor = spec?.yFactor ?? 1;
-
-  // y extent: what is computed in the visible window (not only up to the
-  // cursor, so the axis holds still during playback), plus the ghost.
   const ext: [number, number] = [Infinity, -Infinity];
   const layers: { rv: RunView; ghost: boolean }[] = [];
   if (ghost && ghost.computed > 0) layers.push({ rv: ghost, ghost: true });
@@ -144,7 +145,19 @@ export function buildChartModel(input: ModelInput): ChartModel {
   let top = dataExt ? dataExt[1] : -Infinity;
   const bottom = dataExt ? dataExt[0] : Infinity;
   for (const v of soft) if (v > top && (!dataExt || v <= Math.max(dataExt[1], 0) * 3)) top = v;
-  const yDomain = niceDomain(top >= bottom ? [Math.min(bottom, top), top] : null);
+  return niceDomain(top >= bottom ? [Math.min(bottom, top), top] : null);
+}
+
+export function buildChartModel(input: ModelInput & { yDomain?: Domain }): ChartModel {
+  const { run, ghost, view, tShown } = input;
+  const width = Math.max(1, input.width);
+  const height = Math.max(1, input.height);
+  const spec = run?.spec ?? ghost?.spec ?? null;
+  const yFactor = spec?.yFactor ?? 1;
+  const layers: { rv: RunView; ghost: boolean }[] = [];
+  if (ghost && ghost.computed > 0) layers.push({ rv: ghost, ghost: true });
+  if (run) layers.push({ rv: run, ghost: false });
+  const yDomain = input.yDomain ?? chartYDomain(input);
 
   const sx = linearScale(view, [0, width]);
   const sy = linearScale(yDomain, [height, 0]);

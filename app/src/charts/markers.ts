@@ -61,7 +61,10 @@ export function binMarkers(
   const counts = emptyCounts();
   const map = new Map<string, MarkerBin>();
   const bins: MarkerBin[] = [];
-  for (const e of events) {
+  // The engine logs events in time order: visit only those in the window.
+  const [from, to] = isTimeOrdered(events) ? [firstAtOrAfter(events, t0), firstAfter(events, hi)] : [0, events.length];
+  for (let i = from; i < to; i++) {
+    const e = events[i];
     if (!(e.t_s >= t0 && e.t_s <= hi) || !isMarkerKind(e.kind)) continue;
     counts[e.kind]++;
     const px = span > 0 ? Math.min(pixels - 1, Math.floor(((e.t_s - t0) / span) * pixels)) : 0;
@@ -75,6 +78,37 @@ export function binMarkers(
     }
   }
   return { bins, counts };
+}
+
+const ordered = new WeakMap<readonly EngineEvent[], boolean>();
+function isTimeOrdered(events: readonly EngineEvent[]): boolean {
+  let r = ordered.get(events);
+  if (r === undefined) {
+    r = true;
+    for (let i = 1; i < events.length && r; i++) if (events[i].t_s < events[i - 1].t_s) r = false;
+    ordered.set(events, r);
+  }
+  return r;
+}
+function firstAtOrAfter(events: readonly EngineEvent[], t: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid].t_s < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+function firstAfter(events: readonly EngineEvent[], t: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid].t_s <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The marker kinds a run has at all (lanes are shown only for these). */

@@ -23,7 +23,7 @@ import { SummaryTable } from '../ui/SummaryTable';
 import { Tip } from '../ui/Tip';
 import type { LabStore } from './labStore';
 import * as pb from './playback';
-import type { RunState, RunStore } from './runStore';
+import type { RunSnapshot, RunState, RunStore } from './runStore';
 import type { RenderedRun } from './testHooks';
 import { flatFlows } from './topology';
 
@@ -50,12 +50,44 @@ export interface LabPageProps {
   renderChartExtra?: (id: string, chart: { spec: ChartSpec; x: Float64Array; count: number }) => ReactNode;
 }
 
+/**
+ * The run snapshot, rendered at most once per animation frame while a run
+ * streams (the worker may post chunks faster than the page can draw); the
+ * start, end and failure of a run render at once.
+ */
+function useFrameSnapshot(store: RunStore): RunSnapshot {
+  const [snap, setSnap] = useState(store.getSnapshot);
+  useEffect(() => {
+    let raf = 0;
+    const flush = () => {
+      raf = 0;
+      setSnap(store.getSnapshot());
+    };
+    const unsubscribe = store.subscribe(() => {
+      const s = store.getSnapshot();
+      if (s.state !== 'running' || s.series === null || typeof requestAnimationFrame === 'undefined') {
+        if (raf) cancelAnimationFrame(raf);
+        raf = 0;
+        setSnap(s);
+      } else if (!raf) raf = requestAnimationFrame(flush);
+    });
+    setSnap(store.getSnapshot());
+    return () => {
+      unsubscribe();
+      if (raf) cancelAnimationFrame(raf);
+    };
+  }, [store]);
+  return snap;
+}
+
+const chartIdsList = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
+
 const BASE_LANES: MarkerKind[] = ['network_loss', 'local_congestion', 'fast_retransmit', 'timeout'];
 
 export function LabPage(props: LabPageProps) {
   const { lab, store, catalogue, rendered } = props;
   const state = useSyncExternalStore(lab.subscribe, lab.getSnapshot);
-  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const snap = useFrameSnapshot(store);
   const scenario = state.scenario;
 
   // ---- runs: a scenario change starts a run at once (the store cancels the stale one)
@@ -124,6 +156,24 @@ export function LabPage(props: LabPageProps) {
     const s = g.flows.length > 1 ? ghostSum.current.get(ghost.runId, g.flows.map((f) => f.throughput_bps), g.length) : null;
     return buildChartSpecs(g, ghost.scenario, { cwndUnit, sumThroughput: s });
   }, [ghost, cwndUnit]);
+
+  // Stable per-chart views (memoised charts re-render only when their run changes).
+  const runViews = useMemo<(RunView | null)[]>(
+    () => (specs && series ? specs.map((spec) => ({ spec, x: series.t, computed: series.length })) : [null, null, null, null]),
+    [specs, series],
+  );
+  const ghostViews = useMemo<(RunView | null)[]>(
+    () => (ghostSpecs && ghost ? ghostSpecs.map((spec) => ({ spec, x: ghost.series.t, computed: ghost.series.length })) : [null, null, null, null]),
+    [ghostSpecs, ghost],
+  );
+
+  // Content rendered inside each chart (text alternatives, tables): rebuilt
+  // when the run changes, not on every playback frame.
+  const renderExtra = props.renderChartExtra;
+  const extras = useMemo(
+    () => chartIdsList.map((id, i) => (renderExtra && runViews[i] ? renderExtra(id, { spec: runViews[i]!.spec, x: runViews[i]!.x, count: runViews[i]!.computed }) : null)),
+    [renderExtra, runViews],
+  );
 
   const animating = snap.state === 'running' || playback.status === 'playing';
   const ecn = runScenario.bottleneck.aqm.kind === 'red' && runScenario.bottleneck.aqm.ecn;
@@ -218,8 +268,8 @@ export function LabPage(props: LabPageProps) {
               if (!chartShown(id)) return null;
               const spec = specs?.[i] ?? ghostSpecs?.[i] ?? null;
               if (!spec) return <ChartPlaceholder key={id} id={id} />;
-              const run: RunView | null = specs && series ? { spec: specs[i], x: series.t, computed: series.length } : null;
-              const gv: RunView | null = ghostSpecs && ghost ? { spec: ghostSpecs[i], x: ghost.series.t, computed: ghost.series.length } : null;
+              const run = runViews[i];
+              const gv = ghostViews[i];
               return (
                 <TimeChart
                   key={id}
@@ -240,7 +290,7 @@ export function LabPage(props: LabPageProps) {
                   onView={onView}
                   height={props.chartHeight}
                 >
-                  {props.renderChartExtra && run ? props.renderChartExtra(id, { spec: run.spec, x: run.x, count: run.computed }) : null}
+                  {extras[i]}
                 </TimeChart>
               );
             })}

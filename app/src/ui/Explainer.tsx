@@ -3,7 +3,7 @@
 // decrease rules typeset with KaTeX (loaded on demand, so it does not weigh
 // on the first load), its parameters and sources.
 
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { flowColor } from '../charts/palette';
 import type { AlgorithmInfo } from '../engine/types';
 import { GLOSSARY } from '../lab/glossary';
@@ -35,7 +35,7 @@ function Formula({ tex, label }: { tex: string; label: string }) {
   );
 }
 
-export function Explainer({ info, flow }: { info: AlgorithmInfo | null; flow: number }) {
+export const Explainer = memo(function Explainer({ info, flow }: { info: AlgorithmInfo | null; flow: number }) {
   return (
     <section className="explainer" aria-labelledby="explainer-h" data-testid="explainer" data-algorithm={info?.id}>
       <h2 id="explainer-h">
@@ -90,4 +90,4 @@ export function Explainer({ info, flow }: { info: AlgorithmInfo | null; flow: nu
       </details>
     </section>
   );
-}
+});

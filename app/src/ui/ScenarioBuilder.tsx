@@ -2,6 +2,7 @@
 // read-out), TCP settings, flows and run settings. Every control edits the
 // one scenario in the LabStore.
 
+import { memo } from 'react';
 import type { AlgorithmInfo, Scenario } from '../engine/types';
 import { CONTROLS, type ControlSpec } from '../lab/controls';
 import { bdpPackets } from '../lab/bdp';
@@ -36,7 +37,7 @@ export interface ScenarioBuilderProps {
   visibleControls?: string[] | null;
 }
 
-export function ScenarioBuilder({ lab, state, catalogue, visibleControls }: ScenarioBuilderProps) {
+export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catalogue, visibleControls }: ScenarioBuilderProps) {
   const s = state.scenario;
   const view = state.view;
   const topo = view.topology;
@@ -280,4 +281,4 @@ export function ScenarioBuilder({ lab, state, catalogue, visibleControls }: Scen
       </button>
     </div>
   );
-}
+});

@@ -3,6 +3,7 @@
 // time to 90% of the final rate. Cells carry the engine's raw values
 // (data-value) so tests compare them with window.sawtooth.summary().
 
+import { memo } from 'react';
 import { formatMbps } from '../charts/format';
 import { flowColor } from '../charts/palette';
 import type { RunSummary } from '../engine/types';
@@ -10,7 +11,7 @@ import { Tip } from './Tip';
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
 
-export function SummaryTable({ summary, running }: { summary: RunSummary | null; running: boolean }) {
+export const SummaryTable = memo(function SummaryTable({ summary, running }: { summary: RunSummary | null; running: boolean }) {
   return (
     <section className="summary" aria-label="Summary" data-testid="summary">
       <div className="big-numbers">
@@ -101,4 +102,4 @@ export function SummaryTable({ summary, running }: { summary: RunSummary | null;
       )}
     </section>
   );
-}
+});

@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// Lab page benchmark in Chromium (Playwright), on the production build:
+//   1. slider change → updated charts: median time from a key press on the
+//      RTT slider to the first frame where every chart shows the new run,
+//      and to the new run complete on screen (two-to-one, jumbo, 20 s);
+//   2. playback of two flows: frames per second while playing at 1×;
+//   3. initial JavaScript + WebAssembly, gzipped (the KaTeX chunk loads on
+//      demand and is reported apart).
+// Usage: node scripts/bench-ui.mjs   (builds into a temp dir; the wasm
+// package must exist: bash scripts/build-wasm.sh). Env: BENCH_UI_CHANGES (21),
+// BENCH_UI_PORT (4391), SAWTOOTH_CHROMIUM (/usr/bin/chromium).
+import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { build, preview } from 'vite';
+
+const root = resolve(fileURLToPath(import.meta.url), '../..');
+const changes = Number(process.env.BENCH_UI_CHANGES ?? 21);
+const port = Number(process.env.BENCH_UI_PORT ?? 4391);
+const outDir = mkdtempSync(join(tmpdir(), 'sawtooth-bench-ui-'));
+
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const pct = (a, p) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor((p / 100) * a.length))];
+
+const progress = (m) => process.env.BENCH_UI_VERBOSE && console.error(`[bench-ui] ${m}`);
+try {
+  progress('building');
+  await build({ configFile: join(root, 'vite.config.ts'), build: { outDir, emptyOutDir: true }, logLevel: 'warn' });
+
+  // ---- 3. initial JS + wasm, gzipped
+  const assets = join(outDir, 'assets');
+  const files = readdirSync(assets);
+  const gz = (f) => gzipSync(readFileSync(join(assets, f)), { level: 9 }).length;
+  const initial = files.filter((f) => (f.endsWith('.js') && !f.startsWith('katex')) || f.endsWith('.wasm'));
+  const initialBytes = initial.reduce((a, f) => a + gz(f), 0);
+  const lazy = files.filter((f) => f.startsWith('katex') && f.endsWith('.js')).reduce((a, f) => a + gz(f), 0);
+  const css = files.filter((f) => f.endsWith('.css') && !f.startsWith('katex')).reduce((a, f) => a + gz(f), 0);
+
+  progress('serving');
+  const server = await preview({ configFile: join(root, 'vite.config.ts'), preview: { port, strictPort: true, host: '127.0.0.1' }, build: { outDir }, logLevel: 'warn' });
+  const browser = await chromium.launch({
+    executablePath: process.env.SAWTOOTH_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+
+    // The two-to-one jumbo-frame 20 s scenario (seed 000 §4.4): the engine's default with two hosts.
+    progress('loading the page');
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.evaluate(() => window.sawtooth.whenDone());
+    const base = await page.evaluate(() => window.sawtooth.scenario());
+    const twoToOne = { ...base, hosts: [base.hosts[0], base.hosts[0]] };
+    await page.goto(`http://127.0.0.1:${port}/?scenario=${encodeURIComponent(JSON.stringify(twoToOne))}`);
+    if ((await page.evaluate(() => window.sawtooth.whenDone())) !== 'done') throw new Error('the two-to-one run failed');
+
+    progress('measuring slider changes');
+    // ---- 1. slider change → charts
+    await page.evaluate(() => {
+      window.__lastKey = 0;
+      document.addEventListener('keydown', (e) => (window.__lastKey = e.timeStamp), true);
+      // Polls every frame: the first frame where every chart shows the new
+      // run, and the frame where the run is complete and drawn at rest.
+      window.__measure = () =>
+        new Promise((done) => {
+          const figs = () => [...document.querySelectorAll('figure.chart')];
+          const before = figs()[0].dataset.runId;
+          let first = null;
+          const poll = (ts) => {
+            const f = figs();
+            const updated = f.every((x) => x.dataset.runId !== before && Object.values(JSON.parse(x.dataset.pointCounts || '{}')).some((v) => v > 2));
+            if (updated && first === null) first = ts - window.__lastKey;
+            if (updated && document.documentElement.dataset.runState === 'done' && f.every((x) => x.dataset.render === 'svg')) done({ first, full: ts - window.__lastKey });
+            else requestAnimationFrame(poll);
+          };
+          requestAnimationFrame(poll);
+        });
+    });
+    const slider = page.getByLabel('RTT slider');
+    await slider.focus();
+    const first = [];
+    const full = [];
+    for (let i = 0; i < changes; i++) {
+      // Arm the measurement before the key press (an unawaited evaluate could run after it).
+      await page.evaluate(() => {
+        window.__pending = window.__measure();
+      });
+      const m = page.evaluate(() => window.__pending);
+      await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+      const r = await Promise.race([m, new Promise((ok) => setTimeout(() => ok(null), 30_000))]);
+      if (r === null) {
+        const why = await page.evaluate(() => ({
+          focus: document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName,
+          rtt: window.sawtooth.scenario()?.rtt_ms,
+          state: document.documentElement.dataset.runState,
+          charts: [...document.querySelectorAll('figure.chart')].map((f) => `${f.dataset.runId}/${f.dataset.render}`),
+        }));
+        throw new Error(`no chart update within 30 s of a slider change: ${JSON.stringify(why)}`);
+      }
+      progress(`change ${i}: ${JSON.stringify(r)}`);
+      first.push(r.first);
+      full.push(r.full);
+    }
+
+    progress('measuring playback');
+    // ---- 2. playback frame rate, two flows at 1×
+    await page.getByTestId('play').click();
+    const fps = await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const bar = document.querySelector('[data-testid="playback"]');
+          let commits = 0;
+          const obs = new MutationObserver(() => commits++);
+          obs.observe(bar, { attributes: true, attributeFilter: ['data-play-t'] });
+          const frames = [];
+          const t0 = performance.now();
+          const loop = (ts) => {
+            frames.push(ts);
+            if (ts - t0 < 4000) requestAnimationFrame(loop);
+            else {
+              obs.disconnect();
+              const dts = frames.slice(1).map((t, i) => t - frames[i]);
+              const span = (frames[frames.length - 1] - frames[0]) / 1000;
+              done({ rafFps: (frames.length - 1) / span, commitFps: commits / span, longFrames: dts.filter((d) => d > 25).length, frames: dts.length, p95: dts.sort((a, b) => a - b)[Math.floor(dts.length * 0.95)] });
+            }
+          };
+          requestAnimationFrame(loop);
+        }),
+    );
+    await page.getByTestId('play').click();
+    if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+
+    const f = (v) => v.toFixed(0);
+    console.log('lab page bench (Chromium, two-to-one jumbo 20 s)');
+    console.log(`slider change → every chart shows the new run: median ${f(median(first))} ms (p90 ${f(pct(first, 90))} ms, n=${changes})`);
+    console.log(`slider change → new run complete on screen:     median ${f(median(full))} ms (p90 ${f(pct(full, 90))} ms)`);
+    console.log(`playback, two flows at 1×: ${fps.rafFps.toFixed(1)} frames/s, ${fps.commitFps.toFixed(1)} chart updates/s, p95 frame ${fps.p95.toFixed(1)} ms, ${fps.longFrames}/${fps.frames} frames over 25 ms`);
+    console.log(`initial JS + wasm, gzipped: ${(initialBytes / 1024).toFixed(1)} KB (${initial.join(', ')}); CSS ${(css / 1024).toFixed(1)} KB; KaTeX on demand ${(lazy / 1024).toFixed(1)} KB`);
+  } finally {
+    await browser.close();
+    await new Promise((r) => server.httpServer.close(r));
+  }
+} finally {
+  rmSync(outDir, { recursive: true, force: true });
+}
