@@ -12,3 +12,10 @@ if [ -f scripts/bench-wasm.mjs ]; then
   bash scripts/build-wasm.sh
   node scripts/bench-wasm.mjs
 fi
+
+# Lab page in Chromium: slider change → charts, playback frame rate, initial
+# JS + wasm size (scripts/bench-ui.mjs; builds the app into a temp dir).
+if [ -f scripts/bench-ui.mjs ] && [ -z "${SAWTOOTH_SKIP_BENCH_UI:-}" ]; then
+  bash scripts/build-wasm.sh
+  node scripts/bench-ui.mjs
+fi
