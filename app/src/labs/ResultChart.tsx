@@ -4,7 +4,7 @@
 // alternative. Every mark opens its run in the lab page (drill-down); with
 // several seeds a chooser lists the runs. Arrow keys move between marks.
 
-import { useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Lab, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
 import { useElementWidth } from '../charts/useElementWidth';
 import { buildResultChart, symbolPath, type DrawnMark, type LineDef, type ResultChartModel } from './chartData';
@@ -352,6 +352,8 @@ function RunChooser(props: {
   const { lab, mark, line, metric, drillHref, onClose } = props;
   const info = METRICS[metric];
   const uid = useId();
+  const firstLink = useRef<HTMLAnchorElement>(null);
+  useEffect(() => firstLink.current?.focus(), []);
   return (
     <div
       className="run-chooser"
@@ -371,7 +373,7 @@ function RunChooser(props: {
       <ul>
         {mark.runs.map((idx, k) => (
           <li key={idx}>
-            <a href={drillHref(idx)} autoFocus={k === 0} data-point-index={idx}>
+            <a href={drillHref(idx)} ref={k === 0 ? firstLink : undefined} data-point-index={idx}>
               Seed {mark.seeds[k]}: {withUnit(mark.values[k], info)}
             </a>
           </li>

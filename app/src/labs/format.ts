@@ -44,11 +44,10 @@ export function formatValue(v: number | null | undefined, info?: MetricInfo): st
 function round3(v: number): string {
   const a = Math.abs(v);
   if (a === 0) return '0';
-  if (a >= 100) return v.toFixed(0);
-  if (a >= 10) return v.toFixed(1);
-  if (a >= 1) return v.toFixed(2);
-  if (a >= 0.01) return v.toFixed(3);
-  return v.toPrecision(2);
+  // About three significant digits, without trailing zeros.
+  const digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : a >= 0.01 ? 3 : null;
+  const s = digits === null ? v.toPrecision(2) : v.toFixed(digits);
+  return String(Number(s));
 }
 
 /** A value with its unit ("828 Mb/s", "38%", "0.97"). */

@@ -30,7 +30,7 @@ export function comparisonCells(c: Comparison): { paper: string; simulated: stri
   let difference: string;
   if (fractionUnit) difference = `${signed(d, formatValue(Math.abs(d) * 100))} points`;
   else if (percentUnit) difference = `${signed(d, formatValue(Math.abs(d)))} points`;
-  else if (c.unit === 'rank') difference = d === 0 ? 'same place' : `${signed(d, String(Math.abs(d)))} place${Math.abs(d) === 1 ? '' : 's'}`;
+  else if (c.unit === 'rank') difference = d === 0 ? 'same place' : `${Math.abs(d)} place${Math.abs(d) === 1 ? '' : 's'} ${d > 0 ? 'lower' : 'higher'}`;
   else {
     difference = `${signed(d, formatValue(Math.abs(d)))}${unit}`;
     if (c.relation === 'value' && c.paper !== 0) difference += ` (${signed(d, formatValue(Math.abs((100 * d) / c.paper)))}%)`;
@@ -91,7 +91,7 @@ export function PaperTable(props: { lab: Lab; comparisons: Comparison[] | null; 
                 <td className="num">{cells.paper}</td>
                 <td className="num">
                   {missing ? <span className="muted">{missing}</span> : cells.simulated}
-                  {c.points > 1 && !missing ? <span className="muted small"> (mean of {c.points} runs)</span> : null}
+                  {c.points > 1 && !missing ? <span className="muted small"> ({c.metric === 'rank' ? 'from' : 'mean of'} {c.points} runs)</span> : null}
                 </td>
                 <td className="num">{cells.difference}</td>
                 <td className="source">

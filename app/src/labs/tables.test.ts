@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { Comparison } from '../engine/generated/labs';
+import { comparisonCells } from './tables';
+
+const C = (o: Partial<Comparison>): Comparison => ({
+  key: 'k',
+  series: 's',
+  metric: 'total_throughput_mbps',
+  group: null,
+  relation: 'value',
+  relative_to: null,
+  at: '100',
+  paper: 828,
+  paper_range: null,
+  unit: 'Mb/s',
+  simulated: 634.2,
+  difference: 634.2 - 828,
+  points: 1,
+  source: { seed: '000', file: 'f.txt', at: 'Fig. 31' },
+  ...o,
+});
+
+describe('comparisonCells', () => {
+  it('states the difference in the unit and relative to the paper', () => {
+    expect(comparisonCells(C({}))).toEqual({ paper: '828 Mb/s', simulated: '634 Mb/s', difference: '−194 Mb/s (−23.4%)' });
+  });
+  it('shares as percentages, differences in points', () => {
+    expect(comparisonCells(C({ unit: 'fraction', paper: 0.38, simulated: 0.45, difference: 0.07 }))).toEqual({ paper: '38%', simulated: '45%', difference: '+7 points' });
+  });
+  it('percent relations with the paper’s range', () => {
+    const c = comparisonCells(C({ unit: '%', relation: 'percent', relative_to: 'reno', paper: 4, paper_range: [1, 7], simulated: 2.5, difference: -1.5 }));
+    expect(c.paper).toBe('4% (1% to 7%)');
+    expect(c.difference).toBe('−1.5 points, within the paper’s range');
+  });
+  it('ranks as places', () => {
+    expect(comparisonCells(C({ unit: 'rank', metric: 'rank', paper: 1, simulated: 3, difference: 2 })).difference).toBe('2 places lower');
+    expect(comparisonCells(C({ unit: 'rank', metric: 'rank', paper: 5, simulated: 1, difference: -4 })).difference).toBe('4 places higher');
+  });
+  it('nothing simulated yet', () => {
+    expect(comparisonCells(C({ simulated: null, difference: null }))).toEqual({ paper: '828 Mb/s', simulated: '', difference: '' });
+  });
+});

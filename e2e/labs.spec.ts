@@ -1,0 +1,273 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import type { LabHookSnapshot } from '../app/src/labs/testHooks';
+
+// Guided labs (issue 7): a lab opened by link runs its sweep across the
+// worker pool, draws exactly what the engine measured, shows the paper's
+// values beside it, cancels, survives a trapped point and a dead worker,
+// and opens any point's run in the lab page. Tests wait on the page's state
+// (data-lab-state, window.sawtooth.lab()), never on time.
+
+const CLI = fileURLToPath(new URL('../engine-wasm/target/debug/sawtooth', import.meta.url));
+
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // A deliberate trap logs the Rust panic; anything else is a problem.
+    if (m.type() === 'error' && !/deliberate|panicked|unreachable|RuntimeError/.test(m.text())) problems.push(`console.error: ${m.text()}`);
+  });
+  return problems;
+}
+
+const lab = (page: Page) => page.getByTestId('guided-lab');
+
+async function labState(page: Page, state: string, timeout = 20_000): Promise<void> {
+  await expect(lab(page)).toHaveAttribute('data-lab-state', state, { timeout });
+}
+
+async function hook(page: Page): Promise<LabHookSnapshot> {
+  const s = await page.evaluate(() => window.sawtooth!.lab());
+  expect(s).not.toBeNull();
+  return s!;
+}
+
+async function runToDone(page: Page, timeout = 55_000): Promise<LabHookSnapshot> {
+  await labState(page, 'idle');
+  await page.getByTestId('lab-run').click();
+  await labState(page, 'done', timeout);
+  return hook(page);
+}
+
+interface DrawnMark {
+  series: string;
+  x: unknown;
+  y: number | null;
+  runs: number[];
+}
+
+async function drawnMarks(page: Page, chart: string): Promise<DrawnMark[]> {
+  return page
+    .getByTestId(`lab-chart-${chart}`)
+    .locator('a.mark')
+    .evaluateAll((els) =>
+      els.map((el) => ({
+        series: el.getAttribute('data-series')!,
+        x: JSON.parse(el.getAttribute('data-x')!),
+        y: el.getAttribute('data-y') === '' ? null : Number(el.getAttribute('data-y')),
+        runs: JSON.parse(el.getAttribute('data-runs')!),
+      })),
+    );
+}
+
+test('the guided labs are one click from the lab page, and every lab opens by link', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('./?seed=1&dur=2');
+  expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
+  expect(await page.evaluate(() => window.sawtooth!.lab())).toBeNull();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Guided labs' }).click();
+  const list = page.getByTestId('guided-labs');
+  await expect(list).toHaveAttribute('data-lab-state', 'list');
+  const cards = list.locator('.lab-list > li');
+  await expect(cards).toHaveCount(11);
+  await expect(cards.first()).toContainText('Lab 1');
+  await cards.nth(2).getByRole('link').click();
+  await expect(page).toHaveURL(/\?lab=txqueuelen$/);
+  await labState(page, 'idle');
+  await expect(page.getByRole('heading', { level: 2 })).toContainText('txqueuelen');
+
+  // Each lab: its guide, its charts (with the paper's values already drawn
+  // where the paper gives numbers), the paper table and the model's differences.
+  const ids = ['back-to-back', 'back-to-back-30ms', 'txqueuelen', 'two-to-one', 'scalable-ab', 'txqueuelen-two-to-one', 'parallel-streams', 'ten-into-one', 'rtt-fairness', 'highspeed-many-flows', 'low-ssthresh'];
+  for (const [i, id] of ids.entries()) {
+    await page.goto(`./?lab=${i % 2 === 0 ? id : i + 1}`);
+    await labState(page, 'idle');
+    const s = await hook(page);
+    expect(s.id).toBe(id);
+    expect(s.number).toBe(i + 1);
+    expect(s.quick).toBe(true);
+    expect(s.total).toBeGreaterThan(0);
+    expect(s.completed).toBe(0);
+    await expect(page.getByTestId('model-differences').locator('li').first()).toBeVisible();
+    await expect(lab(page).locator('figure.lab-chart').first()).toBeVisible();
+    await expect(lab(page).locator('.lab-guide')).toContainText('The question');
+    // The paper's values are listed before any run, each with its source.
+    if ((s.comparisons ?? []).length > 0) {
+      await expect(page.getByTestId('paper-table').locator('tbody tr')).toHaveCount(s.comparisons!.length);
+      await expect(page.getByTestId('paper-table').locator('tbody tr').first()).toContainText('seed');
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('lab 3 by link: the drawn points are the engine’s results, the paper beside them, and a point opens its run', async ({ page }) => {
+  expect(existsSync(CLI), `${CLI} is built by scripts/test.sh`).toBe(true);
+  const problems = watch(page);
+  await page.goto('./?lab=txqueuelen');
+  const s = await runToDone(page);
+  expect(s).toMatchObject({ id: 'txqueuelen', quick: true, state: 'done', failed: 0 });
+  expect(s.completed).toBe(s.total);
+  expect(s.total).toBe(33);
+  expect(s.workers).toBeGreaterThanOrEqual(1);
+
+  // The chart draws one mark per run (one seed), at the engine's value.
+  const chart = page.getByTestId('lab-chart-total_throughput_mbps');
+  await expect(chart).toHaveAttribute('data-lab-id', 'txqueuelen');
+  await expect(chart).toHaveAttribute('data-point-count', '33');
+  expect(JSON.parse((await chart.getAttribute('data-series-ids'))!)).toEqual(['reno', 'highspeed', 'scalable']);
+  const marks = await drawnMarks(page, 'total_throughput_mbps');
+  expect(marks).toHaveLength(33);
+  for (const m of marks) {
+    expect(m.runs).toHaveLength(1);
+    const p = s.points[m.runs[0]];
+    expect(p.series).toBe(m.series);
+    expect(p.x).toEqual(m.x);
+    expect(m.y).toBe(p.result!.total_throughput_mbps);
+  }
+  // The default txqueuelen is marked; the paper's values are drawn.
+  await expect(chart.locator('[data-reference="Linux default (100)"]')).toHaveCount(1);
+  expect(Number(await chart.getAttribute('data-paper-count'))).toBe(6);
+  // The text alternative lists every drawn point.
+  await expect(chart.locator('details.chart-table tbody tr')).toHaveCount(33);
+
+  // The same runs natively (the CLI) give the same numbers.
+  for (const i of [0, 16, 32]) {
+    const p = s.points[i];
+    const native = JSON.parse(execFileSync(CLI, ['run', '-'], { input: JSON.stringify(p.scenario) }).toString());
+    expect(p.result!.total_throughput_mbps).toBe(native.total_throughput_bps / 1e6);
+    expect(p.result!.drops).toBe(native.flows.reduce((a: number, f: { drops: number }) => a + f.drops, 0));
+  }
+
+  // Paper beside simulation: every published value, the simulated one and the difference, with the source.
+  const rows = page.getByTestId('paper-table').locator('tbody tr');
+  await expect(rows).toHaveCount(s.comparisons!.length);
+  const table = await rows.evaluateAll((trs) =>
+    trs.map((tr) => ({
+      key: tr.getAttribute('data-key'),
+      paper: Number(tr.getAttribute('data-paper')),
+      simulated: Number(tr.getAttribute('data-simulated')),
+      difference: Number(tr.getAttribute('data-difference')),
+      text: tr.textContent ?? '',
+    })),
+  );
+  for (const c of s.comparisons!) {
+    const row = table.find((r) => r.key === c.key)!;
+    expect(row.paper).toBe(c.paper);
+    expect(row.simulated).toBe(c.simulated);
+    expect(row.difference).toBeCloseTo(c.simulated! - c.paper, 9);
+    expect(row.text).toContain(`seed ${c.source.seed}`);
+  }
+  const at100 = s.points.find((p) => p.series === 'reno' && p.x === 100)!;
+  const reno100 = s.comparisons!.find((c) => c.key === 'txqueuelen:reno:100:total_throughput_mbps')!;
+  expect(reno100.paper).toBe(828);
+  expect(reno100.simulated).toBe(at100.result!.total_throughput_mbps);
+  await expect(rows.and(page.locator('[data-key="txqueuelen:reno:100:total_throughput_mbps"]'))).toContainText('828 Mb/s');
+  await expect(page.getByTestId('lab-findings')).toHaveAttribute('open', '');
+
+  // Keyboard: the chart is one tab stop; arrows move between its points.
+  const first = chart.locator('a.mark[tabindex="0"]');
+  await first.focus();
+  const x0 = JSON.parse((await first.getAttribute('data-x'))!);
+  await page.keyboard.press('ArrowRight');
+  const focusedX = await page.evaluate(() => JSON.parse(document.activeElement!.getAttribute('data-x')!));
+  expect(focusedX).toBeGreaterThan(x0);
+
+  // Drill-down: the point for Standard TCP at txqueuelen 100 opens that run in the lab page.
+  const mark = chart.locator(`a.mark[data-series="reno"][data-x="100"]`);
+  await mark.click();
+  await expect(page).not.toHaveURL(/lab=/);
+  expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
+  const opened = await page.evaluate(() => window.sawtooth!.scenario());
+  expect(opened).toEqual(at100.scenario);
+  const summary = await page.evaluate(() => window.sawtooth!.summary());
+  expect(summary!.total_throughput_bps / 1e6).toBe(at100.result!.total_throughput_mbps);
+
+  // Back: the sweep's results are still there (kept for the tab).
+  await page.goBack();
+  await labState(page, 'done');
+  const back = await hook(page);
+  expect(back.completed).toBe(33);
+  await expect(page.getByTestId('lab-chart-total_throughput_mbps')).toHaveAttribute('data-point-count', '33');
+  expect(problems).toEqual([]);
+});
+
+test('parallel streams: means over seeds with min/max, gain over Standard, and a chooser for the runs behind a point', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('./?lab=parallel-streams');
+  const s = await runToDone(page);
+  expect(s.completed).toBe(45);
+  const marks = await drawnMarks(page, 'total_throughput_mbps');
+  expect(marks).toHaveLength(15);
+  for (const m of marks) {
+    // Three seeds behind each point; the mark is their mean.
+    expect(m.runs).toHaveLength(3);
+    const vals = m.runs.map((i) => s.points[i].result!.total_throughput_mbps);
+    expect(m.y).toBeCloseTo(vals.reduce((a, b) => a + b, 0) / 3, 9);
+  }
+  const gain = page.getByTestId('gain-table');
+  await expect(gain.locator('tbody tr')).toHaveCount(5);
+  const g16 = await gain.locator('tbody tr[data-x="16"] td[data-series="scalable"]').getAttribute('data-gain');
+  const mean = (series: string, x: number) => {
+    const v = s.points.filter((p) => p.series === series && p.x === x).map((p) => p.result!.total_throughput_mbps);
+    return v.reduce((a, b) => a + b, 0) / v.length;
+  };
+  expect(Number(g16)).toBeCloseTo(100 * (mean('scalable', 16) / mean('reno', 16) - 1), 9);
+
+  // A point with several runs offers them all (Enter on the focused point:
+  // points of different series may overlap on screen).
+  await page.getByTestId('lab-chart-total_throughput_mbps').locator('a.mark[data-series="highspeed"][data-x="4"]').focus();
+  await page.keyboard.press('Enter');
+  const chooser = page.getByTestId('run-chooser');
+  await expect(chooser.getByRole('link')).toHaveCount(3);
+  await expect(chooser.getByRole('link').first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(chooser).toHaveCount(0);
+  expect(problems).toEqual([]);
+});
+
+test('a trapped point and a dead worker are reported for their points; the sweep goes on', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('./?lab=txqueuelen&debug=trap:2,crash:5');
+  const s = await runToDone(page);
+  expect(s.failed).toBe(2);
+  expect(s.completed).toBe(s.total - 2);
+  expect(s.points[2]).toMatchObject({ status: 'error', result: null });
+  expect(s.points[2].error).toMatch(/trapped/);
+  expect(s.points[5].error).toMatch(/stopped unexpectedly/);
+  await expect(page.getByTestId('point-errors').locator('li')).toHaveCount(2);
+  await expect(page.getByTestId('lab-chart-total_throughput_mbps')).toHaveAttribute('data-point-count', String(s.total - 2));
+  expect(problems).toEqual([]);
+});
+
+test('cancel stops the sweep, starts a fresh pool, and the rest can run later', async ({ page }) => {
+  const problems = watch(page);
+  // Lab 9 at quick scale: a few long runs (60 s simulated each).
+  await page.goto('./?lab=rtt-fairness');
+  await labState(page, 'idle');
+  const before = await hook(page);
+  await page.getByTestId('lab-run').click();
+  await labState(page, 'running');
+  await page.waitForFunction(() => window.sawtooth!.lab()!.points.some((p) => p.status === 'running'));
+  await page.getByTestId('lab-cancel').click();
+  await labState(page, 'cancelled');
+  const after = await hook(page);
+  expect(after.poolGeneration).toBe(before.poolGeneration + 1);
+  expect(after.points.filter((p) => p.status === 'running')).toHaveLength(0);
+  expect(after.completed).toBeLessThan(after.total);
+  await expect(page.getByTestId('lab-status')).toContainText('Cancelled');
+  await expect(page.getByTestId('lab-run')).toBeEnabled();
+  await expect(page.getByTestId('lab-cancel')).toBeDisabled();
+  expect(problems).toEqual([]);
+});
+
+test('the faithful scale by link', async ({ page }) => {
+  await page.goto('./?lab=parallel-streams&quick=0');
+  await labState(page, 'idle');
+  const s = await hook(page);
+  expect(s.quick).toBe(false);
+  // Three series × five stream counts × ten seeds.
+  expect(s.total).toBe(150);
+  await expect(lab(page)).toHaveAttribute('data-quick', '0');
+});
