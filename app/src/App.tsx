@@ -3,7 +3,7 @@
 // lab/views.ts and renders below). Integration points for sharing/embedding
 // are marked "share:".
 
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { RenderMode } from './charts/TimeChart';
 import type { EngineClient } from './engine/client';
 import type { EngineError } from './engine/errors';
@@ -14,8 +14,9 @@ import type { RunStore } from './lab/runStore';
 import type { RenderedRun } from './lab/testHooks';
 import { VIEWS, viewFromSearch } from './lab/views';
 import { ErrorPanel } from './ui/ErrorPanel';
-// guided labs (issue 7): the second view (app/src/labs).
-import { LabsView } from './labs/LabsView';
+// guided labs (issue 7): the second view (app/src/labs), loaded when opened
+// so the lab page's first load does not carry it.
+const LabsView = lazy(() => import('./labs/LabsView').then((m) => ({ default: m.LabsView })));
 // share: links, embed mode, exports, chart text alternatives (app/src/share).
 import { loadFromUrl, resolveView } from './share/loadFromUrl';
 import { Notices } from './share/Notices';
@@ -132,7 +133,11 @@ export function App({ client, store, rendered, search }: AppProps) {
         />
       )}
       {/* guided labs: the second view (?view=labs, ?lab=<id>[&quick=0]). */}
-      {loaded && viewId === 'labs' && <LabsView defaults={loaded.info.defaultScenario} search={search} />}
+      {loaded && viewId === 'labs' && (
+        <Suspense fallback={<p className="loading" role="status">Loading the guided labs…</p>}>
+          <LabsView defaults={loaded.info.defaultScenario} search={search} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -49,3 +49,14 @@ describe('innerSize', () => {
     expect(innerSize(10, 10, { top: 10, right: 20, bottom: 30, left: 50 })).toEqual({ width: 0, height: 0 });
   });
 });
+
+describe('ticks and nice (d3 rules)', () => {
+  it('match d3 on common domains', async () => {
+    const d3 = await import('d3');
+    const { ticks, nice } = await import('./scale');
+    for (const [a, b, n] of [[0, 20, 5], [0, 1, 6], [0, 937, 6], [2.2, 8.7, 6], [0, 0.003, 4], [-5, 5, 10], [0, 1e9, 6], [10, 0, 5], [0, 19.99, 13]] as [number, number, number][]) {
+      expect(ticks(a, b, n)).toEqual(d3.ticks(a, b, n));
+      expect(nice([a, b], n)).toEqual(d3.scaleLinear().domain([a, b]).nice(n).domain());
+    }
+  });
+});
