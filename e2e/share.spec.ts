@@ -129,6 +129,9 @@ test('exported CSVs parse and match the page', async ({ page }) => {
 
   const events = parseCsv((await download(page, 'export-events-csv')).text);
   expect(events[0]).toEqual(['t_s', 'flow', 'kind']);
+  // Exactly the page's event log.
+  const log = await page.evaluate(() => window.sawtooth!.events());
+  expect(events.slice(1)).toEqual(log.map((e) => [String(e.t_s), String(e.flow), e.kind]));
   // A buffer of 100 packets at 100 Mb/s: CUBIC fills it and loses packets.
   expect(events.length).toBeGreaterThan(1);
   for (const e of events.slice(1)) {

@@ -202,7 +202,7 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
 
       {/* share: the per-flow cards are the control "flows" (?controls=flows in embed mode). */}
       {show('flows') && (
-        <fieldset className="flows">
+        <fieldset className="flows" data-control-id="flows">
           <legend>{flows.length > 1 ? `Flows (${flows.length})` : 'Flow'}</legend>
           {flows.map((f) => (
             <FlowCard
