@@ -72,7 +72,7 @@ test('embed mode shows only the charts and controls asked for, fills its frame a
 
   // Fills the frame, no scrollbars: the charts are sized to the frame once drawn.
   await frame.waitForFunction(() => {
-    const figs = [...document.querySelectorAll('[data-testid^="chart-"][data-series-ids]')];
+    const figs = Array.from(document.querySelectorAll('[data-testid^="chart-"][data-series-ids]'));
     return figs.length > 0 && figs.every((f) => f.getBoundingClientRect().bottom <= window.innerHeight);
   });
   const fit = await frame.evaluate(() => {

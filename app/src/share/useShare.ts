@@ -10,7 +10,7 @@ import { encodeScenario } from './urlCodec';
 import { encodeView, type ViewOptions } from './view';
 
 /** Replace the URL's query with the scenario's link (no history entries, no reload). */
-export function useUrlSync(scenario: Scenario | null, defaults: Scenario | null, view: ViewOptions | null, keep: string[] = ['sw']): void {
+export function useUrlSync(scenario: Scenario | null, defaults: Scenario | null, view: ViewOptions | null, keep: string[] = ['sw', 'render']): void {
   useEffect(() => {
     if (!scenario || !defaults) return;
     const id = setTimeout(() => {
