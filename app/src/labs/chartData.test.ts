@@ -207,6 +207,11 @@ describe('bars (time to the maximum rate)', () => {
     const at25 = bars.filter((b) => b.mark.x === 25);
     expect(at25[1].x).toBeCloseTo(at25[0].x + at25[0].width);
     expect(at25[0].y).toBeCloseTo(m.y.pos(40));
+    // Every bar inside the plot.
+    for (const b of bars) {
+      expect(b.x).toBeGreaterThanOrEqual(G.margin.left);
+      expect(b.x + b.width).toBeLessThanOrEqual(G.width - G.margin.right);
+    }
     const never = bars.find((b) => b.never)!;
     expect(never.line).toBe('reno');
     expect(never.y).toBeCloseTo(m.y.pos(m.y.domain[1]));

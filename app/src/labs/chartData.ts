@@ -268,7 +268,11 @@ export function makeXScale(lab: Lab, values: readonly SweepValue[], range: [numb
     };
   }
   const keys = values.map((_, i) => String(i));
-  const p = scalePoint<string>().domain(keys).range(range).padding(values.length > 1 ? 0.3 : 0.5);
+  // Bars need half a step on each side (a group of bars is 0.8 of a step wide).
+  const p = scalePoint<string>()
+    .domain(keys)
+    .range(range)
+    .padding(values.length > 1 && !categorical ? 0.3 : 0.5);
   const ticks = thinTicks(
     values.map((v, i) => ({ pos: p(String(i)) ?? 0, label: formatX(axis, v, true) })),
     tickGap,

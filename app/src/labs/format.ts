@@ -13,7 +13,7 @@ export interface MetricInfo {
   unit: string;
   /** A fraction shown as a percentage. */
   percent?: boolean;
-  /** The y axis reaches at least this (fractions and indices: 1). */
+  /** The y axis reaches at least this (fractions and indices: 1; counts: 5, so that no tick is fractional). */
   minTop?: number;
 }
 
@@ -26,8 +26,8 @@ export const METRICS: Record<ChartMetric, MetricInfo> = {
   jain_index: { label: 'Jain’s fairness index', axis: 'Jain’s index', unit: '', minTop: 1 },
   utilisation: { label: 'Utilisation of the bottleneck', axis: 'Utilisation', unit: '%', percent: true, minTop: 1 },
   time_to_max_rate_s: { label: 'Time to reach the maximum rate', axis: 'Time (s)', unit: 's' },
-  drops: { label: 'Packets dropped in the network', axis: 'Drops (packets)', unit: 'packets' },
-  local_congestion_events: { label: 'Local congestion events (interface queue full)', axis: 'Events', unit: 'events' },
+  drops: { label: 'Packets dropped in the network', axis: 'Drops (packets)', unit: 'packets', minTop: 5 },
+  local_congestion_events: { label: 'Local congestion events (interface queue full)', axis: 'Events', unit: 'events', minTop: 5 },
   congestion_event_rate: { label: 'Congestion events per delivered packet', axis: 'Events per packet', unit: 'per packet' },
   mean_outstanding_kbytes: { label: 'Mean outstanding data (first flow)', axis: 'Outstanding (kB)', unit: 'kB' },
   rank: { label: 'Rank', axis: 'Rank', unit: '' },
