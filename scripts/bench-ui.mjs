@@ -33,14 +33,11 @@ try {
   progress('building');
   await build({ configFile: join(root, 'vite.config.ts'), build: { outDir, emptyOutDir: true }, logLevel: 'warn' });
 
-  // ---- 3. initial JS + wasm, gzipped
+  // ---- 3. initial JS + wasm, gzipped: what the page fetches until its first run is on screen
   const assets = join(outDir, 'assets');
   const files = readdirSync(assets);
   const gz = (f) => gzipSync(readFileSync(join(assets, f)), { level: 9 }).length;
-  const initial = files.filter((f) => (f.endsWith('.js') && !f.startsWith('katex')) || f.endsWith('.wasm'));
-  const initialBytes = initial.reduce((a, f) => a + gz(f), 0);
   const lazy = files.filter((f) => f.startsWith('katex') && f.endsWith('.js')).reduce((a, f) => a + gz(f), 0);
-  const css = files.filter((f) => f.endsWith('.css') && !f.startsWith('katex')).reduce((a, f) => a + gz(f), 0);
 
   progress('serving');
   const server = await preview({ configFile: join(root, 'vite.config.ts'), preview: { port, strictPort: true, host: '127.0.0.1' }, build: { outDir }, logLevel: 'warn' });
@@ -56,8 +53,18 @@ try {
 
     // The two-to-one jumbo-frame 20 s scenario (seed 000 §4.4): the engine's default with two hosts.
     progress('loading the page');
+    const fetched = new Set();
+    const onResponse = (r) => {
+      const m = /\/assets\/([^/?#]+\.(?:js|wasm))$/.exec(new URL(r.url()).pathname);
+      if (m) fetched.add(m[1]);
+    };
+    page.on('response', onResponse);
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.evaluate(() => window.sawtooth.whenDone());
+    page.off('response', onResponse);
+    const initial = [...fetched].sort();
+    const initialBytes = initial.reduce((a, f) => a + gz(f), 0);
+    const css = files.filter((f) => f.endsWith('.css') && !f.startsWith('katex')).reduce((a, f) => a + gz(f), 0);
     const base = await page.evaluate(() => window.sawtooth.scenario());
     const twoToOne = { ...base, hosts: [base.hosts[0], base.hosts[0]] };
     await page.goto(`http://127.0.0.1:${port}/?scenario=${encodeURIComponent(JSON.stringify(twoToOne))}`);
@@ -144,7 +151,7 @@ try {
     console.log(`slider change → every chart shows the new run: median ${f(median(first))} ms (p90 ${f(pct(first, 90))} ms, n=${changes})`);
     console.log(`slider change → new run complete on screen:     median ${f(median(full))} ms (p90 ${f(pct(full, 90))} ms)`);
     console.log(`playback, two flows at 1×: ${fps.rafFps.toFixed(1)} frames/s, ${fps.commitFps.toFixed(1)} chart updates/s, p95 frame ${fps.p95.toFixed(1)} ms, ${fps.longFrames}/${fps.frames} frames over 25 ms`);
-    console.log(`initial JS + wasm, gzipped: ${(initialBytes / 1024).toFixed(1)} KB (${initial.join(', ')}); CSS ${(css / 1024).toFixed(1)} KB; KaTeX on demand ${(lazy / 1024).toFixed(1)} KB`);
+    console.log(`initial JS + wasm, gzipped: ${(initialBytes / 1024).toFixed(1)} KB (${initial.map((f) => `${f} ${(gz(f) / 1024).toFixed(1)}`).join(', ')}); CSS ${(css / 1024).toFixed(1)} KB; KaTeX on demand ${(lazy / 1024).toFixed(1)} KB`);
   } finally {
     await browser.close();
     await new Promise((r) => server.httpServer.close(r));

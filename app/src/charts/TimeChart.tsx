@@ -10,13 +10,13 @@
 import { memo, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { EngineEvent } from '../engine/types';
 import { drawLines } from './canvasDraw';
-import { buildChartModel, chartYDomain, formatReadout, valuesAt, type RunView } from './chartModel';
+import { buildChartModel, chartYDomain, decimateSeries, formatReadout, sampleRange, valuesAt, type RunView } from './chartModel';
 import { chartDataAttributes } from './dataAttributes';
 import { MARKER_KINDS, markerPath, type MarkerKind } from './markers';
 import { flowColor } from './palette';
 import { linePath } from './path';
 import type { ChartSpec } from './specs';
-import { brushDomain, nearestSample, panBy, zoomAt, type Domain } from './timeLink';
+import { brushDomain, nearestSample, panBy, upperBound, zoomAt, type Domain } from './timeLink';
 import { useElementWidth } from './useElementWidth';
 
 export type RenderMode = 'auto' | 'svg' | 'canvas';
@@ -45,6 +45,21 @@ export interface TimeChartProps {
 }
 
 const M = { top: 10, right: 18, bottom: 34, left: 64 };
+
+/** Size a canvas to the plot at device resolution and clear it; the context draws in CSS pixels. */
+function prepare(c: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D | null {
+  const dpr = Math.min(2, window.devicePixelRatio || 1);
+  const pw = Math.round(w * dpr);
+  const ph = Math.round(h * dpr);
+  if (c.width !== pw) c.width = pw;
+  if (c.height !== ph) c.height = ph;
+  const ctx = c.getContext('2d');
+  if (!ctx) return null;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, pw, ph);
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return ctx;
+}
 const LANE_H = 11;
 
 function TimeChartImpl(props: TimeChartProps) {
@@ -60,29 +75,59 @@ function TimeChartImpl(props: TimeChartProps) {
   const [brush, setBrush] = useState<{ a: number; b: number } | null>(null);
 
   const yDomain = useMemo(() => chartYDomain({ run, ghost, view }), [run, ghost, view]);
-  const model = useMemo(
-    () => buildChartModel({ run, ghost, events, view, tShown, width: plotW, height: plotH, yDomain }),
-    [run, ghost, events, view, tShown, plotW, plotH, yDomain],
-  );
   const useCanvas = props.renderMode === 'canvas' || (props.renderMode === 'auto' && props.animating);
+  const model = useMemo(
+    () => buildChartModel({ run, ghost, events, view, tShown, width: plotW, height: plotH, yDomain, withLines: !useCanvas }),
+    [run, ghost, events, view, tShown, plotW, plotH, yDomain, useCanvas],
+  );
 
-  // Canvas: sized to the plot area at device resolution.
+  // Canvas layers: the ghost is drawn when it, the view or the axes change;
+  // the current run is drawn incrementally (only the samples since the last
+  // frame) while the run id, view, axes and size stay the same.
+  const ghostRef = useRef<HTMLCanvasElement>(null);
+  const drawn = useRef<{ key: string; n: number } | null>(null);
+  const seriesKey = useMemo(() => (run ? run.spec.series.map((x) => x.id).join(',') : ''), [run]);
+  useLayoutEffect(() => {
+    const c = ghostRef.current;
+    const ctx = c && prepare(c, plotW, plotH);
+    if (!ctx || !useCanvas || !ghost) return;
+    const [i0, i1] = sampleRange(ghost.x, ghost.computed, view);
+    const lines = ghost.spec.series
+      .filter((x) => x.main && typeof x.y !== 'number')
+      .map((x) => decimateSeries(ghost, x, view, plotW, ghost.spec.yFactor, i0, i1, true));
+    drawLines(ctx, lines, model.sx, model.sy);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ghost, view, yDomain, plotW, plotH, useCanvas]);
   useLayoutEffect(() => {
     const c = canvasRef.current;
     if (!c) return;
-    const dpr = Math.min(2, window.devicePixelRatio || 1);
-    const w = Math.round(plotW * dpr);
-    const h = Math.round(plotH * dpr);
-    if (c.width !== w) c.width = w;
-    if (c.height !== h) c.height = h;
-    const ctx = c.getContext('2d');
+    if (!useCanvas || !run) {
+      prepare(c, plotW, plotH);
+      drawn.current = null;
+      return;
+    }
+    const key = `${props.runId}|${seriesKey}|${view[0]}|${view[1]}|${yDomain[0]}|${yDomain[1]}|${plotW}|${plotH}`;
+    const n = upperBound(run.x, tShown, run.computed);
+    const prev = drawn.current;
+    let from: number;
+    let ctx: CanvasRenderingContext2D | null;
+    if (prev && prev.key === key && n >= prev.n) {
+      if (n === prev.n) return;
+      ctx = c.getContext('2d');
+      from = Math.max(0, prev.n - 1);
+    } else {
+      ctx = prepare(c, plotW, plotH);
+      from = sampleRange(run.x, n, view)[0];
+    }
     if (!ctx) return;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, w, h);
-    if (!useCanvas) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawLines(ctx, model.lines, model.sx, model.sy);
-  }, [model, plotW, plotH, useCanvas]);
+    const to = sampleRange(run.x, n, view)[1];
+    if (to > from) {
+      const lines = run.spec.series.filter((x) => typeof x.y !== 'number').map((x) => decimateSeries(run, x, view, plotW, run.spec.yFactor, from, to));
+      drawLines(ctx, lines, model.sx, model.sy);
+    }
+    drawn.current = { key, n };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [run, tShown, view, yDomain, plotW, plotH, useCanvas, seriesKey, props.runId]);
 
   const paths = useMemo(
     () => (useCanvas ? [] : model.lines.map((l) => ({ ...l, d: linePath(l.points, model.sx, model.sy) }))),
@@ -171,6 +216,12 @@ function TimeChartImpl(props: TimeChartProps) {
         cursor, shift+arrows pan, plus and minus zoom.
       </p>
       <div ref={box} className="chart-box" style={{ height: totalH }}>
+        <canvas
+          ref={ghostRef}
+          className="chart-canvas"
+          aria-hidden="true"
+          style={{ left: M.left, top: M.top, width: plotW, height: plotH }}
+        />
         <canvas
           ref={canvasRef}
           className="chart-canvas"

@@ -124,6 +124,12 @@ describe('buildChartModel', () => {
     const t = buildChartModel({ run: { spec: specs[2], x: series.t, computed: series.length }, events: [], view: [0, 10], tShown: 10, width: 200, height: 100 });
     expect(t.constants.find((c) => c.id === 'capacity_bps')).toMatchObject({ value: 1000, offScale: false });
     expect(t.yDomain[1]).toBeGreaterThanOrEqual(1000);
+    // A delivery burst far above the capacity does not stretch the axis.
+    const burst = Float64Array.from(series.flows[0].throughput_bps);
+    burst[500] = 20e9;
+    const spiky = buildChartSpecs({ ...series, flows: [{ ...series.flows[0], throughput_bps: burst }, series.flows[1]] }, scenario, { cwndUnit: 'packets' });
+    const m = buildChartModel({ run: { spec: spiky[2], x: series.t, computed: series.length }, events: [], view: [0, 10], tShown: 10, width: 200, height: 100 });
+    expect(m.yDomain[1]).toBeLessThanOrEqual(1400);
   });
   it('draws the ghost’s main series only and counts markers up to the cursor', () => {
     const ghost = { spec: specs[0], x: series.t, computed: series.length };

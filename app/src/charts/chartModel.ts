@@ -145,10 +145,27 @@ export function chartYDomain(input: Pick<ModelInput, 'run' | 'ghost' | 'view'>):
   let top = dataExt ? dataExt[1] : -Infinity;
   const bottom = dataExt ? dataExt[0] : Infinity;
   for (const v of soft) if (v > top && (!dataExt || v <= Math.max(dataExt[1], 0) * 3)) top = v;
+  if (spec?.maxY !== undefined && Number.isFinite(spec.maxY) && top > spec.maxY) top = spec.maxY;
   return niceDomain(top >= bottom ? [Math.min(bottom, top), top] : null);
 }
 
-export function buildChartModel(input: ModelInput & { yDomain?: Domain }): ChartModel {
+/**
+ * Decimate samples [from, to) of one series into pixel columns of `view`.
+ * The columns depend on the view and the computed samples only (not on
+ * `to`), so a line drawn in pieces as playback advances matches one drawn
+ * at once.
+ */
+export function decimateSeries(rv: RunView, s: SeriesSpec, view: Domain, width: number, yFactor: number, from: number, to: number, ghost = false): DrawnLine {
+  const [c0, c1] = sampleRange(rv.x, rv.computed, view);
+  const x0 = c0 < c1 ? Math.min(view[0], rv.x[c0]) : view[0];
+  const x1 = c0 < c1 ? Math.max(view[1], rv.x[c1 - 1]) : view[1];
+  const f = (s.scale ?? 1) * yFactor;
+  const d = decimateMinMax(rv.x, s.y as Float64Array, { x0, x1, pixels: width, count: to, start: from });
+  if (f !== 1) for (let i = 0; i < d.length; i++) d.y[i] *= f;
+  return { id: s.id, color: s.color, dash: s.dash, width: ghost ? Math.max(1, s.width) : s.width, ghost, points: d };
+}
+
+export function buildChartModel(input: ModelInput & { yDomain?: Domain; withLines?: boolean }): ChartModel {
   const { run, ghost, view, tShown } = input;
   const width = Math.max(1, input.width);
   const height = Math.max(1, input.height);
@@ -170,8 +187,8 @@ export function buildChartModel(input: ModelInput & { yDomain?: Domain }): Chart
   const ghostSeriesIds: string[] = [];
   for (const { rv, ghost: g } of layers) {
     const n = g ? rv.computed : upperBound(rv.x, tShown, rv.computed);
-    const [i0, i1] = sampleRange(rv.x, n, view);
     const shown = Math.max(0, upperBound(rv.x, view[1], n) - lowerBound(rv.x, view[0], n));
+    const [i0, i1] = sampleRange(rv.x, n, view);
     for (const s of rv.spec.series) {
       if (g && !s.main) continue;
       if (isConstant(s)) {
@@ -184,22 +201,15 @@ export function buildChartModel(input: ModelInput & { yDomain?: Domain }): Chart
         }
         continue;
       }
-      const f = (s.scale ?? 1) * yFactor;
-      const d = decimateMinMax(rv.x, s.y as Float64Array, {
-        x0: i0 < i1 ? rv.x[i0] : view[0],
-        x1: i1 > i0 ? rv.x[i1 - 1] : view[1],
-        pixels: width,
-        count: i1,
-        start: i0,
-      });
-      if (f !== 1) for (let i = 0; i < d.length; i++) d.y[i] *= f;
-      lines.push({ id: s.id, color: s.color, dash: s.dash, width: g ? Math.max(1, s.width) : s.width, ghost: g, points: d });
       if (g) ghostSeriesIds.push(s.id);
       else {
         seriesIds.push(s.id);
         pointCounts[s.id] = shown;
-        drawnCounts[s.id] = d.length;
       }
+      if (input.withLines === false) continue;
+      const line = decimateSeries(rv, s, view, width, yFactor, i0, i1, g);
+      lines.push(line);
+      if (!g) drawnCounts[s.id] = line.points.length;
     }
   }
 

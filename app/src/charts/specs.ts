@@ -38,6 +38,8 @@ export interface ChartSpec {
   /** Unit of the displayed values in read-outs ("packets", "MB", "Mb/s"). */
   unit: string;
   series: SeriesSpec[];
+  /** Cap of the y axis (display units): rarer spikes above it are clipped (throughput bursts after a recovery). */
+  maxY?: number;
   /** Legend entries for line styles (beyond the flow colours). */
   styles: { label: string; dash?: number[]; width: number }[];
 }
@@ -144,6 +146,10 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     yLabel: 'throughput (Mb/s)',
     yFactor: 1e-6,
     unit: 'Mb/s',
+    // In-order delivery per sample spikes far above the link rate when a
+    // recovery releases a window of buffered data at once: keep the axis on
+    // the capacity (the spikes are clipped at the top).
+    maxY: (capacity * 1.25) / 1e6,
     series: tputSeries,
     styles: flows.length > 1 ? [{ label: 'sum of flows', width: 2 }, { label: 'capacity', dash: DASH, width: 1 }] : [{ label: 'capacity', dash: DASH, width: 1 }],
   };

@@ -1,9 +1,9 @@
 // The explainer for the selected flow's algorithm, from the engine's
 // catalogue: what it does, what to expect on the chart, its increase and
-// decrease rules typeset with KaTeX (loaded on demand, so it does not weigh
-// on the first load), its parameters and sources.
+// decrease rules typeset with KaTeX (loaded when the explainer comes near the
+// viewport, so it does not weigh on the first load), its parameters and sources.
 
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState, type RefObject } from 'react';
 import { flowColor } from '../charts/palette';
 import type { AlgorithmInfo } from '../engine/types';
 import { GLOSSARY } from '../lab/glossary';
@@ -15,9 +15,10 @@ function loadKatex(): Promise<Katex> {
   return katexPromise;
 }
 
-function Formula({ tex, label }: { tex: string; label: string }) {
+function Formula({ tex, label, visible }: { tex: string; label: string; visible: boolean }) {
   const [html, setHtml] = useState<string | null>(null);
   useEffect(() => {
+    if (!visible) return;
     let live = true;
     loadKatex().then(
       (k) => live && setHtml(k.renderToString(tex, { throwOnError: false, displayMode: true, output: 'htmlAndMathml' })),
@@ -26,7 +27,7 @@ function Formula({ tex, label }: { tex: string; label: string }) {
     return () => {
       live = false;
     };
-  }, [tex]);
+  }, [tex, visible]);
   return (
     <div className="formula" data-testid={`formula-${label}`} data-tex={tex}>
       <span className="formula-label">{label}</span>
@@ -35,9 +36,28 @@ function Formula({ tex, label }: { tex: string; label: string }) {
   );
 }
 
+/** True once the element has come near the viewport (KaTeX loads only then, not on the first load). */
+function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || near) return;
+    if (typeof IntersectionObserver === 'undefined') {
+      setNear(true);
+      return;
+    }
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '300px' });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [ref, near]);
+  return near;
+}
+
 export const Explainer = memo(function Explainer({ info, flow }: { info: AlgorithmInfo | null; flow: number }) {
+  const box = useRef<HTMLElement>(null);
+  const visible = useNearViewport(box);
   return (
-    <section className="explainer" aria-labelledby="explainer-h" data-testid="explainer" data-algorithm={info?.id}>
+    <section ref={box} className="explainer" aria-labelledby="explainer-h" data-testid="explainer" data-algorithm={info?.id}>
       <h2 id="explainer-h">
         <span className="flow-dot" style={{ background: flowColor(flow) }} aria-hidden="true" /> {info ? info.name : 'Algorithm'}{' '}
         <span className="muted">(flow {flow})</span>
@@ -49,8 +69,8 @@ export const Explainer = memo(function Explainer({ info, flow }: { info: Algorit
             <strong>On the cwnd chart:</strong> {info.expect_on_chart}
           </p>
           <div className="formulas">
-            <Formula tex={info.increase_tex} label="increase" />
-            <Formula tex={info.decrease_tex} label="decrease" />
+            <Formula tex={info.increase_tex} label="increase" visible={visible} />
+            <Formula tex={info.decrease_tex} label="decrease" visible={visible} />
           </div>
           {info.params.length > 0 && (
             <dl className="params">
