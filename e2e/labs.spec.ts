@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { LabHookSnapshot } from '../app/src/labs/testHooks';
 
@@ -165,6 +166,14 @@ test('lab 3 by link: the drawn points are the engine’s results, the paper besi
   expect(reno100.simulated).toBe(at100.result!.total_throughput_mbps);
   await expect(rows.and(page.locator('[data-key="txqueuelen:reno:100:total_throughput_mbps"]'))).toContainText('828 Mb/s');
   await expect(page.getByTestId('lab-findings')).toHaveAttribute('open', '');
+
+  // No accessibility violations, light and dark.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Keyboard: the chart is one tab stop; arrows move between its points.
   const first = chart.locator('a.mark[tabindex="0"]');

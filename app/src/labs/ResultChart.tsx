@@ -262,7 +262,8 @@ export function ResultChart({ lab, plan, points, results, paper, drillHref, heig
                   <path
                     d={symbolPath(l.symbol, model.bars ? 40 : 54)}
                     transform={`translate(${cx},${model.bars ? cy - 8 : cy})`}
-                    fill={l.hollow ? '#fff' : l.color}
+                    fill={l.hollow ? undefined : l.color}
+                    className={l.hollow ? 'hollow' : undefined}
                     stroke={l.color}
                     strokeWidth={1.6}
                   />
@@ -312,7 +313,7 @@ function Legend({ lines, hasPaper, hasBars, paperLines }: { lines: LineDef[]; ha
         <li key={l.id} className="legend-item" data-line={l.id}>
           <svg width="30" height="14" aria-hidden="true">
             <line x1="1" x2="29" y1="7" y2="7" stroke={l.color} strokeWidth="2" strokeDasharray={l.dash} />
-            <path d={symbolPath(l.symbol, 40)} transform="translate(15,7)" fill={l.hollow ? '#fff' : l.color} stroke={l.color} strokeWidth="1.5" />
+            <path d={symbolPath(l.symbol, 40)} transform="translate(15,7)" fill={l.hollow ? undefined : l.color} className={l.hollow ? 'hollow' : undefined} stroke={l.color} strokeWidth="1.5" />
           </svg>
           {l.label}
           {paperLines.has(l.id) ? <span className="sr-only"> (with paper values)</span> : null}
@@ -321,7 +322,7 @@ function Legend({ lines, hasPaper, hasBars, paperLines }: { lines: LineDef[]; ha
       {hasPaper && (
         <li className="legend-item">
           <svg width="16" height="14" aria-hidden="true">
-            <path d={diamond(8, 7, 5)} className="paper-point" stroke="#14202e" />
+            <path d={diamond(8, 7, 5)} className="paper-point" stroke="currentColor" />
           </svg>
           paper’s value (a line: over a range of the sweep)
         </li>
