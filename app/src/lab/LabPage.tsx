@@ -4,7 +4,7 @@
 // playback clock, the linked x view and hover cursor, and publishes what is
 // on screen to the test hooks.
 
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { RunView } from '../charts/chartModel';
 import { MARKER_KINDS, markerPath, type MarkerKind } from '../charts/markers';
 import { flowColor } from '../charts/palette';
@@ -53,7 +53,7 @@ export interface LabPageProps {
 /**
  * The run snapshot, rendered at most once per animation frame while a run
  * streams (the worker may post chunks faster than the page can draw); the
- * start, end and failure of a run render at once.
+ * end and failure of a run render at once.
  */
 function useFrameSnapshot(store: RunStore): RunSnapshot {
   const [snap, setSnap] = useState(store.getSnapshot);
@@ -65,7 +65,10 @@ function useFrameSnapshot(store: RunStore): RunSnapshot {
     };
     const unsubscribe = store.subscribe(() => {
       const s = store.getSnapshot();
-      if (s.state !== 'running' || s.series === null || typeof requestAnimationFrame === 'undefined') {
+      // The end of a run (done, error) shows at once; its start and its
+      // chunks at the next frame, together (the first samples usually arrive
+      // before it, so a slider change paints once, with the new run).
+      if (s.state !== 'running' || typeof requestAnimationFrame === 'undefined') {
         if (raf) cancelAnimationFrame(raf);
         raf = 0;
         setSnap(s);
@@ -169,10 +172,12 @@ export function LabPage(props: LabPageProps) {
 
   // Content rendered inside each chart (text alternatives, tables): rebuilt
   // when the run changes, not on every playback frame.
+  // Deferred: React renders them after the charts, in the background.
   const renderExtra = props.renderChartExtra;
+  const extraViews = useDeferredValue(runViews);
   const extras = useMemo(
-    () => chartIdsList.map((id, i) => (renderExtra && runViews[i] ? renderExtra(id, { spec: runViews[i]!.spec, x: runViews[i]!.x, count: runViews[i]!.computed }) : null)),
-    [renderExtra, runViews],
+    () => chartIdsList.map((id, i) => (renderExtra && extraViews[i] ? renderExtra(id, { spec: extraViews[i]!.spec, x: extraViews[i]!.x, count: extraViews[i]!.computed }) : null)),
+    [renderExtra, extraViews],
   );
 
   const animating = snap.state === 'running' || playback.status === 'playing';
