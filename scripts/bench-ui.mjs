@@ -10,7 +10,7 @@
 // package must exist: bash scripts/build-wasm.sh). Env: BENCH_UI_CHANGES (21),
 // BENCH_UI_PORT (4391), SAWTOOTH_CHROMIUM (/usr/bin/chromium).
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -147,7 +147,7 @@ try {
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
 
     const f = (v) => v.toFixed(0);
-    console.log('lab page bench (Chromium, two-to-one jumbo 20 s)');
+    console.log(`lab page bench (Chromium, two-to-one jumbo 20 s; ${cpus().length} cores, load average ${loadavg().map((v) => v.toFixed(1)).join(' ')} at the end)`);
     console.log(`slider change → every chart shows the new run: median ${f(median(first))} ms (p90 ${f(pct(first, 90))} ms, n=${changes})`);
     console.log(`slider change → new run complete on screen:     median ${f(median(full))} ms (p90 ${f(pct(full, 90))} ms)`);
     console.log(`playback, two flows at 1×: ${fps.rafFps.toFixed(1)} frames/s, ${fps.commitFps.toFixed(1)} chart updates/s, p95 frame ${fps.p95.toFixed(1)} ms, ${fps.longFrames}/${fps.frames} frames over 25 ms`);

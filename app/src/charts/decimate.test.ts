@@ -70,4 +70,16 @@ describe('decimateMinMax', () => {
     const d = decimateMinMax([1, 1, 1], [3, 9, 4], { x0: 1, x1: 1, pixels: 10 });
     expect(pts(d)).toEqual([[1, 3], [1, 9], [1, 4]]);
   });
+
+  it('starts at an index and keeps the same pixel columns (drawing in pieces matches drawing at once)', () => {
+    const n = 2000;
+    const x = range(n);
+    const y = Float64Array.from(x, (v) => Math.sin(v / 13) * 50 + (v % 7));
+    const whole = pts(decimateMinMax(x, y, { x0: 0, x1: n - 1, pixels: 100 }));
+    const a = pts(decimateMinMax(x, y, { x0: 0, x1: n - 1, pixels: 100, count: 1000 }));
+    const b = pts(decimateMinMax(x, y, { x0: 0, x1: n - 1, pixels: 100, start: 1000 }));
+    expect(b[0][0]).toBe(1000);
+    // Piece boundaries fall on column boundaries here (1000 = 50 columns), so the pieces are the whole.
+    expect([...a, ...b]).toEqual(whole);
+  });
 });
