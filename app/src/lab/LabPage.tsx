@@ -59,29 +59,51 @@ function useFrameSnapshot(store: RunStore): RunSnapshot {
   const [snap, setSnap] = useState(store.getSnapshot);
   useEffect(() => {
     let raf = 0;
+    let timer: ReturnType<typeof setTimeout> | 0 = 0;
+    let last = 0;
     const flush = () => {
       raf = 0;
+      last = performance.now();
       setSnap(store.getSnapshot());
+    };
+    const cancel = () => {
+      if (raf) cancelAnimationFrame(raf);
+      if (timer) clearTimeout(timer);
+      raf = 0;
+      timer = 0;
     };
     const unsubscribe = store.subscribe(() => {
       const s = store.getSnapshot();
       // The end of a run (done, error) shows at once; its start and its
       // chunks at the next frame, together (the first samples usually arrive
-      // before it, so a slider change paints once, with the new run).
+      // before it, so a slider change paints once, with the new run), then
+      // at most every STREAM_FRAME_MS so the page leaves the CPU to the engine.
       if (s.state !== 'running' || typeof requestAnimationFrame === 'undefined') {
-        if (raf) cancelAnimationFrame(raf);
-        raf = 0;
+        cancel();
+        last = 0;
         setSnap(s);
-      } else if (!raf) raf = requestAnimationFrame(flush);
+        return;
+      }
+      if (raf || timer) return;
+      const wait = last ? STREAM_FRAME_MS - (performance.now() - last) : 0;
+      if (wait > 0)
+        timer = setTimeout(() => {
+          timer = 0;
+          raf = requestAnimationFrame(flush);
+        }, wait);
+      else raf = requestAnimationFrame(flush);
     });
     setSnap(store.getSnapshot());
     return () => {
       unsubscribe();
-      if (raf) cancelAnimationFrame(raf);
+      cancel();
     };
   }, [store]);
   return snap;
 }
+
+/** Least time between two renders of a streaming run (a 2-core machine shares its CPU with the engine). */
+const STREAM_FRAME_MS = 50;
 
 const chartIdsList = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
 
