@@ -1,0 +1,834 @@
+//! Each guided lab's qualitative finding, checked against the simulator.
+//!
+//! One test per lab (SPEC §4): it runs a scaled-down version of the lab's
+//! sweep (fewer x values and seeds, shorter runs, built with `Lab::point`)
+//! and asserts the ordering or trend the paper reported. Where the model
+//! does not reproduce a finding, the test says so in a comment, with the
+//! model difference that explains it (docs/ENGINE.md "What it does not
+//! model"), and asserts the part of the finding the simulator does
+//! reproduce. Nothing here is tuned: the labs, the engine and the defaults
+//! are as shipped.
+//!
+//! Run with `--nocapture` to see the simulated numbers next to the paper's.
+
+use sawtooth_core::labs::{
+    lab, rank_series, run_point, Lab, Measure, PointResult, Scale, SweepPoint, SweepValue,
+};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+const MB: f64 = 1048576.0;
+
+/// One run of a lab: series, swept value, seed.
+#[derive(Clone)]
+struct Job {
+    series: String,
+    x: SweepValue,
+    seed: u32,
+}
+
+fn job(series: &str, x: f64, seed: u32) -> Job {
+    Job {
+        series: series.to_string(),
+        x: SweepValue::Number(x),
+        seed,
+    }
+}
+
+/// Every (series, x, seed) combination.
+fn grid(series: &[&str], xs: &[f64], seeds: &[u32]) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for s in series {
+        for x in xs {
+            for seed in seeds {
+                jobs.push(job(s, *x, *seed));
+            }
+        }
+    }
+    jobs
+}
+
+/// Expand the jobs at the quick scale, let `adjust` shorten each scenario,
+/// and run them on all cores. Results come back in job order.
+fn run_jobs(l: &Lab, jobs: &[Job], adjust: impl Fn(&mut SweepPoint) + Sync) -> Vec<PointResult> {
+    let points: Vec<SweepPoint> = jobs
+        .iter()
+        .map(|j| {
+            let mut p = l
+                .point(&j.series, &j.x, j.seed, Scale::Quick)
+                .unwrap_or_else(|e| panic!("{}/{} x={}: {e}", l.id, j.series, j.x));
+            adjust(&mut p);
+            let end = p.scenario.duration_ms;
+            for f in p.scenario.hosts.iter_mut().flat_map(|h| &mut h.flows) {
+                f.start_ms = f.start_ms.min(end / 2.0);
+            }
+            p
+        })
+        .collect();
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<PointResult>>> = points.iter().map(|_| Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(points.len());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(p) = points.get(i) else { break };
+                let r = run_point(l, p, Scale::Quick)
+                    .unwrap_or_else(|e| panic!("{}/{}: {e}", l.id, p.series));
+                *slots[i].lock().unwrap() = Some(r);
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| m.into_inner().unwrap().expect("every point ran"))
+        .collect()
+}
+
+/// Shorten every run to `ms`.
+fn duration(ms: f64) -> impl Fn(&mut SweepPoint) + Sync {
+    move |p: &mut SweepPoint| p.scenario.duration_ms = ms
+}
+
+/// A copy of the lab measured over another window (the shipped lab is
+/// unchanged; only this test's shorter runs need a window that fits).
+fn measured_from(id: &str, from_s: f64) -> Lab {
+    let mut l = lab(id).unwrap().clone();
+    l.quick.measure = Some(Measure { from_s, to_s: None });
+    l
+}
+
+fn at(r: &PointResult, series: &str, x: Option<f64>) -> bool {
+    r.series == series && x.is_none_or(|x| r.x.as_number() == Some(x))
+}
+
+/// Mean of `f` over the runs of `series` (at `x`, if given).
+fn mean(rs: &[PointResult], series: &str, x: Option<f64>, f: impl Fn(&PointResult) -> f64) -> f64 {
+    let v: Vec<f64> = rs.iter().filter(|r| at(r, series, x)).map(f).collect();
+    assert!(!v.is_empty(), "no runs of {series} at {x:?}");
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+fn total(r: &PointResult) -> f64 {
+    r.total_throughput_mbps
+}
+
+fn share(r: &PointResult) -> f64 {
+    r.standard_share.expect("a series with a standard flow")
+}
+
+fn size(bytes: f64) -> String {
+    if bytes < MB {
+        format!("{:.0} KB", bytes / 1024.0)
+    } else {
+        format!("{:.0} MB", bytes / MB)
+    }
+}
+
+/// Print one line of a lab's report. Tests run in parallel, so every line
+/// names its lab.
+macro_rules! say {
+    ($l:expr, $($arg:tt)*) => {
+        println!("lab {:>2} | {}", $l.number, format!($($arg)*))
+    };
+}
+
+fn header(l: &Lab) {
+    say!(l, "{} ({}), simulated vs paper:", l.title, l.id);
+}
+
+// ---------------------------------------------------------------------------
+// Lab 1: back-to-back, no delay.
+
+/// Seed 000 Fig. 7-8, seed 002 Tables 1/3/5: with no delay the three
+/// algorithms behave alike at every window, about 940 Mb/s at MTU 1500 and
+/// 990 Mb/s at 9000, and a 5 MB window keeps only ~300 KB outstanding.
+///
+/// The outstanding data is far below the window here too, but about 700 kB
+/// rather than 300 kB: it is what waits in the 100-packet interface queue
+/// (up to 900 kB of jumbo frames), and seed 002 measured it from a 10 Gb/s
+/// client through a switch, lab 8's topology (the lab's model
+/// differences). Asserted: below a quarter of the window.
+#[test]
+fn lab01_back_to_back_all_algorithms_alike_at_every_window() {
+    let l = lab("back-to-back").unwrap();
+    header(l);
+    let windows = [0.25 * MB, 5.0 * MB, 16.0 * MB];
+    let series = [
+        "reno-1500",
+        "highspeed-1500",
+        "scalable-1500",
+        "reno-9000",
+        "highspeed-9000",
+        "scalable-9000",
+    ];
+    let rs = run_jobs(l, &grid(&series, &windows, &[1]), duration(2000.0));
+    for (mtu, paper, algs) in [(1500, 940.0, &series[..3]), (9000, 990.0, &series[3..])] {
+        for w in windows {
+            let v: Vec<f64> = algs.iter().map(|s| mean(&rs, s, Some(w), total)).collect();
+            say!(l,
+                "MTU {mtu}, window {:>5}: Standard {:.1}, HighSpeed {:.1}, Scalable {:.1} Mb/s (paper: all about {paper})",
+                size(w), v[0], v[1], v[2]
+            );
+            let (lo, hi) = v
+                .iter()
+                .fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(*x), b.max(*x)));
+            assert!(
+                hi - lo <= 0.01 * hi,
+                "MTU {mtu} window {w}: algorithms differ: {v:?}"
+            );
+            assert!(lo >= 0.97 * paper, "MTU {mtu} window {w}: {lo} Mb/s");
+        }
+    }
+    for s in ["reno-9000", "highspeed-9000"] {
+        let kb = mean(&rs, s, Some(5.0 * MB), |r| r.mean_outstanding_kbytes);
+        say!(
+            l,
+            "{s}, 5 MB window: {kb:.0} kB outstanding on average (paper: about 300 kB)"
+        );
+        assert!(kb < 0.25 * 5.0 * MB / 1e3, "{s}: {kb} kB outstanding");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lab 2: back-to-back, 30 ms.
+
+/// Seed 000 Fig. 10-12: with jumbo frames the algorithms agree while the
+/// window is below the bandwidth-delay product; above 3 MB HighSpeed beats
+/// Standard by over 100 Mb/s (~14%) and Scalable by ~70 Mb/s (~8%), through
+/// back-offs at the full interface queue with no network loss.
+///
+/// Not reproduced: HighSpeed ahead of Scalable. Here Scalable is ahead,
+/// and both gain far more than in the paper (31-47% rather than 8-14%).
+/// Each back-off is a CWR at the full interface queue, so how often and
+/// how early it strikes depends on the host's buffering, and the model has
+/// no NIC transmit ring behind the interface queue (docs/ENGINE.md: local
+/// congestion comes earlier). Scalable's 1/8 cut and 2%-per-RTT regrowth
+/// cope with frequent early back-offs better than HighSpeed's b(w) of
+/// ~0.37. With txqueuelen 200-250 (100-150 more packets, standing in for
+/// the ring) the simulator gives HighSpeed 87-108 Mb/s over Standard and
+/// puts it just ahead of Scalable, as in the paper. At MTU 1500 the
+/// algorithms differ widely here (104, 381, 525 Mb/s at 4 MB) where the
+/// paper found them close; more host buffering does not close that gap,
+/// so no single model difference is known to explain it, and only jumbo
+/// frames are checked.
+#[test]
+fn lab02_highspeed_and_scalable_beat_standard_above_3_mb() {
+    let l = lab("back-to-back-30ms").unwrap();
+    header(l);
+    let small = [0.5 * MB, 1.0 * MB];
+    let large = [4.0 * MB, 8.0 * MB, 16.0 * MB];
+    let all: Vec<f64> = small.iter().chain(&large).copied().collect();
+    let series = ["reno-9000", "highspeed-9000", "scalable-9000"];
+    let rs = run_jobs(l, &grid(&series, &all, &[1]), |_| {});
+    for w in small {
+        let v: Vec<f64> = series
+            .iter()
+            .map(|s| mean(&rs, s, Some(w), total))
+            .collect();
+        say!(
+            l,
+            "window {:>6}: Standard {:.1}, HighSpeed {:.1}, Scalable {:.1} Mb/s (paper: the same)",
+            size(w),
+            v[0],
+            v[1],
+            v[2]
+        );
+        assert!((v[0] - v[1]).abs() <= 0.01 * v[0] && (v[0] - v[2]).abs() <= 0.01 * v[0]);
+    }
+    for w in large {
+        let std = mean(&rs, "reno-9000", Some(w), total);
+        let hs = mean(&rs, "highspeed-9000", Some(w), total);
+        let sc = mean(&rs, "scalable-9000", Some(w), total);
+        say!(l,
+            "window {:>6}: Standard {std:.1}, HighSpeed {hs:.1} (+{:.1}, +{:.0}%; paper +100, +14%), Scalable {sc:.1} (+{:.1}, +{:.0}%; paper +70, +8%) Mb/s",
+            size(w),
+            hs - std,
+            100.0 * (hs / std - 1.0),
+            sc - std,
+            100.0 * (sc / std - 1.0)
+        );
+        assert!(hs > 1.05 * std, "HighSpeed {hs} vs Standard {std} at {w}");
+        assert!(sc > 1.05 * std, "Scalable {sc} vs Standard {std} at {w}");
+    }
+    // Fig. 12: the back-offs are local, not network losses.
+    for r in &rs {
+        assert_eq!(r.drops, 0, "{} x={}", r.series, r.x);
+        if r.x.as_number().unwrap() > 3.0 * MB {
+            assert!(r.local_congestion_events >= 1, "{} x={}", r.series, r.x);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lab 3: txqueuelen sweep.
+
+/// Seed 000 Fig. 31, 35, 40: Standard TCP's throughput rises with
+/// txqueuelen, from 828 Mb/s at 100 to 966 Mb/s above 210 (+16%); the fast
+/// algorithms gain less (Scalable +7.7%, HighSpeed +2%).
+///
+/// Not reproduced: the three converging on 966 Mb/s above 210, and
+/// HighSpeed gaining least. The simulated curves sit at lower throughput
+/// for the same txqueuelen: Standard still trails at 250 (869 Mb/s)
+/// because its slow start still overflows the interface queue once, and it
+/// reaches 955-968 Mb/s only at 300-400 packets, outside the sweep. The
+/// interface queue is the model's whole host buffer; the testbed's NIC
+/// transmit ring held more packets behind it (docs/ENGINE.md), so local
+/// congestion comes earlier here. Asserted: Standard's throughput rises
+/// with txqueuelen, is highest above 210, and gains the most.
+#[test]
+fn lab03_standard_gains_most_from_a_longer_txqueuelen() {
+    let l = lab("txqueuelen").unwrap();
+    header(l);
+    let qs = [25.0, 100.0, 150.0, 225.0, 250.0];
+    let rs = run_jobs(
+        l,
+        &grid(&["reno", "highspeed", "scalable"], &qs, &[1]),
+        |_| {},
+    );
+    let mut gains = Vec::new();
+    for (s, p100, p210) in [
+        ("reno", 828.0, 966.0),
+        ("scalable", 897.0, 966.0),
+        ("highspeed", 948.0, 966.0),
+    ] {
+        let v: Vec<f64> = qs.iter().map(|q| mean(&rs, s, Some(*q), total)).collect();
+        let at100 = v[1];
+        let above210 = (v[3] + v[4]) / 2.0;
+        let gain = 100.0 * (above210 / at100 - 1.0);
+        say!(l,
+            "{s:>9}: txqueuelen {qs:?} -> {:?} Mb/s; 100: {at100:.0} (paper {p100}), >210: {above210:.0} (paper {p210}), gain {gain:+.1}% (paper {:+.1}%)",
+            v.iter().map(|x| x.round()).collect::<Vec<_>>(),
+            100.0 * (p210 / p100 - 1.0)
+        );
+        gains.push(gain);
+        if s == "reno" {
+            for pair in v.windows(2) {
+                assert!(pair[1] >= pair[0], "Standard falls with txqueuelen: {v:?}");
+            }
+            let best = v.iter().cloned().fold(f64::MIN, f64::max);
+            assert!(
+                v[3] == best || v[4] == best,
+                "Standard's best is not above 210: {v:?}"
+            );
+            assert!(above210 > 1.10 * at100, "Standard gains only {gain:.1}%");
+        }
+    }
+    assert!(
+        gains[0] > gains[1] && gains[0] > gains[2],
+        "Standard should gain most: {gains:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Lab 4: two-to-one.
+
+/// Seed 000 Fig. 20-22: two senders into one gigabit port, windows above
+/// 2 MB. Standard TCP's share is 38% against another Standard flow, 35.5%
+/// against HighSpeed and 29.5% against Scalable: the faster the other
+/// algorithm recovers, the less Standard keeps.
+#[test]
+fn lab04_standard_share_falls_against_faster_algorithms() {
+    let l = lab("two-to-one").unwrap();
+    header(l);
+    let series = ["std-std", "hs-std", "sc-std"];
+    let rs = run_jobs(
+        l,
+        &grid(&series, &[4.0 * MB, 16.0 * MB], &[1, 2, 3]),
+        |_| {},
+    );
+    let mut shares = Vec::new();
+    for (s, paper_share, paper_other, paper_std) in [
+        ("std-std", 0.38, 500.0, 308.0),
+        ("hs-std", 0.355, 520.0, 285.0),
+        ("sc-std", 0.295, 582.0, 242.0),
+    ] {
+        let sh = mean(&rs, s, None, share);
+        let other = mean(&rs, s, None, |r| r.group_throughput_mbps[0]);
+        let std = mean(&rs, s, None, |r| r.group_throughput_mbps[1]);
+        say!(l,
+            "{s}: client 1 {other:.0} vs Standard {std:.0} Mb/s (paper {paper_other} vs {paper_std}), Standard's share {sh:.3} (paper {paper_share})"
+        );
+        shares.push(sh);
+        if s != "std-std" {
+            assert!(other > std, "{s}: the fast flow should take more");
+        }
+    }
+    assert!(
+        shares[2] < shares[1] && shares[1] < shares[0],
+        "Standard's share should be Scalable < HighSpeed < Standard: {shares:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Lab 5: Scalable's a and b.
+
+/// Seed 000 Table 3 ranks eight [a, b] pairs by combined throughput:
+/// 1/100,1/8 first and 2/25,1/2 last; Kelly's [1/100, 1/8] beat the kernel
+/// default [1/50, 1/8] (fourth).
+///
+/// The simulated ranking differs in the middle, where combined
+/// throughputs lie within a few percent (it puts [1/200, 1/16] first).
+/// Asserted: the paper's last pair [2/25, 1/2] ranks in the lower half, so
+/// does the other pair that halves on a loss, [1/25, 1/2] (paper: sixth),
+/// and Kelly's [1/100, 1/8] ranks above the kernel default [1/50, 1/8].
+#[test]
+fn lab05_largest_a_and_b_ranks_low_and_kelly_beats_the_kernel_default() {
+    let l = lab("scalable-ab").unwrap();
+    header(l);
+    let series: Vec<&str> = l.series.iter().map(|s| s.id.as_str()).collect();
+    let rs = run_jobs(
+        l,
+        &grid(&series, &[4.0 * MB, 8.0 * MB, 16.0 * MB], &[1, 2]),
+        |_| {},
+    );
+    let ranks = rank_series(l, &rs).expect("lab 5 ranks its series");
+    let paper = [
+        "a1_100-b1_8",
+        "a1_50-b1_4",
+        "a1_25-b1_4",
+        "a1_50-b1_8",
+        "a1_200-b1_16",
+        "a1_25-b1_2",
+        "a1_100-b1_16",
+        "a2_25-b1_2",
+    ];
+    let rank_of = |id: &str| 1 + ranks.iter().position(|(s, _, _)| s == id).unwrap();
+    for (i, (id, by, tie)) in ranks.iter().enumerate() {
+        let p = 1 + paper.iter().position(|s| s == id).unwrap();
+        say!(
+            l,
+            "rank {}: {id:<13} combined {by:.1} Mb/s, Standard {tie:.1} Mb/s (paper rank {p})",
+            i + 1
+        );
+    }
+    for id in ["a2_25-b1_2", "a1_25-b1_2"] {
+        assert!(
+            rank_of(id) > paper.len() / 2,
+            "{id} ranks in the upper half"
+        );
+    }
+    assert!(
+        rank_of("a1_100-b1_8") < rank_of("a1_50-b1_8"),
+        "Kelly's [1/100,1/8] should rank above the kernel's [1/50,1/8]"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Lab 6: txqueuelen in two-to-one.
+
+/// Seed 000 Fig. 32-44: with two senders the switch's queue matters, and a
+/// longer interface queue (250) lets the hosts' bursts through to it, where
+/// they become real losses: two Scalable flows lose 1.2% of combined
+/// throughput (897 → 886 Mb/s).
+///
+/// Not reproduced: two Standard flows losing 5.3% (808 -> 767) and two
+/// HighSpeed flows ~1% (824 -> 817); here they gain a little. Nor does
+/// Standard TCP nearly halve in the mixed pairs: it keeps its throughput.
+/// The longer queue does send the hosts' bursts on to the switch, but in
+/// these runs that costs mostly one large burst of drops at the end of
+/// slow start (a single loss episode); in congestion avoidance the
+/// Standard flow sees only a few more loss episodes than with 100 (5 -> 7
+/// fast retransmits in a 10-s hs-std run), too few to halve it. Which
+/// difference made the testbed's losses more frequent is not established:
+/// it is not the assumed 116-packet switch buffer (with 500 packets the
+/// Standard flow gains as well); the candidates are the model's missing
+/// timing noise and NIC ring (docs/ENGINE.md). Asserted: the mechanism
+/// (more network drops and no more local back-offs with the longer queue,
+/// for every pair) and the Scalable pair's loss.
+#[test]
+fn lab06_a_longer_txqueuelen_moves_losses_to_the_switch() {
+    let l = lab("txqueuelen-two-to-one").unwrap();
+    header(l);
+    let pairs = [
+        ("std-std", Some((808.0, 767.0))),
+        ("sc-sc", Some((897.0, 886.0))),
+        ("hs-hs", Some((824.0, 817.0))),
+        ("sc-std", None),
+        ("hs-std", None),
+    ];
+    let names: Vec<String> = pairs
+        .iter()
+        .flat_map(|(p, _)| [format!("{p}-q100"), format!("{p}-q250")])
+        .collect();
+    let series: Vec<&str> = names.iter().map(String::as_str).collect();
+    let rs = run_jobs(l, &grid(&series, &[4.0 * MB, 16.0 * MB], &[1, 2]), |_| {});
+    for (pair, paper) in pairs {
+        let q100 = format!("{pair}-q100");
+        let q250 = format!("{pair}-q250");
+        let t = |s: &str| mean(&rs, s, None, total);
+        let drops = |s: &str| mean(&rs, s, None, |r| r.drops as f64);
+        let local = |s: &str| mean(&rs, s, None, |r| r.local_congestion_events as f64);
+        let std = |s: &str| {
+            rs.iter()
+                .any(|r| r.series == s && r.standard_share.is_some())
+                .then(|| mean(&rs, s, None, |r| r.standard_throughput_mbps.unwrap()))
+        };
+        let paper_text = paper.map_or(
+            "paper: total up, Standard nearly halved".into(),
+            |(a, b)| format!("paper {a} -> {b}, {:+.1}%", 100.0 * (b / a - 1.0)),
+        );
+        let lossy = |s: &str, g: usize| mean(&rs, s, None, |r| r.group_congestion_event_rate[g]);
+        if pair.ends_with("std") && pair != "std-std" {
+            say!(l,
+                "{pair}: network losses per delivered packet, fast flow {:.4} -> {:.4}, Standard {:.4} -> {:.4}",
+                lossy(&q100, 0),
+                lossy(&q250, 0),
+                lossy(&q100, 1),
+                lossy(&q250, 1)
+            );
+        }
+        say!(l,
+            "{pair}: combined {:.0} -> {:.0} Mb/s ({:+.1}%; {paper_text}); Standard {:?} -> {:?}; network drops {:.0} -> {:.0}; local back-offs {:.1} -> {:.1}",
+            t(&q100),
+            t(&q250),
+            100.0 * (t(&q250) / t(&q100) - 1.0),
+            std(&q100).map(|v| v.round()),
+            std(&q250).map(|v| v.round()),
+            drops(&q100),
+            drops(&q250),
+            local(&q100),
+            local(&q250)
+        );
+        assert!(
+            drops(&q250) > 2.0 * drops(&q100) + 10.0,
+            "{pair}: drops do not move to the switch"
+        );
+        assert!(
+            local(&q250) <= local(&q100),
+            "{pair}: more local back-offs with a longer queue"
+        );
+    }
+    assert!(
+        mean(&rs, "sc-sc-q250", None, total) < mean(&rs, "sc-sc-q100", None, total),
+        "two Scalable flows should lose combined throughput with txqueuelen 250"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Lab 7: parallel streams.
+
+/// Seed 000 Fig. 45-48: with parallel streams the fast algorithms' gain
+/// over Standard shrinks: 1-7% with 2 streams, and with 16 streams Standard
+/// is slightly ahead (HighSpeed 0.5-1% below, Scalable up to 3% below).
+///
+/// Not reproduced: Standard overtaking at 16 streams. Here all three fill
+/// the link to within 0.1% of each other at 16 streams (978 of 990 Mb/s),
+/// a tie rather than a small loss: each stream's back-off at the full
+/// interface queue cuts 1/16 of the aggregate while the shared queue stays
+/// backlogged, and nothing else in the model makes the fast algorithms'
+/// extra back-offs cost anything (no CPU or interrupt load, no NIC ring,
+/// no timing noise; the lab's model differences and docs/ENGINE.md).
+/// Asserted: a gain at 2 streams that shrinks to under 1% at 16.
+#[test]
+fn lab07_fast_algorithms_gain_shrinks_with_more_streams() {
+    let l = lab("parallel-streams").unwrap();
+    header(l);
+    let rs = run_jobs(
+        l,
+        &grid(&["reno", "highspeed", "scalable"], &[2.0, 16.0], &[1, 2]),
+        |_| {},
+    );
+    for (s, paper2, paper16) in [
+        ("highspeed", "1..7", "-1..-0.5"),
+        ("scalable", "1..7", "-3..-1"),
+    ] {
+        let gain = |n: f64| {
+            100.0 * (mean(&rs, s, Some(n), total) / mean(&rs, "reno", Some(n), total) - 1.0)
+        };
+        say!(l,
+            "{s} over Standard: N=2 {:+.2}% (paper {paper2}%), N=16 {:+.2}% (paper {paper16}%); Standard {:.0} / {:.0} Mb/s",
+            gain(2.0),
+            gain(16.0),
+            mean(&rs, "reno", Some(2.0), total),
+            mean(&rs, "reno", Some(16.0), total)
+        );
+        assert!(gain(2.0) > 0.0, "{s} does not gain at N=2");
+        assert!(gain(16.0) < gain(2.0), "{s}: the gain does not shrink");
+        assert!(
+            gain(16.0) < 1.0,
+            "{s} still gains {:.2}% at N=16",
+            gain(16.0)
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lab 8: 10 Gb/s into 1 Gb/s.
+
+/// Seed 002 Table 7 and 14: a 10 Gb/s client into a 1 Gb/s switch port at
+/// 30 ms, 5 MB window. A single flow gets Standard 619 < HighSpeed 760 <
+/// Scalable 909 Mb/s, against about 988 with no delay; with two clients
+/// Scalable was the dominant protocol for every number of streams.
+///
+/// Not reproduced: the drops (5, 3, 1 in the paper's plotted runs). The
+/// simulated 10 Gb/s NIC sends slow-start and recovery bursts at the full
+/// 10 Gb/s into the assumed 116-packet switch buffer, so every algorithm
+/// drops hundreds or thousands of packets, the aggressive ones most; 2004
+/// hosts may not have sustained 10 Gb/s bursts, and the paper counted the
+/// drops of one plotted run (the lab's model differences). Throughput with
+/// two clients also rises less regularly with the number of streams than
+/// in Table 14 (HighSpeed dips at 2 and 4). Asserted: the single-flow
+/// order, the no-delay ceiling, Scalable leading with two clients, and
+/// more throughput with 8 streams per client than with 1.
+#[test]
+fn lab08_single_flow_standard_below_highspeed_below_scalable() {
+    let l = lab("ten-into-one").unwrap();
+    header(l);
+    let algs = ["reno", "highspeed", "scalable"];
+    let mut jobs = Vec::new();
+    for alg in algs {
+        for s in ["1c-30ms", "1c-0ms"] {
+            jobs.push(job(&format!("{alg}-{s}"), 1.0, 1));
+        }
+        jobs.extend(grid(&[&format!("{alg}-2c-30ms")], &[1.0, 8.0], &[1, 2]));
+    }
+    // The paper's 60-s runs.
+    let rs = run_jobs(l, &jobs, duration(60000.0));
+    let single: Vec<f64> = algs
+        .iter()
+        .map(|a| mean(&rs, &format!("{a}-1c-30ms"), None, total))
+        .collect();
+    for (i, (a, p30, p0, drops)) in [
+        ("reno", 619.3, 988.3, 5),
+        ("highspeed", 759.7, 988.2, 3),
+        ("scalable", 908.6, 985.3, 1),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let zero = mean(&rs, &format!("{a}-1c-0ms"), None, total);
+        let d = mean(&rs, &format!("{a}-1c-30ms"), None, |r| r.drops as f64);
+        say!(l,
+            "{a:>9}, one flow: 30 ms {:.0} Mb/s (paper {p30}), {d:.0} drops (paper {drops}); 0 ms {zero:.0} Mb/s (paper {p0})",
+            single[i]
+        );
+        assert!(zero > 0.97 * 990.0, "{a}: {zero} Mb/s with no delay");
+        assert!(single[i] < zero, "{a}: 30 ms is not below no delay");
+    }
+    assert!(
+        single[0] < single[1] && single[1] < single[2],
+        "single flow at 30 ms should be Standard < HighSpeed < Scalable: {single:?}"
+    );
+    let two = |a: &str, n: f64| mean(&rs, &format!("{a}-2c-30ms"), Some(n), total);
+    for (n, paper) in [(1.0, [811.6, 838.2, 917.4]), (8.0, [950.22, 959.38, 996.6])] {
+        let v: Vec<f64> = algs.iter().map(|a| two(a, n)).collect();
+        say!(l,
+            "two clients, {n} streams each: Standard {:.0}, HighSpeed {:.0}, Scalable {:.0} Mb/s (paper {paper:?})",
+            v[0], v[1], v[2]
+        );
+        assert!(
+            v[2] > v[0] && v[2] > v[1],
+            "Scalable should lead at N={n}: {v:?}"
+        );
+    }
+    for a in algs {
+        assert!(
+            two(a, 8.0) > two(a, 1.0),
+            "{a}: 8 streams per client do not beat 1"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lab 9: RTT sweep and fairness against NewReno.
+
+/// Seed 001 Fig. 3-4: good fairness (Jain's index) between NewReno and
+/// each high-speed variant, on ns-2 and on the testbed, although the index
+/// "masks the overall higher throughput of the high-speed variants
+/// compared to NewReno".
+///
+/// Shortened to 30-s runs, the second flow starting at 5 s, measured from
+/// 10 s. With the 420 000-packet buffer nothing is lost in such a run:
+/// each flow backs off once, when its 100 000-packet interface queue fills,
+/// by its algorithm's own decrease (to 0.8 for BIC and CUBIC, about 0.9
+/// for HighSpeed at these 10^5-packet windows, 7/8 for Scalable, 1/2 for
+/// NewReno and
+/// for H-TCP, whose adaptive decrease is 1/2 when queueing dominates the
+/// RTT), and the high-speed variants keep more. Asserted: against every
+/// variant NewReno keeps no more than against another NewReno flow, at 50
+/// and 200 ms. "Good fairness" is printed, not asserted: the paper's
+/// indices are in its figure only. Here they are 0.74-0.84, and 0.81-0.84
+/// for NewReno against NewReno, where the later flow ends up with the
+/// larger window (its one back-off comes when the queue, and so the RTT,
+/// is larger): start order, not algorithm, decides that part.
+#[test]
+fn lab09_high_speed_variants_take_at_least_newrenos_part() {
+    let l = measured_from("rtt-fairness", 10.0);
+    header(&l);
+    let series = [
+        "newreno-vs-newreno",
+        "newreno-vs-bic",
+        "newreno-vs-cubic",
+        "newreno-vs-highspeed",
+        "newreno-vs-htcp",
+        "newreno-vs-scalable",
+    ];
+    let rs = run_jobs(
+        &l,
+        &grid(&series, &[50.0, 200.0], &[1]),
+        |p: &mut SweepPoint| {
+            p.scenario.duration_ms = 30000.0;
+            p.scenario.hosts[1].flows[0].start_ms = 5000.0;
+        },
+    );
+    for rtt in [50.0, 200.0] {
+        let base = mean(&rs, series[0], Some(rtt), share);
+        for s in series {
+            let sh = mean(&rs, s, Some(rtt), share);
+            let j = mean(&rs, s, Some(rtt), |r| r.jain_index);
+            let lost = mean(&rs, s, Some(rtt), |r| r.drops as f64);
+            let local = mean(&rs, s, Some(rtt), |r| r.local_congestion_events as f64);
+            say!(l,
+                "RTT {rtt} ms, {s:<21}: NewReno's share {sh:.3}, Jain's index {j:.3} (paper: good fairness, values in Fig. 4); {lost:.0} drops, {local:.0} local back-offs"
+            );
+            assert!(
+                sh <= base + 0.01,
+                "{s} at {rtt} ms: NewReno keeps {sh} > {base} against NewReno"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Lab 10: HighSpeed parameters and many flows.
+
+/// Give each host the start time of the host half a list away: with flow
+/// pairs (hosts of the first series entry, then of the second) this swaps
+/// which algorithm starts first.
+fn swap_start_order(p: &mut SweepPoint) {
+    let hosts = &mut p.scenario.hosts;
+    let n = hosts.len();
+    let starts: Vec<f64> = hosts.iter().map(|h| h.flows[0].start_ms).collect();
+    for (i, h) in hosts.iter_mut().enumerate() {
+        for f in &mut h.flows {
+            f.start_ms = starts[(i + n / 2) % n];
+        }
+    }
+}
+
+/// Seed 004 Fig. 7-8: in a half-HighSpeed, half-Standard mixture HighSpeed
+/// takes more than its share, and its congestion-event (ECN mark) rate is
+/// higher than Standard TCP's.
+///
+/// Not reproduced: the trend, HighSpeed's unfairness shrinking as flows
+/// are added (Fig. 7), and its better utilisation with few flows (Fig. 4).
+/// With 2 flows on this 8000-packet path a run of tens of seconds is
+/// decided by which flow starts first, whatever the algorithms: the later
+/// flow joins a full pipe, leaves slow start at once and regrows by one
+/// (Standard) or a few (HighSpeed) packets per 100-ms round trip. In the
+/// lab as shipped HighSpeed always starts first, so Standard's share there
+/// (about 0.04) rises with the flow count only because the start order
+/// stops mattering; with the order swapped Standard keeps about 0.9. Once
+/// both orders are averaged, HighSpeed takes more at 10 and at 40 flows
+/// alike: at ~200 packets per flow RFC 3649 still gives it a(w) ~ 3 and
+/// b(w) ~ 0.42 against Standard's 1 and 0.5. The paper's run lengths,
+/// background traffic and RED settings are not given (the lab's model
+/// differences); these runs have no background traffic. Utilisation is
+/// likewise set by the slow-start overshoot into RED's slow average, where
+/// HighSpeed's smaller cuts draw repeated ECN reductions. The corrected
+/// High Window of 8300 is not used: with the default High P (1e-7) RFC
+/// 3649's formulas give it a(w) = 1.0-1.1 at every window, so it grows
+/// like Standard TCP. Asserted with the High Window of seed 004's
+/// reference [6] (83000): HighSpeed's share above one half in 10- and
+/// 40-flow mixtures, averaged over both start orders, and its higher
+/// congestion-event rate.
+#[test]
+fn lab10_highspeed_takes_more_than_its_share_and_sees_more_congestion_events() {
+    let l = measured_from("highspeed-many-flows", 10.0);
+    header(&l);
+    let counts = [2.0, 10.0, 40.0];
+    let mix: Vec<Job> = counts
+        .iter()
+        .map(|n| job("mix-hs83000-1g", *n, 1))
+        .collect();
+    let mut jobs = mix.clone();
+    jobs.push(job("all-std-1g", 2.0, 1));
+    jobs.push(job("all-hs83000-1g", 2.0, 1));
+    let rs = run_jobs(&l, &jobs, duration(30000.0));
+    let swapped = run_jobs(&l, &mix, |p: &mut SweepPoint| {
+        p.scenario.duration_ms = 30000.0;
+        swap_start_order(p);
+    });
+    for n in counts {
+        let hs_first = mean(&rs, "mix-hs83000-1g", Some(n), share);
+        let std_first = mean(&swapped, "mix-hs83000-1g", Some(n), share);
+        let both = (hs_first + std_first) / 2.0;
+        say!(l,
+            "mixture of {n} flows, HW 83000: Standard's share {hs_first:.3} (HighSpeed starts first), {std_first:.3} (Standard first), {both:.3} averaged (paper: below 0.5 with few flows, tending to fair)"
+        );
+        if n >= 10.0 {
+            assert!(both < 0.5, "{n} flows: Standard keeps {both} of the link");
+        }
+    }
+    let cer = |s: &str| mean(&rs, s, Some(2.0), |r| r.congestion_event_rate);
+    let util = |s: &str| mean(&rs, s, Some(2.0), |r| r.utilisation);
+    say!(l,
+        "2 flows: congestion events per packet, Standard {:.5}, HighSpeed {:.5} (paper: higher with HighSpeed); utilisation {:.3} vs {:.3} (paper: higher with HighSpeed)",
+        cer("all-std-1g"),
+        cer("all-hs83000-1g"),
+        util("all-std-1g"),
+        util("all-hs83000-1g")
+    );
+    assert!(
+        cer("all-hs83000-1g") > cer("all-std-1g"),
+        "HighSpeed's congestion-event rate should be the higher"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Lab 11: low initial ssthresh.
+
+/// Seed 003 §7: from an initial ssthresh of 100 packets, Reno takes far
+/// longer than every other algorithm to reach the maximum rate (and never
+/// reaches it on the longest path); FAST converges most quickly, followed
+/// by CTCP.
+///
+/// Not reproduced: FAST-AT among the quickest (here it is the slowest
+/// after Reno, 8.9 s at 25 ms, and does not get there within 120 s at
+/// 100 ms). After its start-up it lowers alpha to 20 or 8 packets while its
+/// rate is below thresholds the seed does not give (10 and 100 Mb/s are
+/// the simulator's choice, see cc/fast.rs), and raises it only every
+/// 200 s, so it climbs slowly from the low initial ssthresh (with alpha
+/// held at 200 it gets there in 1.9 s, like FAST); NIST's network was
+/// loaded and its thresholds are unstated. Asserted
+/// at 25 ms: Reno last by far, and FAST ahead of CTCP.
+#[test]
+fn lab11_reno_is_the_slowest_to_reach_the_maximum_rate() {
+    let l = lab("low-ssthresh").unwrap();
+    header(l);
+    let algs = [
+        "bic", "ctcp", "fast", "hstcp", "htcp", "scalable", "fast-at", "reno",
+    ];
+    let rs = run_jobs(
+        l,
+        &grid(&algs, &[25.0], &[l.seeds(Scale::Quick)[0]]),
+        duration(15000.0),
+    );
+    let time = |s: &str| {
+        mean(&rs, s, None, |r| {
+            r.time_to_max_rate_s.unwrap_or(f64::INFINITY)
+        })
+    };
+    for s in algs {
+        let t = time(s);
+        let t = if t.is_finite() {
+            format!("{t:.1} s")
+        } else {
+            "not within 15 s".into()
+        };
+        say!(l,
+            "RTT 25 ms, {s:>8}: {t} to the maximum rate (paper: Reno far slowest; FAST, FAST-AT, then CTCP fastest)"
+        );
+    }
+    for s in &algs[..algs.len() - 1] {
+        assert!(time(s).is_finite(), "{s} never reaches the maximum rate");
+        assert!(time(s) < time("reno"), "{s} is not faster than Reno");
+    }
+    assert!(
+        time("fast") < time("ctcp"),
+        "FAST should converge before CTCP"
+    );
+}
