@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 
 // E2E tests run against the production build (dist/, made by `vite build`)
@@ -5,8 +6,10 @@ import { defineConfig, devices } from '@playwright/test';
 // browser here: set SAWTOOTH_CHROMIUM to use another binary.
 const PORT = Number(process.env.SAWTOOTH_E2E_PORT ?? 4174);
 const CHROMIUM = process.env.SAWTOOTH_CHROMIUM ?? '/usr/bin/chromium';
-// Serve another build directory (several people testing at once on one machine).
-const DIST = process.env.SAWTOOTH_DIST ?? 'dist';
+// The build directory to serve (Vite's root is app/, so a relative path would
+// be read from there): dist/ at the repository root unless SAWTOOTH_DIST says
+// otherwise (several people testing at once on one machine).
+const DIST = process.env.SAWTOOTH_DIST ?? fileURLToPath(new URL('./dist', import.meta.url));
 
 export default defineConfig({
   testDir: './e2e',
