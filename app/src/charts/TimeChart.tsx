@@ -84,23 +84,23 @@ function TimeChartImpl(props: TimeChartProps) {
     [run, ghost, events, view, tShown, plotW, plotH, yDomain, useCanvas],
   );
 
-  // Canvas layers: the ghost is drawn when it, the view or the axes change;
-  // the current run is drawn incrementally (only the samples since the last
-  // frame) while the run id, view, axes and size stay the same.
-  const ghostRef = useRef<HTMLCanvasElement>(null);
+  // The ghost (previous run) is static: SVG paths, rasterised off the main
+  // thread, rebuilt only when it, the view or the axes change. The current
+  // run is drawn on the canvas incrementally (only the samples since the
+  // last frame) while the run id, view, axes and size stay the same.
   const drawn = useRef<{ key: string; n: number } | null>(null);
   const seriesKey = useMemo(() => (run ? run.spec.series.map((x) => x.id).join(',') : ''), [run]);
-  useLayoutEffect(() => {
-    const c = ghostRef.current;
-    const ctx = c && prepare(c, plotW, plotH);
-    if (!ctx || !useCanvas || !ghost) return;
+  const ghostPaths = useMemo(() => {
+    if (!ghost || ghost.computed === 0) return [];
     const [i0, i1] = sampleRange(ghost.x, ghost.computed, view);
-    const lines = ghost.spec.series
+    return ghost.spec.series
       .filter((x) => x.main && typeof x.y !== 'number')
-      .map((x) => decimateSeries(ghost, x, view, plotW, ghost.spec.yFactor, i0, i1, true));
-    drawLines(ctx, lines, model.sx, model.sy);
+      .map((x) => {
+        const l = decimateSeries(ghost, x, view, plotW, ghost.spec.yFactor, i0, i1, true);
+        return { ...l, d: linePath(l.points, model.sx, model.sy) };
+      });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [ghost, view, yDomain, plotW, plotH, useCanvas]);
+  }, [ghost, view, yDomain, plotW, plotH]);
   useLayoutEffect(() => {
     const c = canvasRef.current;
     if (!c) return;
@@ -133,7 +133,7 @@ function TimeChartImpl(props: TimeChartProps) {
   }, [run, tShown, view, yDomain, plotW, plotH, useCanvas, seriesKey, props.runId]);
 
   const paths = useMemo(
-    () => (useCanvas ? [] : model.lines.map((l) => ({ ...l, d: linePath(l.points, model.sx, model.sy) }))),
+    () => (useCanvas ? [] : model.lines.filter((l) => !l.ghost).map((l) => ({ ...l, d: linePath(l.points, model.sx, model.sy) }))),
     [model, useCanvas],
   );
 
@@ -220,12 +220,6 @@ function TimeChartImpl(props: TimeChartProps) {
       </p>
       <div ref={box} className="chart-box" style={{ height: totalH }}>
         <canvas
-          ref={ghostRef}
-          className="chart-canvas"
-          aria-hidden="true"
-          style={{ left: M.left, top: M.top, width: plotW, height: plotH }}
-        />
-        <canvas
           ref={canvasRef}
           className="chart-canvas"
           aria-hidden="true"
@@ -252,7 +246,7 @@ function TimeChartImpl(props: TimeChartProps) {
               </text>
             </g>
             <g className="series" clipPath={`url(#${uid}-clip)`}>
-              {paths.map((p) => (
+              {[...ghostPaths, ...paths].map((p) => (
                 <path
                   key={`${p.ghost ? 'g' : 'c'}-${p.id}`}
                   className={p.ghost ? 'ghost-line' : 'line'}

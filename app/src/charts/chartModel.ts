@@ -206,7 +206,8 @@ export function buildChartModel(input: ModelInput & { yDomain?: Domain; withLine
         seriesIds.push(s.id);
         pointCounts[s.id] = shown;
       }
-      if (input.withLines === false) continue;
+      // Ghost lines are drawn by the chart on their own (they change rarely).
+      if (input.withLines === false || g) continue;
       const line = decimateSeries(rv, s, view, width, yFactor, i0, i1, g);
       lines.push(line);
       if (!g) drawnCounts[s.id] = line.points.length;

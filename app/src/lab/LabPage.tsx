@@ -217,6 +217,12 @@ export function LabPage(props: LabPageProps) {
     rendered.publish(snap, runState, error);
   }, [snap, runState, error, rendered]);
 
+  // Set once the first run is on screen (later work, such as typesetting, waits for it).
+  const [firstDone, setFirstDone] = useState(false);
+  useEffect(() => {
+    if (!firstDone && (runState === 'done' || runState === 'error')) setFirstDone(true);
+  }, [firstDone, runState]);
+
   const flows = flatFlows(scenario);
   const selected = Math.min(state.view.selectedFlow, flows.length - 1);
   const info = catalogue.find((a) => a.id === flows[selected]?.flow.algorithm) ?? null;
@@ -323,7 +329,7 @@ export function LabPage(props: LabPageProps) {
             })}
           </div>
           <SummaryTable summary={snap.summary} running={runState === 'running'} />
-          <Explainer info={info} flow={selected} />
+          <Explainer info={info} flow={selected} ready={firstDone} />
           {props.footer}
         </main>
       </div>

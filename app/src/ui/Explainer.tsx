@@ -37,25 +37,32 @@ function Formula({ tex, label, visible }: { tex: string; label: string; visible:
 }
 
 /** True once the element has come near the viewport (KaTeX loads only then, not on the first load). */
-function useNearViewport(ref: RefObject<HTMLElement | null>): boolean {
+function useNearViewport(ref: RefObject<HTMLElement | null>, enabled: boolean): boolean {
   const [near, setNear] = useState(false);
   useEffect(() => {
     const el = ref.current;
-    if (!el || near) return;
+    if (!el || near || !enabled) return;
     if (typeof IntersectionObserver === 'undefined') {
       setNear(true);
       return;
     }
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '300px' });
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '100px' });
     io.observe(el);
     return () => io.disconnect();
-  }, [ref, near]);
+  }, [ref, near, enabled]);
   return near;
 }
 
-export const Explainer = memo(function Explainer({ info, flow }: { info: AlgorithmInfo | null; flow: number }) {
+export interface ExplainerProps {
+  info: AlgorithmInfo | null;
+  flow: number;
+  /** Typeset formulas once this is true (the page's first run is on screen; the layout has settled). */
+  ready?: boolean;
+}
+
+export const Explainer = memo(function Explainer({ info, flow, ready = true }: ExplainerProps) {
   const box = useRef<HTMLElement>(null);
-  const visible = useNearViewport(box);
+  const visible = useNearViewport(box, ready);
   return (
     <section ref={box} className="explainer" aria-labelledby="explainer-h" data-testid="explainer" data-algorithm={info?.id}>
       <h2 id="explainer-h">

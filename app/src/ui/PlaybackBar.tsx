@@ -44,7 +44,7 @@ export function PlaybackBar(p: PlaybackBarProps) {
           : 'Starting…';
   const max = Math.max(p.duration, 1e-9);
   return (
-    <div className="playback" role="group" aria-label="Playback" data-testid="playback" data-status={p.playback.status} data-play-t={p.tShown.toFixed(4)}>
+    <div className="playback" role="group" aria-label="Playback" data-testid="playback" data-status={p.playback.status} data-play-t={String(p.tShown)}>
       <button
         type="button"
         className="pb-main"
