@@ -6,8 +6,8 @@ import { TOPOLOGIES, type Topology } from '../lab/topology';
 function Diagram({ t }: { t: Topology }) {
   const host = (x: number, y: number, k: string) => <rect key={k} x={x} y={y} width={14} height={10} rx={2} className="d-host" />;
   const link = (x1: number, y1: number, x2: number, y2: number, k: string) => <line key={k} x1={x1} y1={y1} x2={x2} y2={y2} className="d-link" />;
-  const sw = <rect x={44} y={17} width={12} height={12} rx={6} className="d-switch" />;
-  const rx = <rect x={72} y={18} width={14} height={10} rx={2} className="d-rx" />;
+  const sw = <rect key="sw" x={44} y={17} width={12} height={12} rx={6} className="d-switch" />;
+  const rx = <rect key="rx" x={72} y={18} width={14} height={10} rx={2} className="d-rx" />;
   const parts: ReactElement[] = [];
   if (t === 'back_to_back') parts.push(host(6, 18, 'h'), link(20, 23, 72, 23, 'l'), rx);
   if (t === 'two_to_one') parts.push(host(6, 6, 'h0'), host(6, 30, 'h1'), link(20, 11, 44, 23, 'a'), link(20, 35, 44, 23, 'b'), sw, link(56, 23, 72, 23, 'c'), rx);
