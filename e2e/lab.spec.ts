@@ -18,6 +18,8 @@ function watchConsole(page: Page): string[] {
 async function open(page: Page, query = '?seed=1'): Promise<void> {
   await page.goto(`./${query}`);
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
+  // Lines become SVG paths once the finished run has painted (deferred).
+  await expect(page.locator('figure.chart[data-render="canvas"]')).toHaveCount(0);
 }
 
 const chart = (page: Page, id: string) => page.getByTestId(`chart-${id}`);

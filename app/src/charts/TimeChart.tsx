@@ -7,7 +7,7 @@
 // Public test surface on the <figure>: data-series-ids, data-point-counts,
 // data-x-domain, data-y-domain, data-marker-counts (JSON), see dataAttributes.ts.
 
-import { memo, useDeferredValue, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { memo, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { EngineEvent } from '../engine/types';
 import { drawLines } from './canvasDraw';
 import { buildChartModel, chartYDomain, decimateSeries, formatReadout, sampleRange, valuesAt, type RunView } from './chartModel';
@@ -75,10 +75,8 @@ function TimeChartImpl(props: TimeChartProps) {
   const [brush, setBrush] = useState<{ a: number; b: number } | null>(null);
 
   const yDomain = useMemo(() => chartYDomain({ run, ghost, view }), [run, ghost, view]);
-  // At rest the lines become SVG paths (crisp, exportable); the switch is
-  // deferred so the end of a run paints first on the canvas already drawn.
-  const animating = useDeferredValue(props.animating);
-  const useCanvas = props.renderMode === 'canvas' || (props.renderMode === 'auto' && (props.animating || animating));
+  // At rest the lines become SVG paths (crisp, exportable).
+  const useCanvas = props.renderMode === 'canvas' || (props.renderMode === 'auto' && props.animating);
   const model = useMemo(
     () => buildChartModel({ run, ghost, events, view, tShown, width: plotW, height: plotH, yDomain, withLines: !useCanvas }),
     [run, ghost, events, view, tShown, plotW, plotH, yDomain, useCanvas],
@@ -96,7 +94,8 @@ function TimeChartImpl(props: TimeChartProps) {
     return ghost.spec.series
       .filter((x) => x.main && typeof x.y !== 'number')
       .map((x) => {
-        const l = decimateSeries(ghost, x, view, plotW, ghost.spec.yFactor, i0, i1, true);
+        // Faint: half the horizontal resolution is plenty.
+        const l = decimateSeries(ghost, x, view, Math.max(1, Math.round(plotW / 2)), ghost.spec.yFactor, i0, i1, true);
         return { ...l, d: linePath(l.points, model.sx, model.sy) };
       });
     // eslint-disable-next-line react-hooks/exhaustive-deps

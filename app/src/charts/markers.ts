@@ -33,6 +33,8 @@ export interface MarkerBin {
 
 export type MarkerCounts = Record<MarkerKind, number>;
 
+const KIND_INDEX = Object.fromEntries(MARKER_KINDS.map((m, i) => [m.kind, i])) as Record<MarkerKind, number>;
+
 export function emptyCounts(): MarkerCounts {
   return { network_loss: 0, local_congestion: 0, fast_retransmit: 0, timeout: 0, ecn_mark: 0 };
 }
@@ -59,7 +61,7 @@ export function binMarkers(
   const hi = Math.min(t1, opts.tMax ?? Infinity);
   const span = t1 - t0;
   const counts = emptyCounts();
-  const map = new Map<string, MarkerBin>();
+  const map = new Map<number, MarkerBin>();
   const bins: MarkerBin[] = [];
   // The engine logs events in time order: visit only those in the window.
   const [from, to] = isTimeOrdered(events) ? [firstAtOrAfter(events, t0), firstAfter(events, hi)] : [0, events.length];
@@ -68,7 +70,7 @@ export function binMarkers(
     if (!(e.t_s >= t0 && e.t_s <= hi) || !isMarkerKind(e.kind)) continue;
     counts[e.kind]++;
     const px = span > 0 ? Math.min(pixels - 1, Math.floor(((e.t_s - t0) / span) * pixels)) : 0;
-    const key = `${e.kind}|${e.flow}|${px}`;
+    const key = (KIND_INDEX[e.kind] * 4096 + e.flow) * pixels + px;
     const b = map.get(key);
     if (b) b.count++;
     else {

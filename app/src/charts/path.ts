@@ -10,20 +10,21 @@ const round = (v: number) => Math.round(v * 10) / 10;
  * there is nothing to draw.
  */
 export function linePath(points: Decimated, sx: (v: number) => number, sy: (v: number) => number): string {
-  const parts: string[] = [];
+  // String concatenation (V8 ropes) is several times faster than building an
+  // array of template strings: this runs for every line of every chart.
+  let out = '';
   let pen = false;
-  for (let i = 0; i < points.length; i++) {
-    const y = points.y[i];
-    if (!Number.isFinite(y)) {
+  const { x, y, length } = points;
+  for (let i = 0; i < length; i++) {
+    const yi = y[i];
+    if (!Number.isFinite(yi)) {
       pen = false;
       continue;
     }
-    const px = round(sx(points.x[i]));
-    const py = round(sy(y));
-    parts.push(`${pen ? 'L' : 'M'}${px},${py}`);
+    out += (pen ? 'L' : 'M') + round(sx(x[i])) + ',' + round(sy(yi));
     pen = true;
   }
-  return parts.join('');
+  return out;
 }
 
 /** The number of drawn vertices in a path made by linePath. */

@@ -202,7 +202,12 @@ export function LabPage(props: LabPageProps) {
     [renderExtra, extraViews],
   );
 
-  const animating = snap.state === 'running' || playback.status === 'playing';
+  // Charts draw on canvas while a run streams or plays back and switch to SVG
+  // at rest; the switch after a run ends is deferred (React renders it after
+  // the final frame has painted), and the page reports the run done with it.
+  const streaming = snap.state === 'running';
+  const streamingDeferred = useDeferredValue(streaming);
+  const animating = streaming || streamingDeferred || playback.status === 'playing';
   const ecn = runScenario.bottleneck.aqm.kind === 'red' && runScenario.bottleneck.aqm.ecn;
   const lanes = useMemo<MarkerKind[]>(() => (ecn ? [...BASE_LANES, 'ecn_mark'] : BASE_LANES), [ecn]);
 
@@ -211,11 +216,13 @@ export function LabPage(props: LabPageProps) {
   const error: EngineError | null = snap.error;
   const fieldErrors = useMemo<readonly ValidationError[]>(() => (error?.kind === 'validation' ? error.errors : []), [error]);
 
-  // ---- what is on screen, for the page contract and the test hooks
+  // ---- what is on screen, for the page contract and the test hooks: a run
+  // is reported done once its charts are drawn at rest.
+  const shownState: RunState = runState === 'done' && streamingDeferred ? 'running' : runState;
   useLayoutEffect(() => {
-    document.documentElement.dataset.runState = runState;
-    rendered.publish(snap, runState, error);
-  }, [snap, runState, error, rendered]);
+    document.documentElement.dataset.runState = shownState;
+    rendered.publish(snap, shownState, error);
+  }, [snap, shownState, error, rendered]);
 
   // Set once the first run is on screen (later work, such as typesetting, waits for it).
   const [firstDone, setFirstDone] = useState(false);
