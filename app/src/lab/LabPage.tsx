@@ -74,17 +74,34 @@ function useFrameSnapshot(store: RunStore): RunSnapshot {
     };
     const unsubscribe = store.subscribe(() => {
       const s = store.getSnapshot();
-      // The end of a run (done, error) shows at once; its start and its
-      // chunks at the next frame, together (the first samples usually arrive
-      // before it, so a slider change paints once, with the new run), then
-      // at most every STREAM_FRAME_MS so the page leaves the CPU to the engine.
+      // The end of a run (done, error) shows at once. Its start waits for
+      // its first samples (usually a few ms: a slider change then paints
+      // once, with the new run; without samples within START_WAIT_MS the
+      // start shows alone), and its chunks show at the next frame, then at
+      // most every STREAM_FRAME_MS so the page leaves the CPU to the engine.
       if (s.state !== 'running' || typeof requestAnimationFrame === 'undefined') {
         cancel();
         last = 0;
         setSnap(s);
         return;
       }
-      if (raf || timer) return;
+      const started = s.series !== null && s.series.length > 0;
+      if (!started) {
+        cancel();
+        last = 0;
+        timer = setTimeout(() => {
+          timer = 0;
+          raf = requestAnimationFrame(flush);
+        }, START_WAIT_MS);
+        return;
+      }
+      if (raf) return;
+      if (timer && last === 0) {
+        // The first samples of a run: paint them at the next frame.
+        clearTimeout(timer);
+        timer = 0;
+      }
+      if (timer) return;
       const wait = last ? STREAM_FRAME_MS - (performance.now() - last) : 0;
       if (wait > 0)
         timer = setTimeout(() => {
@@ -104,6 +121,8 @@ function useFrameSnapshot(store: RunStore): RunSnapshot {
 
 /** Least time between two renders of a streaming run (a 2-core machine shares its CPU with the engine). */
 const STREAM_FRAME_MS = 50;
+/** How long the start of a run waits for its first samples before it is shown alone. */
+const START_WAIT_MS = 100;
 
 const chartIdsList = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
 
@@ -215,6 +234,21 @@ export function LabPage(props: LabPageProps) {
   const runState: RunState = snap.state;
   const error: EngineError | null = snap.error;
   const fieldErrors = useMemo<readonly ValidationError[]>(() => (error?.kind === 'validation' ? error.errors : []), [error]);
+
+  // A new run is reported running at once (its first frame may wait for its
+  // first samples), so nobody waiting on the page sees the previous run as
+  // the current one.
+  useEffect(
+    () =>
+      store.subscribe(() => {
+        const s = store.getSnapshot();
+        if (s.state === 'running' && document.documentElement.dataset.runState !== 'running') {
+          document.documentElement.dataset.runState = 'running';
+          rendered.publish(s, 'running', null);
+        }
+      }),
+    [store, rendered],
+  );
 
   // ---- what is on screen, for the page contract and the test hooks: a run
   // is reported done once its charts are drawn at rest.
