@@ -161,7 +161,7 @@ try {
       console.log(`slider change (${name}) → every chart shows the new run: median ${f(median(r.first))} ms (p90 ${f(pct(r.first, 90))} ms, n=${changes}); run complete on screen: median ${f(median(r.full))} ms (p90 ${f(pct(r.full, 90))} ms)`);
     }
     console.log(`playback, two flows at 1×: ${fps.rafFps.toFixed(1)} frames/s, ${fps.commitFps.toFixed(1)} chart updates/s, p95 frame ${fps.p95.toFixed(1)} ms, ${fps.longFrames}/${fps.frames} frames over 25 ms`);
-    console.log(`initial JS + wasm, gzipped: ${(initialBytes / 1024).toFixed(1)} KB (${initial.map((f) => `${f} ${(gz(f) / 1024).toFixed(1)}`).join(', ')}); CSS ${(css / 1024).toFixed(1)} KB; KaTeX on demand ${(lazy / 1024).toFixed(1)} KB`);
+    console.log(`initial JS + wasm, gzipped: ${(initialBytes / 1024).toFixed(1)} KiB = ${initialBytes} bytes (${initial.map((f) => `${f} ${(gz(f) / 1024).toFixed(1)} KiB`).join(', ')}); CSS ${(css / 1024).toFixed(1)} KiB; KaTeX on demand ${(lazy / 1024).toFixed(1)} KiB`);
   } finally {
     await browser.close();
     await new Promise((r) => server.httpServer.close(r));
