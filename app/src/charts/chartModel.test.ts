@@ -5,7 +5,7 @@ import type { EngineEvent } from '../engine/types';
 import { buildChartModel, formatReadout, valuesAt } from './chartModel';
 import { binMarkers, countMarkers, kindsPresent, markerPath, MARKER_KINDS } from './markers';
 import { flowColor, flowDash, OKABE_ITO } from './palette';
-import { buildChartSpecs, ColumnSum } from './specs';
+import { buildChartSpecs, ColumnSum, MovingAverage } from './specs';
 
 const FIELDS = ['cwnd_pkts', 'cwnd_bytes', 'ssthresh_pkts', 'outstanding_bytes', 'outstanding_avg_bytes', 'outstanding_wavg_bytes', 'throughput_bps', 'srtt_ms', 'state'];
 
@@ -59,6 +59,17 @@ describe('chart specs', () => {
     const bytes = buildChartSpecs(series, scenario, { cwndUnit: 'bytes' });
     expect(bytes[0].series[0].id).toBe('f0.cwnd_bytes');
     expect(bytes[0].series[1].scale).toBe(8948);
+  });
+
+  it('averages a growing column over a trailing window, skipping NaN', () => {
+    const a = Float64Array.from([1, 2, 3, NaN, 5, 6]);
+    const m = new MovingAverage();
+    expect(Array.from(m.get('r', a, 3, 2))).toEqual([1, 1.5, 2.5]);
+    const all = Array.from(m.get('r', a, 6, 2));
+    expect(all).toEqual([1, 1.5, 2.5, 3, 5, 5.5]);
+    expect(Array.from(new MovingAverage().get('x', a, 6, 1)).map((v) => (Number.isNaN(v) ? 'NaN' : v))).toEqual([1, 2, 3, 'NaN', 5, 6]);
+    const specs = buildChartSpecs(run(4).series, run(4).scenario, { cwndUnit: 'packets', throughput: [a, a] });
+    expect(specs[2].series[0].y).toBe(a);
   });
 
   it('sums columns incrementally, NaN as zero', () => {

@@ -53,6 +53,10 @@ export interface SpecOptions {
   cwndUnit: CwndUnit;
   /** Sum of the flows' throughput (same length as the series), for runs with several flows. */
   sumThroughput?: Float64Array | null;
+  /** The flows' throughput averaged over a window (same length as the series), drawn instead of the raw samples. */
+  throughput?: Float64Array[] | null;
+  /** That window, ms (for the axis label; 0 or absent: raw samples). */
+  throughputAverageMs?: number;
 }
 
 export function flowLabel(i: number): string {
@@ -132,7 +136,7 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     color: flowColor(i),
     dash: flowDash(i),
     width: 1.5,
-    y: f.throughput_bps,
+    y: opts.throughput?.[i] ?? f.throughput_bps,
     main: true,
   }));
   if (flows.length > 1 && opts.sumThroughput) {
@@ -143,7 +147,7 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     id: 'throughput',
     testId: 'chart-throughput',
     title: 'Throughput',
-    yLabel: 'throughput (Mb/s)',
+    yLabel: opts.throughputAverageMs ? `throughput (Mb/s, ${opts.throughputAverageMs >= 1000 ? `${opts.throughputAverageMs / 1000} s` : `${opts.throughputAverageMs} ms`} avg)` : 'throughput (Mb/s)',
     yFactor: 1e-6,
     unit: 'Mb/s',
     // In-order delivery per sample spikes far above the link rate when a
@@ -184,6 +188,50 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
   };
 
   return [cwnd, outstanding, throughput, queues];
+}
+
+/**
+ * Incremental trailing moving average of a column over `window` samples
+ * (non-finite samples are left out; NaN where the window has none): a run's
+ * columns only grow, so each update computes the new rows only.
+ */
+export class MovingAverage {
+  private key: unknown = null;
+  private sum = new Float64Array(1);
+  private cnt = new Float64Array(1);
+  private out = new Float64Array(0);
+  private len = 0;
+
+  get(key: unknown, column: Float64Array, n: number, window: number): Float64Array {
+    const w = Math.max(1, Math.floor(window));
+    if (key !== this.key || n < this.len) {
+      this.key = key;
+      this.len = 0;
+    }
+    if (this.out.length < n) {
+      const cap = Math.max(n, this.out.length * 2, 1024);
+      const grow = (a: Float64Array, size: number, keep: number) => {
+        const g = new Float64Array(size);
+        g.set(a.subarray(0, keep));
+        return g;
+      };
+      this.out = grow(this.out, cap, this.len);
+      this.sum = grow(this.sum, cap + 1, this.len + 1);
+      this.cnt = grow(this.cnt, cap + 1, this.len + 1);
+    }
+    // Prefix sums: sum[i] and cnt[i] over the first i samples.
+    for (let i = this.len; i < n; i++) {
+      const v = column[i];
+      const ok = Number.isFinite(v);
+      this.sum[i + 1] = this.sum[i] + (ok ? v : 0);
+      this.cnt[i + 1] = this.cnt[i] + (ok ? 1 : 0);
+      const j = Math.max(0, i + 1 - w);
+      const c = this.cnt[i + 1] - this.cnt[j];
+      this.out[i] = c > 0 ? (this.sum[i + 1] - this.sum[j]) / c : NaN;
+    }
+    this.len = n;
+    return this.out.subarray(0, n);
+  }
 }
 
 /**

@@ -8,12 +8,13 @@ import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, use
 import type { RunView } from '../charts/chartModel';
 import { MARKER_KINDS, markerPath, type MarkerKind } from '../charts/markers';
 import { flowColor } from '../charts/palette';
-import { buildChartSpecs, ColumnSum, type ChartSpec } from '../charts/specs';
+import { buildChartSpecs, ColumnSum, MovingAverage, type ChartSpec } from '../charts/specs';
 import { TimeChart, type RenderMode } from '../charts/TimeChart';
 import { clampDomain, isFullView, type Domain } from '../charts/timeLink';
 import type { EngineError } from '../engine/errors';
 import type { RunDebug } from '../engine/protocol';
-import type { AlgorithmInfo, ValidationError } from '../engine/types';
+import type { RunSeries } from '../engine/columns';
+import type { AlgorithmInfo, Scenario, ValidationError } from '../engine/types';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { Explainer } from '../ui/Explainer';
 import { FieldErrorsContext } from '../ui/FieldErrors';
@@ -126,6 +127,13 @@ const START_WAIT_MS = 100;
 
 const chartIdsList = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
 
+/** Averaging windows of the throughput chart (the engine samples every 10 ms by default). */
+const THROUGHPUT_AVERAGES = [
+  { ms: 0, label: 'raw' },
+  { ms: 100, label: '100 ms' },
+  { ms: 1000, label: '1 s' },
+];
+
 const BASE_LANES: MarkerKind[] = ['network_loss', 'local_congestion', 'fast_retransmit', 'timeout'];
 
 export function LabPage(props: LabPageProps) {
@@ -187,19 +195,29 @@ export function LabPage(props: LabPageProps) {
   const [showGhost, setShowGhost] = useState(true);
   const sum = useRef(new ColumnSum());
   const ghostSum = useRef(new ColumnSum());
+  const averages = useRef<MovingAverage[]>([]);
+  const ghostAverages = useRef<MovingAverage[]>([]);
   const cwndUnit = state.view.cwndUnit;
+  const avgMs = state.view.throughputAverageMs;
+  /** The flows' throughput averaged over avgMs (the raw samples when that is one sample), and their sum. */
+  const throughputOf = (key: unknown, s: RunSeries, sc: Scenario, avg: MovingAverage[], total: ColumnSum) => {
+    const window = Math.max(1, Math.round(avgMs / sc.sample_interval_ms));
+    const cols = s.flows.map((f, i) => (window > 1 ? (avg[i] ??= new MovingAverage()).get(`${String(key)}|${window}`, f.throughput_bps, s.length, window) : f.throughput_bps));
+    return { cols, sum: s.flows.length > 1 ? total.get(`${String(key)}|${window}`, cols, s.length) : null };
+  };
   const specs = useMemo<ChartSpec[] | null>(() => {
     if (!series || !snap.scenario) return null;
-    const s = series.flows.length > 1 ? sum.current.get(snap.runId, series.flows.map((f) => f.throughput_bps), series.length) : null;
-    return buildChartSpecs(series, snap.scenario, { cwndUnit, sumThroughput: s });
-  }, [series, snap.scenario, snap.runId, cwndUnit]);
+    const t = throughputOf(snap.runId, series, snap.scenario, averages.current, sum.current);
+    return buildChartSpecs(series, snap.scenario, { cwndUnit, sumThroughput: t.sum, throughput: t.cols, throughputAverageMs: avgMs });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [series, snap.scenario, snap.runId, cwndUnit, avgMs]);
   const ghost = showGhost ? snap.ghost : null;
   const ghostSpecs = useMemo<ChartSpec[] | null>(() => {
     if (!ghost) return null;
-    const g = ghost.series;
-    const s = g.flows.length > 1 ? ghostSum.current.get(ghost.runId, g.flows.map((f) => f.throughput_bps), g.length) : null;
-    return buildChartSpecs(g, ghost.scenario, { cwndUnit, sumThroughput: s });
-  }, [ghost, cwndUnit]);
+    const t = throughputOf(ghost.runId, ghost.series, ghost.scenario, ghostAverages.current, ghostSum.current);
+    return buildChartSpecs(ghost.series, ghost.scenario, { cwndUnit, sumThroughput: t.sum, throughput: t.cols, throughputAverageMs: avgMs });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ghost, cwndUnit, avgMs]);
 
   // Stable per-chart views (memoised charts re-render only when their run changes).
   const runViews = useMemo<(RunView | null)[]>(
@@ -328,6 +346,14 @@ export function LabPage(props: LabPageProps) {
                   <label key={u} className={cwndUnit === u ? 'on' : ''}>
                     <input type="radio" name="cwnd-unit" checked={cwndUnit === u} onChange={() => lab.setView({ cwndUnit: u })} />
                     cwnd in {u}
+                  </label>
+                ))}
+              </span>
+              <span className="seg-toggle" role="radiogroup" aria-label="Throughput averaged over" data-control-id="throughput-average">
+                {THROUGHPUT_AVERAGES.map((a) => (
+                  <label key={a.ms} className={avgMs === a.ms ? 'on' : ''} title={`Throughput averaged over ${a.label}`}>
+                    <input type="radio" name="tput-avg" checked={avgMs === a.ms} onChange={() => lab.setView({ throughputAverageMs: a.ms })} />
+                    {a.label}
                   </label>
                 ))}
               </span>

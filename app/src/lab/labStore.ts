@@ -15,6 +15,8 @@ export interface LabView {
   cwndUnit: CwndUnit;
   /** Flow whose algorithm the explainer shows (engine order). */
   selectedFlow: number;
+  /** The throughput chart's trailing average, ms (0: the raw samples). */
+  throughputAverageMs: number;
 }
 
 export interface LabState {
@@ -23,7 +25,7 @@ export interface LabState {
 }
 
 export function initialView(s: Scenario): LabView {
-  return { topology: inferTopology(s), bufferBdpFraction: null, cwndUnit: 'packets', selectedFlow: 0 };
+  return { topology: inferTopology(s), bufferBdpFraction: null, cwndUnit: 'packets', selectedFlow: 0, throughputAverageMs: 100 };
 }
 
 /** Re-derive what depends on other fields (the buffer as a BDP fraction). */
