@@ -69,6 +69,23 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         series: Vec<String>,
     },
+    /// Run every lab's paper comparison and write a Markdown report
+    /// (published value, simulated value, difference, source; orderings;
+    /// a summary). A report, not a test: it never fails on a mismatch.
+    Fidelity {
+        /// Browser-sized sweeps instead of the faithful scale.
+        #[arg(long)]
+        quick: bool,
+        /// Runs in parallel (default: available cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Only these labs (ids or numbers, comma-separated).
+        #[arg(long, value_delimiter = ',')]
+        labs: Vec<String>,
+        /// Where to write the report ("-" for standard output).
+        #[arg(long, default_value = "FIDELITY.md")]
+        out: String,
+    },
     /// Print the scenario JSON of one lab point (feed it to `run`).
     LabScenario {
         lab: String,
@@ -81,6 +98,8 @@ enum Command {
         quick: bool,
     },
 }
+
+mod fidelity;
 
 fn read_input(path: &str) -> Result<String, String> {
     if path == "-" {
@@ -149,7 +168,7 @@ fn run(
     Ok(())
 }
 
-fn find_lab(id: &str) -> Result<&'static Lab, String> {
+pub(crate) fn find_lab(id: &str) -> Result<&'static Lab, String> {
     labs::lab(id).ok_or_else(|| {
         let ids: Vec<&str> = labs::labs().labs.iter().map(|l| l.id.as_str()).collect();
         format!("no lab {id}; one of {}", ids.join(", "))
@@ -199,7 +218,7 @@ fn opt(v: Option<f64>) -> String {
 }
 
 /// A metric for CSV: at most six decimals, trailing zeros dropped.
-fn short(v: f64) -> String {
+pub(crate) fn short(v: f64) -> String {
     if !v.is_finite() {
         return String::new();
     }
@@ -249,11 +268,12 @@ fn lab_scenario(
 }
 
 /// Run every point of the lab on `jobs` threads; results in point order.
-fn run_sweep(
+pub(crate) fn run_sweep(
     lab: &'static Lab,
     scale: Scale,
     jobs: usize,
     only: &[String],
+    verbose: bool,
 ) -> Result<Vec<PointResult>, String> {
     let points: Vec<_> = lab
         .expand(scale)
@@ -277,6 +297,10 @@ fn run_sweep(
                 let t0 = Instant::now();
                 let r = labs::run_point(lab, point, scale).map_err(|e| e.to_string());
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if !verbose {
+                    results.lock().expect("no panics while locked")[i] = Some(r);
+                    continue;
+                }
                 eprintln!(
                     "[{n}/{}] {} x={} seed={} {:.2}s",
                     points.len(),
@@ -289,11 +313,13 @@ fn run_sweep(
             });
         }
     });
-    eprintln!(
-        "{} runs in {:.1}s wall time",
-        points.len(),
-        started.elapsed().as_secs_f64()
-    );
+    if verbose {
+        eprintln!(
+            "{} runs in {:.1}s wall time",
+            points.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
     results
         .into_inner()
         .expect("threads finished")
@@ -428,7 +454,7 @@ fn sweep(
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let results = run_sweep(lab, scale, jobs, only)?;
+    let results = run_sweep(lab, scale, jobs, only, true)?;
     if let Some(path) = compare_out {
         let mut file =
             std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
@@ -487,6 +513,12 @@ fn main() -> ExitCode {
             &series,
             &mut out,
         ),
+        Command::Fidelity {
+            quick,
+            jobs,
+            labs: only,
+            out: path,
+        } => fidelity::run(quick, jobs, &only, &path),
         Command::LabScenario {
             lab,
             series,

@@ -4,8 +4,10 @@
 #![forbid(unsafe_code)]
 
 pub mod cc;
+pub mod fidelity;
 pub mod labs;
 pub mod net;
+pub mod profile;
 pub mod record;
 pub mod rng;
 pub mod scenario;

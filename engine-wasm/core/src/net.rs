@@ -173,13 +173,21 @@ impl Red {
 #[derive(Debug)]
 pub struct DelayLine<T> {
     pub delay_ns: u64,
+    /// Items leave only at multiples of this (0: exactly on time): a netem
+    /// delay on a kernel whose timer ticks every jiffy.
+    granularity_ns: u64,
     items: VecDeque<(u64, T)>,
 }
 
 impl<T> DelayLine<T> {
     pub fn new(delay_ns: u64) -> Self {
+        Self::with_granularity(delay_ns, 0)
+    }
+
+    pub fn with_granularity(delay_ns: u64, granularity_ns: u64) -> Self {
         DelayLine {
             delay_ns,
+            granularity_ns,
             items: VecDeque::new(),
         }
     }
@@ -187,7 +195,10 @@ impl<T> DelayLine<T> {
     /// Put `item` in at `now_ns`. Returns its exit time if the line was empty
     /// (the caller schedules an event then).
     pub fn push(&mut self, now_ns: u64, item: T) -> Option<u64> {
-        let exit = now_ns + self.delay_ns;
+        let mut exit = now_ns + self.delay_ns;
+        if self.granularity_ns > 0 {
+            exit = exit.div_ceil(self.granularity_ns) * self.granularity_ns;
+        }
         let was_empty = self.items.is_empty();
         self.items.push_back((exit, item));
         was_empty.then_some(exit)
@@ -225,6 +236,17 @@ mod tests {
             12_304
         );
         assert_eq!(serialisation_ns(9038, 10_000_000_000), 7_231);
+    }
+
+    #[test]
+    fn a_jiffy_delay_line_releases_on_tick_boundaries_in_order() {
+        let mut d = DelayLine::with_granularity(15_000_000, 1_000_000);
+        assert_eq!(d.push(100, 'a'), Some(16_000_000));
+        assert_eq!(d.push(900_000, 'b'), None);
+        assert_eq!(d.push(1_000_001, 'c'), None);
+        assert_eq!(d.pop_due(16_000_000), Some('a'));
+        assert_eq!(d.pop_due(16_000_000), Some('b'), "same tick: a burst");
+        assert_eq!(d.next_exit_ns(), Some(17_000_000));
     }
 
     #[test]

@@ -3,13 +3,16 @@
 //! never written twice.
 
 use crate::cc;
+use crate::profile::{self, MechanismOverrides, Mechanisms};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Display;
 use ts_rs::TS;
 
-/// The scenario format version this engine reads.
-pub const SCENARIO_VERSION: u32 = 1;
+/// The scenario format version this engine writes. Version 1 (before
+/// testbed profiles) is still read: [`Scenario::from_json`] migrates it to
+/// the `sawtooth-1` profile, which keeps its results.
+pub const SCENARIO_VERSION: u32 = 2;
 
 /// A whole experiment: network, TCP settings, flows, duration, seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -27,6 +30,12 @@ pub struct Scenario {
     pub rtt_ms: f64,
     /// Bernoulli loss probability per data packet on the forward path.
     pub loss_rate: f64,
+    /// The testbed profile: which kernel and host mechanisms the run models
+    /// (docs/profiles.md).
+    pub profile: String,
+    /// Single switches overriding the profile (ablation).
+    #[serde(default)]
+    pub mechanisms: MechanismOverrides,
     pub tcp: TcpConfig,
     pub bottleneck: Bottleneck,
     pub hosts: Vec<Host>,
@@ -139,6 +148,32 @@ pub mod limits {
     pub const TXQUEUELEN_PKTS: (u32, u32) = (1, 100_000);
     pub const WINDOW_BYTES: (u32, u32) = (65_536, 536_870_912);
     pub const EXTRA_DELAY_MS: (f64, f64) = (0.0, 1000.0);
+    pub const INITIAL_RTO_MS: (f64, f64) = (200.0, 60_000.0);
+    pub const NIC_RING_PKTS: (u32, u32) = (0, 65_536);
+    pub const INTERRUPT_INTERVAL_US: (f64, f64) = (0.0, 100_000.0);
+    pub const RMEM_MAX_BYTES: (u32, u32) = (65_536, 1_073_741_824);
+    pub const DELAY_GRANULARITY_US: (f64, f64) = (0.0, 100_000.0);
+}
+
+/// Scenario format 1 → 2: the run keeps today's mechanisms through the
+/// `sawtooth-1` profile.
+fn migrate_v1(doc: &mut serde_json::Value) {
+    if let Some(obj) = doc.as_object_mut() {
+        obj.insert("version".into(), SCENARIO_VERSION.into());
+        obj.entry("profile")
+            .or_insert_with(|| profile::LEGACY_PROFILE.into());
+    }
+}
+
+/// A version-1 or version-2 document as version 2 JSON, unvalidated beyond
+/// parsing (the app migrates links before editing them).
+pub fn migrate_json(text: &str) -> Result<String, String> {
+    let mut value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("is not valid JSON: {e}"))?;
+    if value.get("version").and_then(|v| v.as_u64()) == Some(1) {
+        migrate_v1(&mut value);
+    }
+    Ok(value.to_string())
 }
 
 impl Scenario {
@@ -153,14 +188,16 @@ impl Scenario {
                 message: format!("is not valid JSON: {e}"),
             }]
         })?;
+        let mut value = value;
         match value.get("version") {
             Some(v) if v.as_u64() == Some(SCENARIO_VERSION as u64) => {}
+            Some(v) if v.as_u64() == Some(1) => migrate_v1(&mut value),
             Some(v) => {
                 return Err(vec![ValidationError {
                     field: "version".into(),
                     value: v.to_string(),
                     message: format!(
-                        "unknown scenario version; this engine reads version {SCENARIO_VERSION}"
+                        "unknown scenario version; this engine reads versions 1 and {SCENARIO_VERSION}"
                     ),
                 }])
             }
@@ -218,6 +255,39 @@ impl Scenario {
         v.range_u("mtu_bytes", self.mtu_bytes, MTU_BYTES, "bytes");
         v.range_f("rtt_ms", self.rtt_ms, RTT_MS, "ms");
         v.range_f("loss_rate", self.loss_rate, LOSS_RATE, "");
+        if profile::profile(&self.profile).is_none() {
+            v.push(
+                "profile",
+                &self.profile,
+                format!(
+                    "is not a known profile; one of {}",
+                    profile::profile_ids().join(", ")
+                ),
+            );
+        }
+        let m = &self.mechanisms;
+        if let Some(x) = m.initial_rto_ms {
+            v.range_f("mechanisms.initial_rto_ms", x, INITIAL_RTO_MS, "ms");
+        }
+        if let Some(x) = m.nic_ring_pkts {
+            v.range_u("mechanisms.nic_ring_pkts", x, NIC_RING_PKTS, "packets");
+        }
+        if let Some(x) = m.interrupt_interval_us {
+            v.range_f("mechanisms.interrupt_interval_us", x, INTERRUPT_INTERVAL_US, "µs");
+        }
+        if let Some(x) = m.rmem_max_bytes {
+            if x != 0 {
+                v.range_u("mechanisms.rmem_max_bytes", x, RMEM_MAX_BYTES, "bytes (or 0 for none)");
+            }
+        }
+        if let Some(x) = m.host_send_limit_bps {
+            if x != 0.0 {
+                v.range_f("mechanisms.host_send_limit_bps", x, RATE_BPS, "b/s (or 0 for line rate)");
+            }
+        }
+        if let Some(x) = m.delay_granularity_us {
+            v.range_f("mechanisms.delay_granularity_us", x, DELAY_GRANULARITY_US, "µs");
+        }
         v.range_u(
             "tcp.initial_cwnd_pkts",
             self.tcp.initial_cwnd_pkts,
@@ -373,6 +443,14 @@ impl Scenario {
         v.errors
     }
 
+    /// The profile's mechanisms with this scenario's overrides applied.
+    pub fn resolved_mechanisms(&self) -> Mechanisms {
+        let base = profile::profile(&self.profile)
+            .map(|p| p.mechanisms)
+            .unwrap_or(profile::SAWTOOTH_1);
+        self.mechanisms.apply(base)
+    }
+
     /// Maximum segment size: MTU less 20 IP + 20 TCP + 12 timestamp bytes.
     pub fn mss_bytes(&self) -> u32 {
         self.mtu_bytes - 52
@@ -393,6 +471,8 @@ impl Scenario {
             mtu_bytes: 9000,
             rtt_ms: 30.0,
             loss_rate: 0.0,
+            profile: profile::DEFAULT_PROFILE.into(),
+            mechanisms: MechanismOverrides::default(),
             tcp: TcpConfig {
                 initial_cwnd_pkts: 2,
                 initial_ssthresh_pkts: None,
@@ -500,7 +580,7 @@ mod tests {
         assert_eq!(e[0].field, "version");
         assert!(e[0].message.contains("unknown scenario version"));
 
-        v["version"] = 1.into();
+        v["version"] = 2.into();
         v["hosts"][0]["flows"][0]["colour"] = "red".into();
         let e = Scenario::from_json(&v.to_string()).unwrap_err();
         assert_eq!(e[0].field, "hosts[0].flows[0].colour");

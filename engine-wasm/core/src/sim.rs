@@ -9,7 +9,8 @@ use crate::record::{EventKind, Recorder};
 use crate::rng::Rng;
 use crate::scenario::{Aqm, Scenario, ValidationError};
 use crate::summary::{summarise, Summary};
-use crate::tcp::{Receiver, Sender};
+use crate::profile;
+use crate::tcp::{Receiver, Sender, SenderConfig};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -25,6 +26,8 @@ enum Event {
     DelayedAck(u32),
     Pace(u32),
     Sample,
+    /// A host's receive interrupt: its pending ACKs reach TCP.
+    HostRxInterrupt(u32),
     FlowStart(u32),
     FlowStop(u32),
 }
@@ -145,6 +148,12 @@ pub(crate) struct FlowState {
 
 struct HostState {
     port: Port,
+    /// Packets of the port's queue that are in the driver's transmit ring
+    /// rather than the interface queue (txqueuelen).
+    ring_pkts: usize,
+    /// ACKs waiting for the next receive interrupt (interrupt moderation).
+    rx_pending: Vec<(u32, Ack)>,
+    rx_interrupt_scheduled: bool,
 }
 
 /// A running simulation. Create it from a validated scenario, then
@@ -164,6 +173,7 @@ pub struct Simulation {
     pub(crate) flows: Vec<FlowState>,
     pub(crate) recorder: Recorder,
     processed_events: u64,
+    interrupt_interval_ns: u64,
 }
 
 fn ms_to_ns(ms: f64) -> u64 {
@@ -179,6 +189,8 @@ impl Simulation {
         }
         let s = scenario.clone();
         let mss = s.mss_bytes();
+        let mech = s.resolved_mechanisms();
+        let granularity_ns = (mech.delay_granularity_us * 1e3).round() as u64;
         let wire_bytes = s.mtu_bytes + ETHERNET_OVERHEAD_BYTES;
         let end_ns = ms_to_ns(s.duration_ms);
         let one_way_ns = ms_to_ns(s.rtt_ms) / 2;
@@ -205,23 +217,35 @@ impl Simulation {
                 let id = flows.len() as u32;
                 let start_ns = ms_to_ns(flow.start_ms);
                 let stop_ns = flow.stop_ms.map_or(u64::MAX, ms_to_ns);
-                let cc = cc::build(&flow.algorithm, &flow.params).expect("validated algorithm");
+                let cc = cc::build_with(&flow.algorithm, &flow.params, &mech)
+                    .expect("validated algorithm");
                 let extra_ns = ms_to_ns(flow.extra_delay_ms) / 2;
                 flows.push(FlowState {
                     host: h,
                     algorithm: flow.algorithm.clone(),
                     sender: Sender::new(
-                        mss,
-                        flow.window_bytes,
-                        s.tcp.initial_cwnd_pkts,
-                        s.tcp.initial_ssthresh_pkts,
-                        s.tcp.sack,
+                        SenderConfig {
+                            mss_bytes: mss,
+                            rwnd_bytes: profile::advertised_window_bytes(
+                                flow.window_bytes,
+                                mss,
+                                s.mtu_bytes,
+                                &mech,
+                            ),
+                            initial_cwnd_pkts: s.tcp.initial_cwnd_pkts,
+                            initial_ssthresh_pkts: s.tcp.initial_ssthresh_pkts,
+                            sack: s.tcp.sack,
+                            counting: mech.cwnd_counting,
+                            rto: mech.rto,
+                            initial_rto_ns: ms_to_ns(mech.initial_rto_ms),
+                            recovery: mech.recovery,
+                        },
                         cc,
                         start_ns,
                     ),
                     receiver: Receiver::new(s.tcp.delayed_ack),
-                    fwd: DelayLine::new(one_way_ns + extra_ns),
-                    rev: DelayLine::new(one_way_ns + extra_ns),
+                    fwd: DelayLine::with_granularity(one_way_ns + extra_ns, granularity_ns),
+                    rev: DelayLine::with_granularity(one_way_ns + extra_ns, granularity_ns),
                     start_ns,
                     stop_ns,
                     active: false,
@@ -238,12 +262,27 @@ impl Simulation {
                     events.push(stop_ns, Event::FlowStop(id));
                 }
             }
+            // A host sends at its NIC's line rate unless the profile caps
+            // what the host itself can push (bus, CPU).
+            let rate_bps = if mech.host_send_limit_bps > 0.0 {
+                host.nic_bps.min(mech.host_send_limit_bps)
+            } else {
+                host.nic_bps
+            };
+            // The driver's ring sits behind the interface queue: one FIFO
+            // whose first `ring` places are the ring (the qdisc hands
+            // packets on whenever the ring has room), so TCP is refused
+            // only when both are full.
+            let ring = mech.nic_ring_pkts as usize;
             hosts.push(HostState {
                 port: Port::new(
-                    host.nic_bps as u64,
-                    host.txqueuelen_pkts as usize,
+                    rate_bps as u64,
+                    host.txqueuelen_pkts as usize + ring,
                     wire_bytes,
                 ),
+                ring_pkts: ring,
+                rx_pending: Vec::new(),
+                rx_interrupt_scheduled: false,
             });
         }
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
@@ -263,6 +302,7 @@ impl Simulation {
             flows,
             recorder,
             processed_events: 0,
+            interrupt_interval_ns: (mech.interrupt_interval_us * 1e3).round() as u64,
         })
     }
 
@@ -342,7 +382,7 @@ impl Simulation {
             Event::AckArrives(f) => {
                 let f = f as usize;
                 while let Some(a) = self.flows[f].rev.pop_due(now) {
-                    self.deliver_ack(f, a);
+                    self.ack_reaches_host(f, a);
                 }
                 if let Some(t) = self.flows[f].rev.next_exit_ns() {
                     self.events.push(t, Event::AckArrives(f as u32));
@@ -386,6 +426,18 @@ impl Simulation {
                         Event::Sample,
                     );
                 }
+            }
+            Event::HostRxInterrupt(h) => {
+                let host = &mut self.hosts[h as usize];
+                host.rx_interrupt_scheduled = false;
+                let pending = std::mem::take(&mut host.rx_pending);
+                for &(f, ack) in &pending {
+                    self.deliver_ack(f as usize, ack);
+                }
+                // Keep the allocation for the next batch.
+                let mut pending = pending;
+                pending.clear();
+                self.hosts[h as usize].rx_pending = pending;
             }
             Event::FlowStart(f) => {
                 self.flows[f as usize].active = true;
@@ -573,6 +625,27 @@ impl Simulation {
         }
     }
 
+    /// An ACK reached its sender's NIC. With interrupt moderation it waits
+    /// for the host's next receive interrupt (the e1000's absolute delay
+    /// timer starts at the first packet after an interrupt), so ACKs reach
+    /// TCP in batches; without it, at once.
+    fn ack_reaches_host(&mut self, f: usize, ack: Ack) {
+        if self.interrupt_interval_ns == 0 {
+            self.deliver_ack(f, ack);
+            return;
+        }
+        let h = self.flows[f].host;
+        let host = &mut self.hosts[h];
+        host.rx_pending.push((f as u32, ack));
+        if !host.rx_interrupt_scheduled {
+            host.rx_interrupt_scheduled = true;
+            self.events.push(
+                self.now_ns + self.interrupt_interval_ns,
+                Event::HostRxInterrupt(h as u32),
+            );
+        }
+    }
+
     fn deliver_ack(&mut self, f: usize, ack: Ack) {
         let now = self.now_ns;
         let flow = &mut self.flows[f];
@@ -641,7 +714,7 @@ impl Simulation {
                 avg,
                 wavg,
                 bits / interval_s,
-                s.srtt_ns as f64 / 1e6,
+                s.srtt_ns() as f64 / 1e6,
                 if flow.active {
                     s.state as u8 as f64
                 } else {
@@ -651,7 +724,9 @@ impl Simulation {
         }
         self.recorder.queue_values(
             self.bottleneck.occupancy_pkts() as f64,
-            self.hosts.iter().map(|h| h.port.occupancy_pkts() as f64),
+            self.hosts
+                .iter()
+                .map(|h| h.port.occupancy_pkts().saturating_sub(h.ring_pkts) as f64),
         );
     }
 

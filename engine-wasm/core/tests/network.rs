@@ -6,8 +6,17 @@ use sawtooth_core::record::{col, EventKind};
 use sawtooth_core::scenario::{Aqm, Flow, Host};
 use sawtooth_core::{Scenario, Simulation};
 
-fn back_to_back(rtt_ms: f64, window_bytes: u32, txqueuelen: u32) -> Scenario {
+/// The closed-form oracles below assume the RFC rules and no host
+/// mechanisms (no NIC ring, no receive-buffer accounting): the
+/// `sawtooth-1` profile. Profile mechanisms have their own unit tests.
+fn plain() -> Scenario {
     let mut s = Scenario::default_scenario();
+    s.profile = "sawtooth-1".into();
+    s
+}
+
+fn back_to_back(rtt_ms: f64, window_bytes: u32, txqueuelen: u32) -> Scenario {
+    let mut s = plain();
     s.rtt_ms = rtt_ms;
     s.hosts[0].txqueuelen_pkts = txqueuelen;
     s.hosts[0].flows[0].window_bytes = window_bytes;
@@ -15,7 +24,7 @@ fn back_to_back(rtt_ms: f64, window_bytes: u32, txqueuelen: u32) -> Scenario {
 }
 
 fn two_to_one(a: &str, b: &str) -> Scenario {
-    let mut s = Scenario::default_scenario();
+    let mut s = plain();
     s.hosts = vec![
         Host {
             nic_bps: 1e9,

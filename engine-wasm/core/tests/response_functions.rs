@@ -38,6 +38,9 @@ use sawtooth_core::{Scenario, Simulation};
 fn lossy(algorithm: &str, p: f64, w_expected: f64, events: f64) -> Scenario {
     let rtt_ms = 10.0;
     let mut s = Scenario::default_scenario();
+    // The analytic oracles assume the RFC rules (per-packet counting, no
+    // host mechanisms): the plain `sawtooth-1` profile.
+    s.profile = "sawtooth-1".into();
     s.loss_rate = p;
     s.rtt_ms = rtt_ms;
     let pps = w_expected / (rtt_ms / 1000.0);

@@ -12,6 +12,16 @@ weight: number, ecn: boolean, };
 export type Bottleneck = { rate_bps: number, buffer_pkts: number, aqm: Aqm, };
 
 /**
+ * Which generation of CUBIC's and BIC's rules.
+ */
+export type CubicVersion = "rfc9438" | "linux2622";
+
+/**
+ * What one ACK adds to the window in slow start and congestion avoidance.
+ */
+export type CwndCounting = "per_packet" | "per_ack";
+
+/**
  * One bulk TCP transfer (an iperf stream).
  */
 export type Flow = { 
@@ -33,6 +43,11 @@ window_bytes: number, start_ms: number, stop_ms: number | null,
 extra_delay_ms: number, };
 
 /**
+ * How HighSpeed TCP finds a(w) and b(w).
+ */
+export type HighSpeedRule = "formula" | "table";
+
+/**
  * A sender host: one NIC with its interface queue, any number of flows.
  */
 export type Host = { nic_bps: number, 
@@ -40,6 +55,62 @@ export type Host = { nic_bps: number,
  * Interface queue length in packets (`ifconfig txqueuelen`).
  */
 txqueuelen_pkts: number, flows: Array<Flow>, };
+
+/**
+ * Single-switch overrides a scenario may carry on top of its profile.
+ */
+export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, };
+
+/**
+ * Every switch, fully resolved.
+ */
+export type Mechanisms = { cwnd_counting: CwndCounting, highspeed: HighSpeedRule, scalable: ScalableRule, rto: RtoRule, 
+/**
+ * RTO before the first RTT sample.
+ */
+initial_rto_ms: number, recovery: RecoveryRule, cubic: CubicVersion, 
+/**
+ * Packets the NIC driver's transmit ring holds behind the interface
+ * queue (0: none). Local congestion happens only when the interface
+ * queue itself is full.
+ */
+nic_ring_pkts: number, 
+/**
+ * Interrupt moderation on the sender's receive path: ACKs reach TCP at
+ * most once per this interval, in batches (0: each ACK at once).
+ */
+interrupt_interval_us: number, 
+/**
+ * Receive-buffer accounting as Linux 2.4 did it, with this
+ * `net.core.rmem_max` (0: none, the window is advertised exactly as
+ * set): see [`advertised_window_bytes`].
+ */
+rmem_max_bytes: number, 
+/**
+ * The sending host's own ceiling (bus, CPU) in b/s; 0: the NIC's line
+ * rate.
+ */
+host_send_limit_bps: number, 
+/**
+ * Delay lines release packets only at multiples of this (a netem
+ * router on a 1000 Hz kernel: whole jiffies); 0: exact delays.
+ */
+delay_granularity_us: number, };
+
+/**
+ * How the window comes down during fast recovery.
+ */
+export type RecoveryRule = "prr" | "rate_halving" | "rfc6675";
+
+/**
+ * The retransmission-timeout estimator.
+ */
+export type RtoRule = "rfc6298" | "linux";
+
+/**
+ * Scalable TCP's behaviour at small windows.
+ */
+export type ScalableRule = "kelly" | "linux_ai_count";
 
 /**
  * A whole experiment: network, TCP settings, flows, duration, seed.
@@ -60,7 +131,16 @@ rtt_ms: number,
 /**
  * Bernoulli loss probability per data packet on the forward path.
  */
-loss_rate: number, tcp: TcpConfig, bottleneck: Bottleneck, hosts: Array<Host>, };
+loss_rate: number, 
+/**
+ * The testbed profile: which kernel and host mechanisms the run models
+ * (docs/profiles.md).
+ */
+profile: string, 
+/**
+ * Single switches overriding the profile (ablation).
+ */
+mechanisms: MechanismOverrides, tcp: TcpConfig, bottleneck: Bottleneck, hosts: Array<Host>, };
 
 export type TcpConfig = { 
 /**

@@ -146,12 +146,16 @@ impl CongestionControl for Bic {
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
+        // Slow start counts what the profile counts; congestion avoidance
+        // counts packets: 2.6.22's BIC scales its step by the measured
+        // packets per ACK (`delayed_ack`), H-TCP adds `pkts_acked`.
         let mut acked = ack.acked_pkts;
         if w.in_slow_start() {
-            acked = w.slow_start(acked);
-            if acked == 0 {
+            let left = w.slow_start(ack.counted_pkts);
+            if left == 0 {
                 return;
             }
+            acked = acked.min(left);
         }
         self.update(w.cwnd_pkts);
         w.cong_avoid_ai(self.cnt, acked);

@@ -57,6 +57,8 @@ pub struct Compound {
     cwnd: u32,
     /// Delay-based part (packets).
     dwnd: u32,
+    /// Fraction of a packet of dwnd growth carried between rounds.
+    dwnd_frac: f64,
     acc: f64,
     base_rtt_ns: u64,
     min_rtt_ns: u64,
@@ -77,6 +79,7 @@ impl Compound {
             zeta,
             cwnd: 0,
             dwnd: 0,
+            dwnd_frac: 0.0,
             acc: 0.0,
             base_rtt_ns: u64::MAX,
             min_rtt_ns: u64::MAX,
@@ -158,13 +161,13 @@ impl CongestionControl for Compound {
         self.reconcile(w);
         if w.in_slow_start() {
             // Slow start on the loss-based window; dwnd is not used.
-            w.slow_start(ack.acked_pkts);
+            w.slow_start(ack.counted_pkts);
             self.reconcile(w);
             return;
         }
         // Reno part: one packet per round trip of the total window.
         let win = w.cwnd_pkts.max(1);
-        self.acc += ack.acked_pkts as f64 / win as f64;
+        self.acc += ack.counted_pkts as f64 / win as f64;
         if self.acc >= 1.0 {
             self.cwnd += self.acc.floor() as u32;
             self.acc -= self.acc.floor();
@@ -180,9 +183,15 @@ impl CongestionControl for Compound {
                 let diff = win * (1.0 - self.base_rtt_ns as f64 / self.min_rtt_ns as f64);
                 self.last_diff = Some(diff);
                 if diff < self.gamma {
-                    let grow = (self.alpha * win.powf(self.k)).floor() - 1.0;
+                    // Tan et al. §3: dwnd += (α·win^k − 1)⁺ per round, in
+                    // fractions of a packet (rounding each round's step
+                    // down froze dwnd below win ≈ 41).
+                    let grow = self.alpha * win.powf(self.k) - 1.0;
                     if grow > 0.0 {
-                        self.dwnd += grow as u32;
+                        self.dwnd_frac += grow;
+                        let whole = self.dwnd_frac.floor();
+                        self.dwnd += whole as u32;
+                        self.dwnd_frac -= whole;
                     }
                 } else {
                     self.dwnd = (self.dwnd as f64 - self.zeta * diff).max(0.0) as u32;

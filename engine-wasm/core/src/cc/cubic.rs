@@ -17,6 +17,7 @@ use super::{
     AckSample, AlgorithmInfo, CaEvent, CaState, Citation, CongestionControl, ParamInfo, Params,
     RoundCounter, Window,
 };
+use crate::profile::CubicVersion;
 
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "cubic",
@@ -51,13 +52,15 @@ const HYSTART_DELAY_MIN_NS: u64 = 4_000_000;
 const HYSTART_DELAY_MAX_NS: u64 = 16_000_000;
 
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
-    Box::new(Cubic::new(
+    let mut cubic = Cubic::new(
         p.get("c"),
         p.get("beta"),
         p.get("fast_convergence") >= 0.5,
         p.get("tcp_friendliness") >= 0.5,
         p.get("hystart") >= 0.5,
-    ))
+    );
+    cubic.linux_2622 = p.mechanisms.cubic == CubicVersion::Linux2622;
+    Box::new(cubic)
 }
 
 /// K = ∛(W_max·(1 − β)/C), in seconds (RFC 9438 eq. 2 right after a loss).
@@ -100,7 +103,15 @@ pub struct Cubic {
     delay_min_ns: u64,
     cnt: u32,
     hystart: HyStart,
+    /// Linux 2.6.22's CUBIC 2.1 rules (profile switch `cubic`).
+    pub linux_2622: bool,
 }
+
+/// CUBIC 2.1's `max_increment` (Linux 2.6.22 `tcp_cubic.c`): at most 16
+/// packets per 100 ms of minimum RTT, i.e. 160 packets per second.
+const LINUX_2622_MAX_INCREMENT_PER_S: f64 = 160.0;
+/// CUBIC 2.1's `cnt` before the first loss (`loss_cwnd == 0`).
+const LINUX_2622_CNT_BEFORE_LOSS: f64 = 50.0;
 
 impl Cubic {
     pub fn new(
@@ -125,6 +136,7 @@ impl Cubic {
             delay_min_ns: 0,
             cnt: 0,
             hystart: HyStart::default(),
+            linux_2622: false,
         }
     }
 
@@ -154,7 +166,9 @@ impl Cubic {
             self.tcp_friendliness,
             self.hystart_on,
         );
+        let linux_2622 = self.linux_2622;
         *self = Cubic::new(c, beta, fc, tf, hs);
+        self.linux_2622 = linux_2622;
     }
 
     /// `bictcp_update`: ACKs per one-packet increase.
@@ -185,8 +199,19 @@ impl Cubic {
         } else {
             100.0 * cwnd_f
         };
-        // No loss yet: at most 5% per RTT (Linux).
-        if self.last_max_cwnd == 0.0 && cnt > 20.0 {
+        if self.linux_2622 {
+            // CUBIC 2.1: growth capped at max_increment, and a slow,
+            // fixed pace before the first loss.
+            if self.delay_min_ns > 0 {
+                let min_cnt = cwnd_f
+                    / (LINUX_2622_MAX_INCREMENT_PER_S * self.delay_min_ns as f64 / 1e9);
+                cnt = cnt.max(min_cnt);
+            }
+            if self.last_max_cwnd == 0.0 {
+                cnt = LINUX_2622_CNT_BEFORE_LOSS;
+            }
+        } else if self.last_max_cwnd == 0.0 && cnt > 20.0 {
+            // No loss yet: at most 5% per RTT (Linux ≥ 2.6.25).
             cnt = 20.0;
         }
         if self.tcp_friendliness {
@@ -203,8 +228,10 @@ impl Cubic {
                 cnt = cnt.min(max_cnt);
             }
         }
-        // At most 1.5× per RTT (RFC 9438 §4.2 target clamp; Linux cnt ≥ 2).
-        self.cnt = (cnt.max(2.0)) as u32;
+        // At most 1.5× per RTT (RFC 9438 §4.2 target clamp; Linux cnt ≥ 2);
+        // 2.6.22 had no such floor.
+        let floor = if self.linux_2622 { 1.0 } else { 2.0 };
+        self.cnt = (cnt.max(floor)) as u32;
     }
 
     fn hystart_reset(&mut self, ack: &AckSample) {
@@ -292,10 +319,14 @@ impl CongestionControl for Cubic {
                 }
             }
             if w.in_slow_start() {
-                acked = w.slow_start(acked);
-                if acked == 0 {
+                // Slow start counts what the profile counts; congestion
+                // avoidance counts packets (2.6.22 scales its step by the
+                // measured packets per ACK, `delayed_ack`).
+                let left = w.slow_start(ack.counted_pkts);
+                if left == 0 {
                     return;
                 }
+                acked = acked.min(left);
             }
         }
         self.update(w.cwnd_pkts, acked, ack.now_ns);
@@ -324,7 +355,7 @@ impl CongestionControl for Cubic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cc::testing::{grow_from, loss_event, run_fluid, FluidPath};
+    use crate::cc::testing::{grow_for_rtts, grow_from, loss_event, run_fluid, FluidPath};
 
     fn window(cwnd: u32) -> Window {
         Window {
@@ -377,6 +408,20 @@ mod tests {
         assert!(worst < 20.0, "worst deviation {worst}");
         // The plateau sits at W_max around t = K.
         assert!(k > 11.0 && k < 12.0);
+    }
+
+    /// Linux 2.6.22's CUBIC 2.1: growth at most 16 packets per 100 ms of
+    /// minimum RTT, whatever the cubic curve asks for.
+    #[test]
+    fn linux_2622_caps_growth_at_max_increment() {
+        let mut cc = Cubic::new(0.4, 0.8, true, false, false);
+        cc.linux_2622 = true;
+        let mut w = window(1000);
+        w.ssthresh_pkts = 10;
+        cc.last_max_cwnd = 5000.0;
+        grow_for_rtts(&mut cc, &mut w, 10, 100_000_000);
+        let grown = w.cwnd_pkts - 1000;
+        assert!((150..=161).contains(&grown), "10 RTTs of 100 ms: {grown}");
     }
 
     #[test]

@@ -19,6 +19,7 @@
 use super::{
     AckSample, AlgorithmInfo, Citation, CongestionControl, Increase, ParamInfo, Params, Window,
 };
+use crate::profile::HighSpeedRule;
 
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "highspeed",
@@ -42,12 +43,59 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
 };
 
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
-    Box::new(HighSpeed::new(HighSpeedParams {
+    let params = HighSpeedParams {
         low_window: p.get("low_window"),
         high_window: p.get("high_window"),
         high_p: p.get("high_p"),
         high_decrease: p.get("high_decrease"),
-    }))
+    };
+    Box::new(match p.mechanisms.highspeed {
+        HighSpeedRule::Formula => HighSpeed::new(params),
+        HighSpeedRule::Table => HighSpeed::with_table(params),
+    })
+}
+
+/// RFC 3649 Appendix B as the Linux module carries it (`hstcp_aimd_vals`
+/// in `net/ipv4/tcp_highspeed.c`): row k holds the largest window with
+/// a = k + 1, and b scaled by 256.
+pub const RFC3649_TABLE: &[(u32, u32)] = &[
+    (38, 128), (118, 112), (221, 104), (347, 98), (495, 93), (663, 89),
+    (851, 86), (1058, 83), (1284, 81), (1529, 78), (1793, 76), (2076, 74),
+    (2378, 72), (2699, 71), (3039, 69), (3399, 68), (3778, 66), (4177, 65),
+    (4596, 64), (5036, 62), (5497, 61), (5979, 60), (6483, 59), (7009, 58),
+    (7558, 57), (8130, 56), (8726, 55), (9346, 54), (9991, 53), (10661, 52),
+    (11358, 52), (12082, 51), (12834, 50), (13614, 49), (14424, 48), (15265, 48),
+    (16137, 47), (17042, 46), (17981, 45), (18955, 45), (19965, 44), (21013, 43),
+    (22101, 43), (23230, 42), (24402, 41), (25618, 41), (26881, 40), (28193, 39),
+    (29557, 39), (30975, 38), (32450, 38), (33986, 37), (35586, 36), (37253, 36),
+    (38992, 35), (40808, 35), (42707, 34), (44694, 33), (46776, 33), (48961, 32),
+    (51258, 32), (53677, 31), (56230, 30), (58932, 30), (61799, 29), (64851, 28),
+    (68113, 28), (71617, 27), (75401, 26), (79517, 26), (84035, 25), (89053, 24),
+];
+
+/// The kernels' lookup: a table of (window, b·256) rows and the current row.
+#[derive(Clone, Debug)]
+struct TableLookup {
+    rows: Vec<(u32, u32)>,
+    /// `ca->ai`: moved only in congestion avoidance, so the first decrease
+    /// after slow start uses row 0 (b = 0.5), as Linux's does.
+    ai: usize,
+}
+
+impl TableLookup {
+    /// Linux `hstcp_cong_avoid`: keep rows[ai−1].w < cwnd ≤ rows[ai].w.
+    fn update(&mut self, cwnd: u32) {
+        let last = self.rows.len() - 1;
+        if cwnd > self.rows[self.ai].0 {
+            while cwnd > self.rows[self.ai].0 && self.ai < last {
+                self.ai += 1;
+            }
+        } else {
+            while self.ai > 0 && cwnd <= self.rows[self.ai - 1].0 {
+                self.ai -= 1;
+            }
+        }
+    }
 }
 
 /// The four RFC 3649 parameters.
@@ -172,6 +220,8 @@ pub struct HighSpeed {
     inc: Increase,
     /// a(w) for the window it was computed at (recomputed when cwnd moves).
     cached: (u32, f64),
+    /// The kernels' table lookup instead of the formulas.
+    table: Option<TableLookup>,
 }
 
 impl HighSpeed {
@@ -180,7 +230,42 @@ impl HighSpeed {
             params,
             inc: Increase::default(),
             cached: (0, 1.0),
+            table: None,
         }
+    }
+
+    /// The table rule (profile switch `highspeed = table`): Linux's table
+    /// for RFC 3649's parameters; for other parameters the same kind of
+    /// table generated from them (the window where a(w) reaches each
+    /// integer, b at that window).
+    pub fn with_table(params: HighSpeedParams) -> Self {
+        let rows = if params == HighSpeedParams::RFC3649 {
+            RFC3649_TABLE.to_vec()
+        } else {
+            // Row k must end where a(w) reaches k + 2.
+            let t = highspeed_table(&params);
+            let mut rows: Vec<(u32, u32)> = t
+                .windows(2)
+                .map(|r| (r[1].w - 1, (r[0].b * 256.0).round() as u32))
+                .collect();
+            let last = t.last().expect("the table has a first row");
+            rows.push((u32::MAX, (last.b * 256.0).round() as u32));
+            rows
+        };
+        HighSpeed {
+            table: Some(TableLookup { rows, ai: 0 }),
+            ..HighSpeed::new(params)
+        }
+    }
+
+    /// a(w) by the table: ai + 1 for the row holding `cwnd`.
+    pub fn table_a(cwnd: u32) -> u32 {
+        let mut t = TableLookup {
+            rows: RFC3649_TABLE.to_vec(),
+            ai: 0,
+        };
+        t.update(cwnd);
+        t.ai as u32 + 1
     }
 
     fn a_at(&mut self, cwnd: u32) -> f64 {
@@ -195,6 +280,12 @@ impl CongestionControl for HighSpeed {
     /// RFC 3649 §5 / seed 000 eq. 7: ssthresh = (1 − b(w))·w.
     fn ssthresh(&mut self, w: &Window, _now_ns: u64) -> u32 {
         self.inc.reset();
+        if let Some(t) = &self.table {
+            // Linux `hstcp_ssthresh`: cwnd − cwnd·md/256 at the current row.
+            let md = t.rows[t.ai].1 as u64;
+            let cwnd = w.cwnd_pkts as u64;
+            return ((cwnd - ((cwnd * md) >> 8)) as u32).max(2);
+        }
         let cwnd = w.cwnd_pkts as f64;
         (((1.0 - self.params.b(cwnd)) * cwnd) as u32).max(2)
     }
@@ -202,12 +293,25 @@ impl CongestionControl for HighSpeed {
     /// Slow start unchanged; in congestion avoidance a(w)/w per acked packet
     /// (seed 000 eq. 6), so a(w) packets per round trip.
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
-        let mut acked = ack.acked_pkts;
+        let mut acked = ack.counted_pkts;
         if w.in_slow_start() {
             acked = w.slow_start(acked);
             if acked == 0 {
                 return;
             }
+        }
+        if let Some(t) = &mut self.table {
+            // Linux `hstcp_cong_avoid`: snd_cwnd_cnt += a per counted ACK,
+            // one packet each time it reaches cwnd.
+            t.update(w.cwnd_pkts);
+            if w.cwnd_pkts < w.cwnd_clamp_pkts {
+                w.cwnd_cnt += (t.ai as u32 + 1) * acked;
+                while w.cwnd_cnt >= w.cwnd_pkts && w.cwnd_pkts < w.cwnd_clamp_pkts {
+                    w.cwnd_cnt -= w.cwnd_pkts;
+                    w.cwnd_pkts += 1;
+                }
+            }
+            return;
         }
         if (w.cwnd_pkts as f64) <= self.params.low_window {
             // Standard TCP, with Linux's integer counter.
@@ -248,6 +352,38 @@ mod tests {
         (64851, 66, 0.11),
         (84035, 71, 0.10),
     ];
+
+    /// The kernels' table lookup (seed 000 Fig. 3 text: w = 262 → a = 4,
+    /// above 347 → 5), and the row boundaries exactly.
+    #[test]
+    fn table_lookup_rounds_up_to_the_row_above() {
+        assert_eq!(HighSpeed::table_a(262), 4);
+        assert_eq!(HighSpeed::table_a(347), 4);
+        assert_eq!(HighSpeed::table_a(348), 5);
+        assert_eq!(HighSpeed::table_a(38), 1);
+        assert_eq!(HighSpeed::table_a(39), 2);
+        assert_eq!(HighSpeed::table_a(100_000), 72);
+        // The formula gives less at 262 (3.39): 15 % slower regrowth.
+        assert!(RFC.a(262.0) < 3.5);
+    }
+
+    #[test]
+    fn table_rule_grows_a_per_rtt_and_cuts_by_the_rows_b() {
+        let mut cc = HighSpeed::with_table(RFC);
+        let mut w = Window {
+            cwnd_pkts: 262,
+            cwnd_cnt: 0,
+            ssthresh_pkts: 10,
+            cwnd_clamp_pkts: 1_000_000,
+        };
+        // The first decrease after slow start uses row 0 (b = 0.5): the
+        // row is only found in congestion avoidance.
+        assert_eq!(cc.ssthresh(&w, 0), 131);
+        grow_for_rtts(&mut cc, &mut w, 5, 30_000_000);
+        assert!((281..=283).contains(&w.cwnd_pkts), "a = 4 per RTT: {}", w.cwnd_pkts);
+        // Row 3 (w ≤ 347): md = 98/256.
+        assert_eq!(cc.ssthresh(&w, 0), w.cwnd_pkts - (w.cwnd_pkts * 98 >> 8));
+    }
 
     #[test]
     fn seed_000_table_1_values() {

@@ -250,12 +250,16 @@ impl CongestionControl for Htcp {
 
     /// Slow start, then α/cwnd per ACKed packet (`htcp_cong_avoid`).
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
+        // Slow start counts what the profile counts; congestion avoidance
+        // counts packets: 2.6.22's BIC scales its step by the measured
+        // packets per ACK (`delayed_ack`), H-TCP adds `pkts_acked`.
         let mut acked = ack.acked_pkts;
         if w.in_slow_start() {
-            acked = w.slow_start(acked);
-            if acked == 0 {
+            let left = w.slow_start(ack.counted_pkts);
+            if left == 0 {
                 return;
             }
+            acked = acked.min(left);
         }
         self.alpha_update(ack.now_ns);
         self.inc
@@ -358,6 +362,7 @@ mod tests {
             let ack = AckSample {
                 now_ns: now,
                 acked_pkts: 1,
+                counted_pkts: 1,
                 rtt_ns: Some(srtt_ns),
                 min_rtt_ns: 0,
                 srtt_ns,

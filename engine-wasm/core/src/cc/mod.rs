@@ -6,6 +6,7 @@
 //! Windows are in packets with Linux's `snd_cwnd_cnt` fractional counter, so
 //! the additive-increase helpers below behave exactly like `tcp_cong.c`.
 
+use crate::profile::Mechanisms;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use ts_rs::TS;
@@ -107,6 +108,10 @@ pub struct AckSample {
     pub now_ns: u64,
     /// Packets newly acknowledged by this ACK (cumulatively or by SACK).
     pub acked_pkts: u32,
+    /// What this ACK counts for in `tcp_slow_start` and the `snd_cwnd_cnt`
+    /// increase: `acked_pkts` when the profile counts per packet, at most
+    /// 1 when it counts per ACK (Linux 2.4; 2.6.22 with tcp_abc = 0).
+    pub counted_pkts: u32,
     /// RTT measured by this ACK (none for retransmitted data: Karn's rule).
     pub rtt_ns: Option<u64>,
     /// Smallest RTT seen by the connection so far.
@@ -266,10 +271,12 @@ pub struct AlgorithmInfo {
     pub citations: &'static [Citation],
 }
 
-/// Resolved parameter values for one flow (defaults filled in).
+/// Resolved parameter values for one flow (defaults filled in), and the
+/// profile's mechanisms that change an algorithm's rules.
 #[derive(Clone, Debug)]
 pub struct Params {
     values: BTreeMap<&'static str, f64>,
+    pub mechanisms: Mechanisms,
 }
 
 impl Params {
@@ -280,7 +287,10 @@ impl Params {
             .iter()
             .map(|p| (p.id, given.get(p.id).copied().unwrap_or(p.default)))
             .collect();
-        Params { values }
+        Params {
+            values,
+            mechanisms: crate::profile::SAWTOOTH_1,
+        }
     }
 
     /// The value of parameter `id`. Panics on an id the algorithm does not
@@ -322,12 +332,33 @@ pub fn algorithm_info(id: &str) -> Option<&'static AlgorithmInfo> {
         .map(|(info, _)| *info)
 }
 
-/// Build the controller for algorithm `id` with validated parameters.
+/// Build the controller for algorithm `id` with validated parameters and
+/// the engine's mechanisms before profiles (`sawtooth-1`).
 pub fn build(id: &str, given: &BTreeMap<String, f64>) -> Option<Box<dyn CongestionControl>> {
+    build_with(id, given, &crate::profile::SAWTOOTH_1)
+}
+
+/// Build the controller for algorithm `id` under a profile's mechanisms.
+pub fn build_with(
+    id: &str,
+    given: &BTreeMap<String, f64>,
+    mechanisms: &Mechanisms,
+) -> Option<Box<dyn CongestionControl>> {
     REGISTRY
         .iter()
         .find(|(info, _)| info.id == id)
-        .map(|(info, builder)| builder(&Params::resolve(info, given)))
+        .map(|(info, builder)| {
+            let mut given = given.clone();
+            if mechanisms.cubic == crate::profile::CubicVersion::Linux2622 && info.id == "cubic" {
+                // CUBIC 2.1's defaults in Linux 2.6.22 (`tcp_cubic.c`):
+                // beta 819/1024, no HyStart (added in 2.6.29).
+                given.entry("beta".into()).or_insert(0.8);
+                given.entry("hystart".into()).or_insert(0.0);
+            }
+            let mut params = Params::resolve(info, &given);
+            params.mechanisms = *mechanisms;
+            builder(&params)
+        })
 }
 
 #[cfg(test)]

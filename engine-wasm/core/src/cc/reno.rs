@@ -48,7 +48,7 @@ impl CongestionControl for Reno {
 
     /// `tcp_reno_cong_avoid`: slow start, then +a packets per window of ACKs.
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
-        let mut acked = ack.acked_pkts;
+        let mut acked = ack.counted_pkts;
         if w.in_slow_start() {
             acked = w.slow_start(acked);
             if acked == 0 {

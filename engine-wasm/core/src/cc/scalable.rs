@@ -14,6 +14,7 @@
 use super::{
     AckSample, AlgorithmInfo, Citation, CongestionControl, Increase, ParamInfo, Params, Window,
 };
+use crate::profile::ScalableRule;
 
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "scalable",
@@ -36,11 +37,9 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
 };
 
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
-    Box::new(Scalable::new(
-        p.get("a"),
-        p.get("b"),
-        p.get("legacy_window"),
-    ))
+    let mut s = Scalable::new(p.get("a"), p.get("b"), p.get("legacy_window"));
+    s.rule = p.mechanisms.scalable;
+    Box::new(s)
 }
 
 /// MIMD above the legacy window, Standard TCP at or below it.
@@ -48,6 +47,7 @@ pub struct Scalable {
     pub a: f64,
     pub b: f64,
     pub legacy_window: u32,
+    pub rule: ScalableRule,
     inc: Increase,
 }
 
@@ -57,6 +57,7 @@ impl Scalable {
             a,
             b,
             legacy_window: legacy_window.round() as u32,
+            rule: ScalableRule::Kelly,
             inc: Increase::default(),
         }
     }
@@ -73,6 +74,11 @@ impl CongestionControl for Scalable {
     fn ssthresh(&mut self, w: &Window, _now_ns: u64) -> u32 {
         self.inc.reset();
         let cwnd = w.cwnd_pkts;
+        if self.rule == ScalableRule::LinuxAiCount {
+            // `tcp_scalable_ssthresh`: cwnd − cwnd·b (>> 3 for b = 1/8) at
+            // every window.
+            return (cwnd - ((cwnd as f64 * self.b) as u32)).max(2);
+        }
         if cwnd <= self.legacy_window {
             (cwnd / 2).max(2)
         } else {
@@ -81,12 +87,20 @@ impl CongestionControl for Scalable {
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
-        let mut acked = ack.acked_pkts;
+        let mut acked = ack.counted_pkts;
         if w.in_slow_start() {
             acked = w.slow_start(acked);
             if acked == 0 {
                 return;
             }
+        }
+        if self.rule == ScalableRule::LinuxAiCount {
+            // `tcp_scalable_cong_avoid`: one packet per min(cwnd, 1/a)
+            // counted ACKs (TCP_SCALABLE_AI_CNT = 50 for a = 1/50).
+            let ai_cnt = ((1.0 / self.a).round() as u32).max(1);
+            let per = w.cwnd_pkts.min(ai_cnt);
+            w.cong_avoid_ai(per, acked);
+            return;
         }
         if w.cwnd_pkts <= self.legacy_window {
             // Standard TCP, with Linux's integer counter.
@@ -163,6 +177,28 @@ mod tests {
         w.cwnd_pkts = 16;
         loss_event(&mut cc, &mut w, 0);
         assert_eq!(w.cwnd_pkts, 8);
+    }
+
+    /// Linux `tcp_scalable.c`: +1 per min(cwnd, 50) counted ACKs, and a
+    /// 1/8 decrease even at small windows.
+    #[test]
+    fn linux_ai_count_rule() {
+        let mut cc = Scalable::new(0.02, 0.125, 16.0);
+        cc.rule = ScalableRule::LinuxAiCount;
+        let mut w = Window {
+            cwnd_pkts: 1000,
+            cwnd_cnt: 0,
+            ssthresh_pkts: 10,
+            cwnd_clamp_pkts: 1_000_000,
+        };
+        grow_for_rtts(&mut cc, &mut w, 1, 30_000_000);
+        assert_eq!(w.cwnd_pkts, 1020, "1000 ACKs / 50");
+        let mut w = Window { cwnd_pkts: 20, ..w };
+        grow_for_rtts(&mut cc, &mut w, 1, 30_000_000);
+        assert_eq!(w.cwnd_pkts, 21, "Standard-like below 50 packets");
+        w.cwnd_pkts = 16;
+        loss_event(&mut cc, &mut w, 0);
+        assert_eq!(w.cwnd_pkts, 14, "16 − 16/8, not halved");
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub fn grow_from(
             let ack = AckSample {
                 now_ns: now,
                 acked_pkts: 1,
+                counted_pkts: 1,
                 rtt_ns: Some(rtt_ns),
                 min_rtt_ns: rtt_ns,
                 srtt_ns: rtt_ns,
@@ -168,6 +169,7 @@ pub fn run_fluid(
             let ack = AckSample {
                 now_ns: now,
                 acked_pkts: 1,
+                counted_pkts: 1,
                 rtt_ns: Some(rtt),
                 min_rtt_ns: path.base_rtt_ns,
                 srtt_ns: rtt,

@@ -118,21 +118,21 @@ impl CongestionControl for Vegas {
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
         if !self.doing_vegas_now {
-            Self::reno(w, ack.acked_pkts);
+            Self::reno(w, ack.counted_pkts);
             return;
         }
         if self.restart_round {
             self.round.restart(ack);
             self.restart_round = false;
             if w.in_slow_start() {
-                w.slow_start(ack.acked_pkts);
+                w.slow_start(ack.counted_pkts);
             }
             return;
         }
         if self.round.on_ack(ack) {
             if self.cnt_rtt <= 2 {
                 // Too few samples to trust (probably delayed ACKs only).
-                Self::reno(w, ack.acked_pkts);
+                Self::reno(w, ack.counted_pkts);
             } else {
                 let cwnd = w.cwnd_pkts as u64;
                 let rtt = self.min_rtt_ns;
@@ -145,7 +145,7 @@ impl CongestionControl for Vegas {
                     w.cwnd_pkts = w.cwnd_pkts.min(target as u32 + 1);
                     w.ssthresh_pkts = w.ssthresh_pkts.min(w.cwnd_pkts.saturating_sub(1));
                 } else if w.in_slow_start() {
-                    w.slow_start(ack.acked_pkts);
+                    w.slow_start(ack.counted_pkts);
                 } else if diff > self.beta {
                     w.cwnd_pkts -= 1;
                     w.ssthresh_pkts = w.ssthresh_pkts.min(w.cwnd_pkts.saturating_sub(1));
@@ -159,7 +159,7 @@ impl CongestionControl for Vegas {
             self.cnt_rtt = 0;
             self.min_rtt_ns = u64::MAX;
         } else if w.in_slow_start() {
-            w.slow_start(ack.acked_pkts);
+            w.slow_start(ack.counted_pkts);
         }
     }
 

@@ -1,28 +1,54 @@
-//! A Linux-like bulk TCP sender and its receiver, in units of segments.
+//! The Linux-like bulk TCP sender, in units of segments.
 //!
-//! The sender follows Linux's `tcp_input.c` state machine (Open, Disorder,
-//! CWR, Recovery, Loss) as it was in the 2.4/2.6 kernels the papers used:
-//! fast retransmit on three duplicate ACKs or FACK-style SACK loss marking,
-//! rate-halving in CWR (one packet every second ACK, clamped to in-flight
-//! + 1, as SPEC §1 describes local congestion), Proportional Rate Reduction
-//! in Recovery (RFC 6937, which replaced rate halving there), RFC 6298 retransmission timeout with a 200 ms floor,
-//! Karn's rule and exponential back-off. Window growth is delegated to a
-//! [`CongestionControl`].
+//! It follows Linux's `tcp_input.c` state machine (Open, Disorder, CWR,
+//! Recovery, Loss): fast retransmit on three duplicate ACKs or FACK-style
+//! SACK loss marking, window reduction in CWR and Recovery by the profile's
+//! rule ([`reduction`](super::reduction)), the profile's RTO estimator
+//! ([`rtt`](super::rtt)) with Karn's rule and exponential back-off. Window
+//! growth is delegated to a [`CongestionControl`]; what one ACK counts for
+//! is the profile's `cwnd_counting` switch.
 
+use super::outstanding::OutstandingAverages;
+use super::reduction;
+use super::rtt::{RttEstimator, RTO_MAX_NS};
+use super::DUP_THRESH;
 use crate::cc::{AckSample, CaEvent, CaState, CongestionControl, Window, INFINITE_SSTHRESH};
-use crate::net::{Ack, Packet};
-use std::collections::{BTreeSet, VecDeque};
+use crate::net::Ack;
+use crate::profile::{CwndCounting, RecoveryRule, RtoRule};
+use std::collections::VecDeque;
 
-/// Linux's TCP_RTO_MIN (200 ms).
-pub const RTO_MIN_NS: u64 = 200_000_000;
-/// Linux's TCP_RTO_MAX (120 s).
-pub const RTO_MAX_NS: u64 = 120_000_000_000;
-/// RFC 6298 §2.1: RTO before the first sample (Linux uses 1 s).
-pub const RTO_INITIAL_NS: u64 = 1_000_000_000;
-/// Duplicate-ACK threshold for fast retransmit (RFC 5681 §3.2).
-pub const DUP_THRESH: u32 = 3;
-/// Linux's delayed-ACK timer minimum (TCP_DELACK_MIN, 40 ms).
-pub const DELACK_NS: u64 = 40_000_000;
+/// How a sender is set up: the scenario's TCP settings and the profile's
+/// sender mechanisms.
+#[derive(Clone, Copy, Debug)]
+pub struct SenderConfig {
+    pub mss_bytes: u32,
+    /// The receiver's advertised window (after receive-buffer accounting).
+    pub rwnd_bytes: u64,
+    pub initial_cwnd_pkts: u32,
+    pub initial_ssthresh_pkts: Option<u32>,
+    pub sack: bool,
+    pub counting: CwndCounting,
+    pub rto: RtoRule,
+    pub initial_rto_ns: u64,
+    pub recovery: RecoveryRule,
+}
+
+impl SenderConfig {
+    /// A SACK sender with today's RFC rules, for tests.
+    pub fn rfc(mss_bytes: u32, rwnd_bytes: u64) -> Self {
+        SenderConfig {
+            mss_bytes,
+            rwnd_bytes,
+            initial_cwnd_pkts: 2,
+            initial_ssthresh_pkts: None,
+            sack: true,
+            counting: CwndCounting::PerPacket,
+            rto: RtoRule::Rfc6298,
+            initial_rto_ns: 1_000_000_000,
+            recovery: RecoveryRule::Prr,
+        }
+    }
+}
 
 const SACKED: u8 = 1;
 const LOST: u8 = 2;
@@ -75,6 +101,8 @@ pub struct Sender {
     /// Receiver's window in segments.
     rwnd_pkts: u32,
     sack: bool,
+    counting: CwndCounting,
+    recovery: RecoveryRule,
     scoreboard: VecDeque<Segment>,
     sacked_out: u32,
     lost_out: u32,
@@ -92,12 +120,8 @@ pub struct Sender {
     prr_delivered: u32,
     prr_out: u32,
     recover_fs: u32,
-    // RFC 6298 estimator.
-    pub srtt_ns: u64,
-    rttvar_ns: u64,
-    pub rto_ns: u64,
+    pub rtt: RttEstimator,
     backoff: u32,
-    pub min_rtt_ns: u64,
     // Delivery-rate state (Linux tcp_rate.c).
     delivered: u64,
     delivered_ns: u64,
@@ -111,20 +135,13 @@ pub struct Sender {
 }
 
 impl Sender {
-    pub fn new(
-        mss_bytes: u32,
-        window_bytes: u32,
-        initial_cwnd_pkts: u32,
-        initial_ssthresh_pkts: Option<u32>,
-        sack: bool,
-        mut cc: Box<dyn CongestionControl>,
-        now_ns: u64,
-    ) -> Sender {
-        let rwnd_pkts = (window_bytes / mss_bytes).max(2);
+    pub fn new(config: SenderConfig, mut cc: Box<dyn CongestionControl>, now_ns: u64) -> Sender {
+        let mss_bytes = config.mss_bytes;
+        let rwnd_pkts = ((config.rwnd_bytes / mss_bytes as u64).min(u32::MAX as u64) as u32).max(2);
         let mut window = Window {
-            cwnd_pkts: initial_cwnd_pkts.min(rwnd_pkts),
+            cwnd_pkts: config.initial_cwnd_pkts.min(rwnd_pkts),
             cwnd_cnt: 0,
-            ssthresh_pkts: initial_ssthresh_pkts.unwrap_or(INFINITE_SSTHRESH),
+            ssthresh_pkts: config.initial_ssthresh_pkts.unwrap_or(INFINITE_SSTHRESH),
             cwnd_clamp_pkts: rwnd_pkts,
         };
         cc.init(&mut window, now_ns);
@@ -137,7 +154,9 @@ impl Sender {
             high_seq: 0,
             prior_cwnd: 0,
             rwnd_pkts,
-            sack,
+            sack: config.sack,
+            counting: config.counting,
+            recovery: config.recovery,
             scoreboard: VecDeque::new(),
             sacked_out: 0,
             lost_out: 0,
@@ -150,11 +169,8 @@ impl Sender {
             prr_delivered: 0,
             prr_out: 0,
             recover_fs: 0,
-            srtt_ns: 0,
-            rttvar_ns: 0,
-            rto_ns: RTO_INITIAL_NS,
+            rtt: RttEstimator::new(config.rto, config.initial_rto_ns),
             backoff: 0,
-            min_rtt_ns: u64::MAX,
             delivered: 0,
             delivered_ns: now_ns,
             outstanding: OutstandingAverages::new(now_ns),
@@ -288,24 +304,14 @@ impl Sender {
         }
     }
 
-    /// RFC 6298 §2–3 with Linux's 200 ms floor.
-    fn rtt_sample(&mut self, rtt_ns: u64) {
-        self.min_rtt_ns = self.min_rtt_ns.min(rtt_ns);
-        if self.srtt_ns == 0 {
-            self.srtt_ns = rtt_ns;
-            self.rttvar_ns = rtt_ns / 2;
-        } else {
-            let err = self.srtt_ns.abs_diff(rtt_ns);
-            self.rttvar_ns = (3 * self.rttvar_ns + err) / 4;
-            self.srtt_ns = (7 * self.srtt_ns + rtt_ns) / 8;
-        }
-        self.rto_ns =
-            (self.srtt_ns + (4 * self.rttvar_ns).max(1_000_000)).clamp(RTO_MIN_NS, RTO_MAX_NS);
+    /// Smoothed RTT (0 before the first sample).
+    pub fn srtt_ns(&self) -> u64 {
+        self.rtt.srtt_ns
     }
 
     /// The current retransmission timeout including back-off.
     pub fn backed_off_rto_ns(&self) -> u64 {
-        (self.rto_ns << self.backoff.min(16)).min(RTO_MAX_NS)
+        (self.rtt.rto_ns << self.backoff.min(16)).min(RTO_MAX_NS)
     }
 
     /// Process one ACK (Linux `tcp_ack` + `tcp_fastretrans_alert`).
@@ -313,6 +319,8 @@ impl Sender {
         self.outstanding.hold(self.packets_out(), now_ns);
         let mut out = AckOutcome::default();
         let prior_in_flight = self.in_flight();
+        let prior_packets_out = self.packets_out();
+        let prior_sacked_out = self.sacked_out;
         let mut newly_acked = 0u32;
         let mut rate_from: Option<Segment> = None;
 
@@ -380,7 +388,7 @@ impl Sender {
         let rtt_ns =
             (newly_acked > 0 && !ack.echo_retransmission).then(|| now_ns - ack.echo_sent_ns);
         if let Some(rtt) = rtt_ns {
-            self.rtt_sample(rtt);
+            self.rtt.sample(rtt, self.snd_una, self.snd_nxt);
         }
 
         // Delivery-rate sample (Linux tcp_rate.c, simplified to the most
@@ -403,17 +411,29 @@ impl Sender {
         self.mark_lost();
         self.limit_reno_sacked();
         self.outstanding.on_ack(self.packets_out());
+        // Packets this ACK newly delivered, as Linux counts them for rate
+        // reduction (`newly_acked_sacked`): without SACK a duplicate ACK
+        // stands for one delivered packet (a pseudo-SACK), and a cumulative
+        // ACK only for what it covers beyond those.
+        let delivered_now = (prior_packets_out - self.packets_out()) as i64
+            + self.sacked_out as i64
+            - prior_sacked_out as i64;
+        let delivered_now = delivered_now.max(0) as u32;
 
         let sample = AckSample {
             now_ns,
             acked_pkts: newly_acked,
+            counted_pkts: match self.counting {
+                CwndCounting::PerPacket => newly_acked,
+                CwndCounting::PerAck => newly_acked.min(1),
+            },
             rtt_ns,
-            min_rtt_ns: if self.min_rtt_ns == u64::MAX {
+            min_rtt_ns: if self.rtt.min_rtt_ns == u64::MAX {
                 0
             } else {
-                self.min_rtt_ns
+                self.rtt.min_rtt_ns
             },
-            srtt_ns: self.srtt_ns,
+            srtt_ns: self.rtt.srtt_ns,
             in_flight_pkts: self.in_flight(),
             delivered_pkts: self.delivered,
             delivery_rate_pps,
@@ -432,7 +452,7 @@ impl Sender {
             && self.snd_una >= self.high_seq
         {
             if matches!(self.state, CaState::Cwr | CaState::Recovery) && !self.cc.ignores_loss() {
-                // Linux `tcp_complete_cwr`.
+                // Linux `tcp_complete_cwr` (the same rule in 2.4 and 2.6).
                 self.window.cwnd_pkts = self.window.cwnd_pkts.min(self.window.ssthresh_pkts).max(1);
                 let w = self.window;
                 self.cc.cwnd_event(&w, CaEvent::CompleteCwr, now_ns);
@@ -475,10 +495,39 @@ impl Sender {
         let w_before = self.window;
         let controlled = self.cc.cong_control(&mut self.window, &sample, self.state);
         if !controlled {
-            match self.state {
-                CaState::Cwr => self.cwnd_down(advanced || newly_acked > 0),
-                CaState::Recovery => self.prr(newly_acked),
-                CaState::Open | CaState::Disorder | CaState::Loss => {
+            match (self.state, self.recovery) {
+                // Linux 2.4–3.1: every ACK that reaches
+                // `tcp_fastretrans_alert` in CWR or Recovery, duplicates
+                // included, calls `tcp_cwnd_down`.
+                (CaState::Cwr | CaState::Recovery, RecoveryRule::RateHalving) => {
+                    let in_flight = self.in_flight();
+                    let floor = self.window.ssthresh_pkts / 2;
+                    reduction::rate_halving(
+                        &mut self.window,
+                        &mut self.reduction_cnt,
+                        in_flight,
+                        floor,
+                    );
+                }
+                (CaState::Cwr, _) => {
+                    if advanced || newly_acked > 0 {
+                        let in_flight = self.in_flight();
+                        let floor = self.window.ssthresh_pkts;
+                        reduction::rate_halving(
+                            &mut self.window,
+                            &mut self.reduction_cnt,
+                            in_flight,
+                            floor,
+                        );
+                    }
+                }
+                (CaState::Recovery, RecoveryRule::Prr) => self.prr(delivered_now),
+                (CaState::Recovery, RecoveryRule::Rfc6675) => {
+                    // RFC 6675 §5 step 4.2: cwnd = ssthresh on entry, kept
+                    // until recovery ends; sending is by pipe < cwnd.
+                    self.window.cwnd_pkts = self.window.ssthresh_pkts;
+                }
+                (CaState::Open | CaState::Disorder | CaState::Loss, _) => {
                     // Linux grows only when the window was the limit.
                     if newly_acked > 0
                         && prior_in_flight + 1 >= w_before.cwnd_pkts.min(self.rwnd_pkts)
@@ -495,43 +544,21 @@ impl Sender {
         out
     }
 
-    /// Rate halving (Linux 2.6 `tcp_cwnd_down`): one packet less every
-    /// second ACK until ssthresh, never above in-flight + 1.
-    fn cwnd_down(&mut self, progress: bool) {
-        if !progress {
-            return;
-        }
-        let decr = self.reduction_cnt + 1;
-        self.reduction_cnt = decr & 1;
-        let decr = decr >> 1;
-        let limit = self.in_flight() + 1;
-        let w = &mut self.window;
-        if decr > 0 && w.cwnd_pkts > w.ssthresh_pkts {
-            w.cwnd_pkts -= decr.min(w.cwnd_pkts - w.ssthresh_pkts);
-        }
-        w.cwnd_pkts = w.cwnd_pkts.min(limit);
-    }
-
-    /// Proportional Rate Reduction (RFC 6937 §3, Linux `tcp_cwnd_reduction`
-    /// since 3.2): spread the window reduction over one RTT of ACKs, and
-    /// when the flight has fallen below ssthresh after heavy loss, grow back
-    /// towards it no faster than slow start (the SSRB bound).
+    /// Proportional Rate Reduction for this ACK (see [`reduction::prr`]).
     fn prr(&mut self, delivered: u32) {
         if delivered == 0 {
             return;
         }
         self.prr_delivered += delivered;
         let pipe = self.in_flight();
-        let ssthresh = self.window.ssthresh_pkts;
-        let sndcnt = if pipe > ssthresh {
-            let target = (self.prr_delivered as u64 * ssthresh as u64)
-                .div_ceil(self.recover_fs.max(1) as u64);
-            target.saturating_sub(self.prr_out as u64) as u32
-        } else {
-            let limit = (self.prr_delivered.saturating_sub(self.prr_out)).max(delivered) + 1;
-            (ssthresh - pipe).min(limit)
-        };
-        self.window.cwnd_pkts = pipe + sndcnt;
+        self.window.cwnd_pkts = reduction::prr(
+            pipe,
+            self.window.ssthresh_pkts,
+            self.prr_delivered,
+            self.prr_out,
+            self.recover_fs,
+            delivered,
+        );
     }
 
     fn enter_recovery(&mut self, now_ns: u64) {
@@ -656,151 +683,3 @@ impl Sender {
     }
 }
 
-/// Running averages of outstanding data as tcptrace draws them: "avg" is
-/// the mean of the values seen at each ACK, "wavg" weights each value by
-/// how long it was held.
-#[derive(Clone, Copy, Debug)]
-struct OutstandingAverages {
-    start_ns: u64,
-    last_change_ns: u64,
-    held_pkts: u32,
-    integral_pkt_ns: f64,
-    sum_at_acks: f64,
-    acks: u64,
-}
-
-impl OutstandingAverages {
-    fn new(now_ns: u64) -> Self {
-        OutstandingAverages {
-            start_ns: now_ns,
-            last_change_ns: now_ns,
-            held_pkts: 0,
-            integral_pkt_ns: 0.0,
-            sum_at_acks: 0.0,
-            acks: 0,
-        }
-    }
-
-    /// Account for the value held until `now_ns`; `current` is the value now.
-    fn hold(&mut self, current: u32, now_ns: u64) {
-        self.integral_pkt_ns += self.held_pkts as f64 * (now_ns - self.last_change_ns) as f64;
-        self.last_change_ns = now_ns;
-        self.held_pkts = current;
-    }
-
-    fn on_ack(&mut self, after: u32) {
-        self.held_pkts = after;
-        self.sum_at_acks += after as f64;
-        self.acks += 1;
-    }
-
-    fn averages_pkts(&self, current: u32, now_ns: u64) -> (f64, f64) {
-        let per_ack = if self.acks > 0 {
-            self.sum_at_acks / self.acks as f64
-        } else {
-            current as f64
-        };
-        let elapsed = now_ns.saturating_sub(self.start_ns) as f64;
-        let integral = self.integral_pkt_ns
-            + current as f64 * now_ns.saturating_sub(self.last_change_ns) as f64;
-        let weighted = if elapsed > 0.0 {
-            integral / elapsed
-        } else {
-            current as f64
-        };
-        (per_ack, weighted)
-    }
-}
-
-/// The receiving host: in-order delivery to the application, cumulative
-/// ACKs with one-segment SACK blocks, delayed ACKs (RFC 1122 §4.2.3.2).
-pub struct Receiver {
-    pub rcv_nxt: u32,
-    out_of_order: BTreeSet<u32>,
-    delayed_ack: bool,
-    /// In-order segments received since the last ACK.
-    unacked_segments: u32,
-    last_sent_ns: u64,
-    last_retransmission: bool,
-    pub delack_deadline_ns: Option<u64>,
-    /// Segments delivered to the application.
-    pub delivered_segments: u64,
-    /// Data segments that arrived, duplicates included.
-    pub arrivals: u64,
-}
-
-impl Receiver {
-    pub fn new(delayed_ack: bool) -> Receiver {
-        Receiver {
-            rcv_nxt: 0,
-            out_of_order: BTreeSet::new(),
-            delayed_ack,
-            unacked_segments: 0,
-            last_sent_ns: 0,
-            last_retransmission: false,
-            delack_deadline_ns: None,
-            delivered_segments: 0,
-            arrivals: 0,
-        }
-    }
-
-    fn ack(&mut self, sacked_seq: Option<u32>, ece: bool, p: &Packet) -> Ack {
-        self.unacked_segments = 0;
-        self.delack_deadline_ns = None;
-        Ack {
-            cum_seq: self.rcv_nxt,
-            sacked_seq,
-            ece,
-            echo_sent_ns: p.sent_ns,
-            echo_retransmission: p.retransmission,
-            trigger_seq: p.seq,
-        }
-    }
-
-    /// A data segment arrived. Returns the ACK to send now, if any; a held
-    /// ACK sets `delack_deadline_ns`.
-    pub fn on_data(&mut self, p: &Packet, now_ns: u64) -> Option<Ack> {
-        self.arrivals += 1;
-        self.last_sent_ns = p.sent_ns;
-        self.last_retransmission = p.retransmission;
-        if p.seq == self.rcv_nxt {
-            let filled_hole = !self.out_of_order.is_empty();
-            self.rcv_nxt += 1;
-            while self.out_of_order.first() == Some(&self.rcv_nxt) {
-                self.out_of_order.pop_first();
-                self.rcv_nxt += 1;
-            }
-            self.delivered_segments = self.rcv_nxt as u64;
-            self.unacked_segments += 1;
-            if filled_hole || p.ce || !self.delayed_ack || self.unacked_segments >= 2 {
-                return Some(self.ack(None, p.ce, p));
-            }
-            if self.delack_deadline_ns.is_none() {
-                self.delack_deadline_ns = Some(now_ns + DELACK_NS);
-            }
-            None
-        } else if p.seq > self.rcv_nxt {
-            self.out_of_order.insert(p.seq);
-            Some(self.ack(Some(p.seq), p.ce, p))
-        } else {
-            // A duplicate: acknowledge at once (RFC 5681 §4.2).
-            Some(self.ack(None, p.ce, p))
-        }
-    }
-
-    /// The delayed-ACK timer fired.
-    pub fn on_delack_timer(&mut self) -> Option<Ack> {
-        if self.unacked_segments == 0 {
-            self.delack_deadline_ns = None;
-            return None;
-        }
-        let p = Packet {
-            flow: 0,
-            seq: self.rcv_nxt.saturating_sub(1),
-            sent_ns: self.last_sent_ns,
-            retransmission: self.last_retransmission,
-            ce: false,
-        };
-        Some(self.ack(None, false, &p))
-    }
-}

@@ -1,0 +1,740 @@
+//! Testbed profiles: a named set of mechanisms describing one paper's kernel
+//! and host (SPEC §6). Every mechanism is a separate switch a scenario may
+//! override one at a time (for ablation); every value a profile sets cites
+//! its source in [`SWITCHES`] (rendered into docs/profiles.md and shown in
+//! the app). No value here was chosen by comparing simulated results with
+//! the published ones.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// What one ACK adds to the window in slow start and congestion avoidance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum CwndCounting {
+    /// Each acknowledged packet counts (Linux ≥ 2.6.26's `acked` argument,
+    /// RFC 5681 with byte counting, RFC 3465).
+    PerPacket,
+    /// Each ACK counts once, however many packets it covers (Linux 2.4
+    /// `tcp_cong_avoid`; 2.6.22 with `tcp_abc = 0`): with delayed ACKs the
+    /// window grows about half as fast per round trip.
+    PerAck,
+}
+
+/// How HighSpeed TCP finds a(w) and b(w).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum HighSpeedRule {
+    /// RFC 3649 §5's continuous formulas.
+    Formula,
+    /// RFC 3649 Appendix B's table as the kernels used it: a = k + 1 for
+    /// table[k−1] < w ≤ table[k], b from the table's row, the row found
+    /// only in congestion avoidance (Linux `tcp_highspeed.c`).
+    Table,
+}
+
+/// Scalable TCP's behaviour at small windows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum ScalableRule {
+    /// Kelly 2003: Standard TCP (halving) at or below the legacy window.
+    Kelly,
+    /// Linux `tcp_scalable.c`: one packet per min(cwnd, 1/a) counted ACKs
+    /// (Standard-like growth below 1/a packets), always decrease by b.
+    LinuxAiCount,
+}
+
+/// The retransmission-timeout estimator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum RtoRule {
+    /// RFC 6298: max(srtt + 4·rttvar, 200 ms).
+    Rfc6298,
+    /// Linux `tcp_rtt_estimator`: srtt + rttvar where rttvar never falls
+    /// below the 200 ms floor within a round trip (mdev_max starts each
+    /// round at TCP_RTO_MIN), so RTO ≈ srtt + max(4·mdev, 200 ms).
+    Linux,
+}
+
+/// How the window comes down during fast recovery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum RecoveryRule {
+    /// Proportional Rate Reduction (RFC 6937; Linux ≥ 3.2).
+    Prr,
+    /// Rate halving (Linux 2.4–3.1 `tcp_cwnd_down`), in CWR and Recovery
+    /// alike: one packet less every second ACK (duplicates included) while
+    /// cwnd > ssthresh/2, never above in-flight + 1; cwnd = min(cwnd,
+    /// ssthresh) when the episode ends.
+    RateHalving,
+    /// RFC 6675 §5 (ns-2's SACK agent): cwnd = ssthresh at once, sending
+    /// while the pipe estimate is below it.
+    Rfc6675,
+}
+
+/// Which generation of CUBIC's and BIC's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum CubicVersion {
+    /// RFC 9438 (β = 0.7 by default), as in current kernels.
+    Rfc9438,
+    /// Linux 2.6.22's `tcp_cubic.c` 2.1 and `tcp_bic.c`: β = 819/1024,
+    /// window steps scaled by the measured packets per ACK, no HyStart.
+    Linux2622,
+}
+
+/// Every switch, fully resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct Mechanisms {
+    pub cwnd_counting: CwndCounting,
+    pub highspeed: HighSpeedRule,
+    pub scalable: ScalableRule,
+    pub rto: RtoRule,
+    /// RTO before the first RTT sample.
+    pub initial_rto_ms: f64,
+    pub recovery: RecoveryRule,
+    pub cubic: CubicVersion,
+    /// Packets the NIC driver's transmit ring holds behind the interface
+    /// queue (0: none). Local congestion happens only when the interface
+    /// queue itself is full.
+    pub nic_ring_pkts: u32,
+    /// Interrupt moderation on the sender's receive path: ACKs reach TCP at
+    /// most once per this interval, in batches (0: each ACK at once).
+    pub interrupt_interval_us: f64,
+    /// Receive-buffer accounting as Linux 2.4 did it, with this
+    /// `net.core.rmem_max` (0: none, the window is advertised exactly as
+    /// set): see [`advertised_window_bytes`].
+    pub rmem_max_bytes: u32,
+    /// The sending host's own ceiling (bus, CPU) in b/s; 0: the NIC's line
+    /// rate.
+    pub host_send_limit_bps: f64,
+    /// Delay lines release packets only at multiples of this (a netem
+    /// router on a 1000 Hz kernel: whole jiffies); 0: exact delays.
+    pub delay_granularity_us: f64,
+}
+
+/// Single-switch overrides a scenario may carry on top of its profile.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct MechanismOverrides {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cwnd_counting: Option<CwndCounting>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub highspeed: Option<HighSpeedRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub scalable: Option<ScalableRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rto: Option<RtoRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub initial_rto_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub recovery: Option<RecoveryRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cubic: Option<CubicVersion>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub nic_ring_pkts: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub interrupt_interval_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rmem_max_bytes: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub host_send_limit_bps: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub delay_granularity_us: Option<f64>,
+}
+
+impl MechanismOverrides {
+    pub fn is_empty(&self) -> bool {
+        *self == MechanismOverrides::default()
+    }
+
+    /// `base` with every override applied.
+    pub fn apply(&self, base: Mechanisms) -> Mechanisms {
+        Mechanisms {
+            cwnd_counting: self.cwnd_counting.unwrap_or(base.cwnd_counting),
+            highspeed: self.highspeed.unwrap_or(base.highspeed),
+            scalable: self.scalable.unwrap_or(base.scalable),
+            rto: self.rto.unwrap_or(base.rto),
+            initial_rto_ms: self.initial_rto_ms.unwrap_or(base.initial_rto_ms),
+            recovery: self.recovery.unwrap_or(base.recovery),
+            cubic: self.cubic.unwrap_or(base.cubic),
+            nic_ring_pkts: self.nic_ring_pkts.unwrap_or(base.nic_ring_pkts),
+            interrupt_interval_us: self
+                .interrupt_interval_us
+                .unwrap_or(base.interrupt_interval_us),
+            rmem_max_bytes: self.rmem_max_bytes.unwrap_or(base.rmem_max_bytes),
+            host_send_limit_bps: self.host_send_limit_bps.unwrap_or(base.host_send_limit_bps),
+            delay_granularity_us: self
+                .delay_granularity_us
+                .unwrap_or(base.delay_granularity_us),
+        }
+    }
+
+    /// The override that turns switch `id` back to `value`'s setting.
+    pub fn with_switch_from(mut self, id: SwitchId, value: &Mechanisms) -> Self {
+        match id {
+            SwitchId::CwndCounting => self.cwnd_counting = Some(value.cwnd_counting),
+            SwitchId::Highspeed => self.highspeed = Some(value.highspeed),
+            SwitchId::Scalable => self.scalable = Some(value.scalable),
+            SwitchId::Rto => {
+                self.rto = Some(value.rto);
+                self.initial_rto_ms = Some(value.initial_rto_ms);
+            }
+            SwitchId::Recovery => self.recovery = Some(value.recovery),
+            SwitchId::Cubic => self.cubic = Some(value.cubic),
+            SwitchId::NicRing => self.nic_ring_pkts = Some(value.nic_ring_pkts),
+            SwitchId::InterruptModeration => {
+                self.interrupt_interval_us = Some(value.interrupt_interval_us)
+            }
+            SwitchId::ReceiveBuffer => {
+                self.rmem_max_bytes = Some(value.rmem_max_bytes)
+            }
+            SwitchId::HostSendLimit => self.host_send_limit_bps = Some(value.host_send_limit_bps),
+            SwitchId::DelayGranularity => {
+                self.delay_granularity_us = Some(value.delay_granularity_us)
+            }
+        }
+        self
+    }
+}
+
+/// The switches, in the order the docs and the app list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "profiles.ts")]
+pub enum SwitchId {
+    CwndCounting,
+    Highspeed,
+    Scalable,
+    Rto,
+    Recovery,
+    Cubic,
+    NicRing,
+    InterruptModeration,
+    ReceiveBuffer,
+    HostSendLimit,
+    DelayGranularity,
+}
+
+impl SwitchId {
+    pub const ALL: [SwitchId; 11] = [
+        SwitchId::CwndCounting,
+        SwitchId::Highspeed,
+        SwitchId::Scalable,
+        SwitchId::Rto,
+        SwitchId::Recovery,
+        SwitchId::Cubic,
+        SwitchId::NicRing,
+        SwitchId::InterruptModeration,
+        SwitchId::ReceiveBuffer,
+        SwitchId::HostSendLimit,
+        SwitchId::DelayGranularity,
+    ];
+
+    /// Does this switch differ between two mechanism sets?
+    pub fn differs(self, a: &Mechanisms, b: &Mechanisms) -> bool {
+        match self {
+            SwitchId::CwndCounting => a.cwnd_counting != b.cwnd_counting,
+            SwitchId::Highspeed => a.highspeed != b.highspeed,
+            SwitchId::Scalable => a.scalable != b.scalable,
+            SwitchId::Rto => a.rto != b.rto || a.initial_rto_ms != b.initial_rto_ms,
+            SwitchId::Recovery => a.recovery != b.recovery,
+            SwitchId::Cubic => a.cubic != b.cubic,
+            SwitchId::NicRing => a.nic_ring_pkts != b.nic_ring_pkts,
+            SwitchId::InterruptModeration => a.interrupt_interval_us != b.interrupt_interval_us,
+            SwitchId::ReceiveBuffer => a.rmem_max_bytes != b.rmem_max_bytes,
+            SwitchId::HostSendLimit => a.host_send_limit_bps != b.host_send_limit_bps,
+            SwitchId::DelayGranularity => a.delay_granularity_us != b.delay_granularity_us,
+        }
+    }
+
+    /// The switch's value in words.
+    pub fn describe_value(self, m: &Mechanisms) -> String {
+        match self {
+            SwitchId::CwndCounting => match m.cwnd_counting {
+                CwndCounting::PerPacket => "per acknowledged packet".into(),
+                CwndCounting::PerAck => "per ACK".into(),
+            },
+            SwitchId::Highspeed => match m.highspeed {
+                HighSpeedRule::Formula => "RFC 3649 formulas".into(),
+                HighSpeedRule::Table => "RFC 3649 table (kernel lookup)".into(),
+            },
+            SwitchId::Scalable => match m.scalable {
+                ScalableRule::Kelly => "Kelly's legacy window".into(),
+                ScalableRule::LinuxAiCount => "Linux AI count".into(),
+            },
+            SwitchId::Rto => format!(
+                "{}, initial {} s",
+                match m.rto {
+                    RtoRule::Rfc6298 => "RFC 6298",
+                    RtoRule::Linux => "Linux estimator",
+                },
+                m.initial_rto_ms / 1000.0
+            ),
+            SwitchId::Recovery => match m.recovery {
+                RecoveryRule::Prr => "PRR".into(),
+                RecoveryRule::RateHalving => "rate halving".into(),
+                RecoveryRule::Rfc6675 => "RFC 6675 (cwnd = ssthresh)".into(),
+            },
+            SwitchId::Cubic => match m.cubic {
+                CubicVersion::Rfc9438 => "RFC 9438".into(),
+                CubicVersion::Linux2622 => "Linux 2.6.22".into(),
+            },
+            SwitchId::NicRing => {
+                if m.nic_ring_pkts == 0 {
+                    "none".into()
+                } else {
+                    format!("{} packets", m.nic_ring_pkts)
+                }
+            }
+            SwitchId::InterruptModeration => {
+                if m.interrupt_interval_us == 0.0 {
+                    "off".into()
+                } else {
+                    format!("{} µs", m.interrupt_interval_us)
+                }
+            }
+            SwitchId::ReceiveBuffer => {
+                if m.rmem_max_bytes == 0 {
+                    "window as set".into()
+                } else {
+                    format!("Linux 2.4 accounting, rmem_max {} MB", m.rmem_max_bytes as f64 / 1048576.0)
+                }
+            }
+            SwitchId::HostSendLimit => {
+                if m.host_send_limit_bps == 0.0 {
+                    "line rate".into()
+                } else {
+                    format!("{} Mb/s", m.host_send_limit_bps / 1e6)
+                }
+            }
+            SwitchId::DelayGranularity => {
+                if m.delay_granularity_us == 0.0 {
+                    "exact".into()
+                } else {
+                    format!("{} ms steps", m.delay_granularity_us / 1000.0)
+                }
+            }
+        }
+    }
+}
+
+/// One testbed profile.
+#[derive(Clone, Debug, Serialize, TS)]
+#[ts(export, export_to = "profiles.ts")]
+pub struct Profile {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// One paragraph: which testbed, which paper.
+    pub description: &'static str,
+    pub mechanisms: Mechanisms,
+}
+
+/// What a switch is and where each profile's value comes from.
+#[derive(Clone, Debug, Serialize, TS)]
+#[ts(export, export_to = "profiles.ts")]
+pub struct SwitchInfo {
+    pub id: SwitchId,
+    pub name: &'static str,
+    /// One line for the app.
+    pub explanation: &'static str,
+    /// (profile id, source of that profile's value).
+    pub sources: &'static [(&'static str, &'static str)],
+}
+
+/// Today's engine before profiles existed: what scenario format version 1
+/// ran. Old links migrate to it and keep their results.
+pub const SAWTOOTH_1: Mechanisms = Mechanisms {
+    cwnd_counting: CwndCounting::PerPacket,
+    highspeed: HighSpeedRule::Formula,
+    scalable: ScalableRule::Kelly,
+    rto: RtoRule::Rfc6298,
+    initial_rto_ms: 1000.0,
+    recovery: RecoveryRule::Prr,
+    cubic: CubicVersion::Rfc9438,
+    nic_ring_pkts: 0,
+    interrupt_interval_us: 0.0,
+    rmem_max_bytes: 0,
+    host_send_limit_bps: 0.0,
+    delay_granularity_us: 0.0,
+};
+
+/// The profile id version-1 scenarios migrate to.
+pub const LEGACY_PROFILE: &str = "sawtooth-1";
+/// The profile of the default scenario (seed 000's testbed).
+pub const DEFAULT_PROFILE: &str = "linux-2.4";
+
+pub static PROFILES: &[Profile] = &[
+    Profile {
+        id: "linux-2.4",
+        name: "Linux 2.4 (Sandia testbed)",
+        description: "The hosts of the Sandia reports (seeds 000 and 002): Linux 2.4.20 for Standard TCP, 2.4.19 with the HighSpeed and Scalable patches, Intel PRO/1000 NICs with the e1000 driver.",
+        mechanisms: Mechanisms {
+            cwnd_counting: CwndCounting::PerAck,
+            highspeed: HighSpeedRule::Table,
+            scalable: ScalableRule::LinuxAiCount,
+            rto: RtoRule::Linux,
+            initial_rto_ms: 3000.0,
+            recovery: RecoveryRule::RateHalving,
+            cubic: CubicVersion::Linux2622,
+            nic_ring_pkts: 128,
+            interrupt_interval_us: 131.072,
+            rmem_max_bytes: 8_388_608,
+            host_send_limit_bps: 0.0,
+            delay_granularity_us: 0.0,
+        },
+    },
+    Profile {
+        id: "linux-2.6.22",
+        name: "Linux 2.6.22 (ns-2 vs Linux testbed)",
+        description: "The hosts of the ns-2 vs Linux study (seed 001): Linux 2.6.22.6 with pluggable congestion control, a Linux 2.6.18 netem router on a 1000 Hz kernel adding the delay.",
+        mechanisms: Mechanisms {
+            cwnd_counting: CwndCounting::PerAck,
+            highspeed: HighSpeedRule::Table,
+            scalable: ScalableRule::LinuxAiCount,
+            rto: RtoRule::Linux,
+            initial_rto_ms: 3000.0,
+            recovery: RecoveryRule::RateHalving,
+            cubic: CubicVersion::Linux2622,
+            nic_ring_pkts: 0,
+            interrupt_interval_us: 0.0,
+            rmem_max_bytes: 0,
+            host_send_limit_bps: 0.0,
+            delay_granularity_us: 1000.0,
+        },
+    },
+    Profile {
+        id: "ns-2",
+        name: "ns-2",
+        description: "The ns-2 simulator of the HighSpeed TCP study (seed 004): its TCP agents with SACK, RFC 3649's formulas.",
+        mechanisms: Mechanisms {
+            cwnd_counting: CwndCounting::PerAck,
+            highspeed: HighSpeedRule::Formula,
+            scalable: ScalableRule::Kelly,
+            rto: RtoRule::Rfc6298,
+            initial_rto_ms: 3000.0,
+            recovery: RecoveryRule::Rfc6675,
+            cubic: CubicVersion::Rfc9438,
+            nic_ring_pkts: 0,
+            interrupt_interval_us: 0.0,
+            rmem_max_bytes: 0,
+            host_send_limit_bps: 0.0,
+            delay_granularity_us: 0.0,
+        },
+    },
+    Profile {
+        id: "nist",
+        name: "NIST simulator",
+        description: "NIST's own simulator (seed 003, section 7). The paper does not describe its TCP internals, so every switch is the plain default.",
+        mechanisms: SAWTOOTH_1,
+    },
+    Profile {
+        id: "linux-6",
+        name: "Linux 6 (current kernel)",
+        description: "A current Linux kernel, for free play: per-packet counting, PRR, RFC 9438 CUBIC, the Linux RTO estimator, 1 s initial RTO.",
+        mechanisms: Mechanisms {
+            cwnd_counting: CwndCounting::PerPacket,
+            highspeed: HighSpeedRule::Table,
+            scalable: ScalableRule::LinuxAiCount,
+            rto: RtoRule::Linux,
+            initial_rto_ms: 1000.0,
+            recovery: RecoveryRule::Prr,
+            cubic: CubicVersion::Rfc9438,
+            nic_ring_pkts: 0,
+            interrupt_interval_us: 0.0,
+            rmem_max_bytes: 0,
+            host_send_limit_bps: 0.0,
+            delay_granularity_us: 0.0,
+        },
+    },
+    Profile {
+        id: LEGACY_PROFILE,
+        name: "Sawtooth 1 (before profiles)",
+        description: "The engine's mechanisms before testbed profiles existed; links and files of scenario format 1 run on it and keep their results.",
+        mechanisms: SAWTOOTH_1,
+    },
+];
+
+/// Linux's `tcp_adv_win_scale` default (2 in 2.4 and 2.6.22): a socket
+/// offers 1 − 1/4 of its receive buffer as window (`tcp_win_from_space`).
+const ADV_WIN_NUM: u64 = 3;
+const ADV_WIN_DEN: u64 = 4;
+/// `sizeof(struct sk_buff)` on 32-bit 2.4 kernels, roughly; it only
+/// decides whether ¾·truesize exceeds the segment, which it does by a wide
+/// margin for every e1000 buffer size at the MTUs that use it.
+const SK_BUFF_BYTES: u64 = 160;
+
+/// The e1000 driver's receive buffer for an MTU (`e1000_change_mtu`: 2048,
+/// 4096, 8192 or 16384 bytes for the frame, MTU + 18 header and FCS bytes).
+pub fn e1000_rx_buffer_bytes(mtu_bytes: u32) -> u64 {
+    let frame = mtu_bytes as u64 + 18;
+    [2048, 4096, 8192]
+        .into_iter()
+        .find(|&b| frame <= b)
+        .unwrap_or(16384)
+}
+
+/// The largest window the receiver advertises for a socket-buffer setting
+/// `window_bytes`, under the profile's receive-buffer accounting.
+///
+/// Linux 2.4 (`net/core/sock.c`, `net/ipv4/tcp_input.c`): SO_RCVBUF is
+/// capped at rmem_max and doubled; the window offered from a buffer is ¾ of
+/// it (`tcp_win_from_space`, adv_win_scale 2); and `__tcp_grow_window`
+/// raises `rcv_ssthresh` past half of that (`tcp_full_space/2`) only for
+/// segments whose ¾·truesize fits in their length — never true for the
+/// e1000's receive buffers — so the advertised window stalls at
+/// ½·¾·2·min(window, rmem_max).
+pub fn advertised_window_bytes(window_bytes: u32, mss_bytes: u32, mtu_bytes: u32, m: &Mechanisms) -> u64 {
+    if m.rmem_max_bytes == 0 {
+        return window_bytes as u64;
+    }
+    let rcvbuf = 2 * (window_bytes.min(m.rmem_max_bytes) as u64);
+    let full_space = rcvbuf * ADV_WIN_NUM / ADV_WIN_DEN;
+    let truesize = e1000_rx_buffer_bytes(mtu_bytes) + 2 + SK_BUFF_BYTES;
+    let stalls = truesize * ADV_WIN_NUM / ADV_WIN_DEN > mss_bytes as u64;
+    if stalls {
+        full_space / 2
+    } else {
+        full_space
+    }
+}
+
+pub fn profile(id: &str) -> Option<&'static Profile> {
+    PROFILES.iter().find(|p| p.id == id)
+}
+
+pub fn profile_ids() -> Vec<&'static str> {
+    PROFILES.iter().map(|p| p.id).collect()
+}
+
+pub static SWITCHES: &[SwitchInfo] = &[
+    SwitchInfo {
+        id: SwitchId::CwndCounting,
+        name: "Window growth counted",
+        explanation: "Whether slow start and congestion avoidance count each acknowledged packet or each ACK: with delayed ACKs, per-ACK counting grows the window about half as fast per round trip.",
+        sources: &[
+            ("linux-2.4", "Per ACK. Linux 2.4 net/ipv4/tcp_input.c tcp_cong_avoid: cwnd + 1 per ACK in slow start, snd_cwnd_cnt + 1 per ACK in congestion avoidance, called once per ACK that acks data; no byte counting in 2.4 (read in 2.4.22, nslu2/linux-2.4.x @171ea0e; unchanged since 2.4.17)."),
+            ("linux-2.6.22", "Per ACK for Reno, HighSpeed and Scalable: 2.6.22 net/ipv4/tcp_cong.c, sysctl_tcp_abc = 0, tcp_slow_start + 1 per ACK, snd_cwnd_cnt++ per ACK. BIC and CUBIC scale their step by the measured packets per ACK (delayed_ack) and H-TCP adds pkts_acked, so their congestion avoidance counts packets."),
+            ("ns-2", "Per ACK. ns-2 tcp/tcp.cc TcpAgent::opencwnd: cwnd + 1 (slow start) or + 1/cwnd per new ACK."),
+            ("nist", "Not described in seed 003; the plain default (per packet, RFC 3465/5681)."),
+            ("linux-6", "Per packet: tcp_slow_start and tcp_cong_avoid_ai take the acked count (Linux ≥ 3.x net/ipv4/tcp_cong.c)."),
+            ("sawtooth-1", "Per packet (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::Highspeed,
+        name: "HighSpeed a(w), b(w)",
+        explanation: "RFC 3649's continuous formulas, or its Appendix B table looked up as the kernels did (a rounded up to the next row, the row found only in congestion avoidance, so the first decrease after slow start halves).",
+        sources: &[
+            ("linux-2.4", "Table. The 2.4.19-hstcp patch was not found; seed 000's own Fig. 3 text (w = 262 → a(w) = 4, above 347 → 5) is the table lookup, as in Linux net/ipv4/tcp_highspeed.c (hstcp_aimd_vals)."),
+            ("linux-2.6.22", "Table: 2.6.22 net/ipv4/tcp_highspeed.c (hstcp_aimd_vals, ai moved in cong_avoid, ssthresh = cwnd − cwnd·md>>8)."),
+            ("ns-2", "Formula: ns-2 tcp/tcp.cc increase_param/decrease_param compute a(w), b(w) from low_window_, high_window_, high_p_, high_decrease_."),
+            ("nist", "Not described in seed 003; the plain default (RFC 3649 formulas)."),
+            ("linux-6", "Table: net/ipv4/tcp_highspeed.c (unchanged table; Linux 6 counts its increase per ACK, modelled here per packet)."),
+            ("sawtooth-1", "Formula (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::Scalable,
+        name: "Scalable at small windows",
+        explanation: "Kelly's legacy window (Standard TCP, halving, at or below it) or Linux's rule (one packet per min(cwnd, 1/a) ACKs, always decrease by b).",
+        sources: &[
+            ("linux-2.4", "Linux rule. The scale0.5.1 patch for 2.4.19 was not found; seed 000 states a = 1/50, b = 1/8, which are Linux tcp_scalable.c's TCP_SCALABLE_AI_CNT 50 and TCP_SCALABLE_MD_SCALE 3 (Kelly's own port)."),
+            ("linux-2.6.22", "Linux rule: 2.6.22 net/ipv4/tcp_scalable.c (cnt > min(cwnd, 50) → cwnd + 1; ssthresh = max(cwnd − cwnd>>3, 2))."),
+            ("ns-2", "Seed 004 runs no Scalable TCP; the plain default (Kelly 2003)."),
+            ("nist", "Not described in seed 003; the plain default (Kelly 2003)."),
+            ("linux-6", "Linux rule: net/ipv4/tcp_scalable.c."),
+            ("sawtooth-1", "Kelly's legacy window of 16 (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::Rto,
+        name: "Retransmission timeout",
+        explanation: "RFC 6298's max(srtt + 4·rttvar, 200 ms), or Linux's estimator, which keeps the RTO at least 200 ms above srtt; and the RTO before the first RTT sample.",
+        sources: &[
+            ("linux-2.4", "Linux estimator, initial 3 s: 2.4 net/ipv4/tcp_input.c tcp_rtt_estimator and tcp_set_rto (rto = srtt + rttvar, mdev_max reset to TCP_RTO_MIN each RTT); include/net/tcp.h TCP_TIMEOUT_INIT = 3·HZ, TCP_RTO_MIN = HZ/5."),
+            ("linux-2.6.22", "Linux estimator, initial 3 s: 2.6.22 tcp_input.c tcp_rtt_estimator, include/net/tcp.h TCP_TIMEOUT_INIT 3·HZ."),
+            ("ns-2", "RFC 6298-style srtt + 4·rttvar with minrto_ 0.2 s and rtxcur_init_ 3 s (ns-2.35 tcl/lib/ns-default.tcl)."),
+            ("nist", "Not described in seed 003; the plain default (RFC 6298, 1 s)."),
+            ("linux-6", "Linux estimator; initial 1 s (TCP_TIMEOUT_INIT since Linux 3.1, RFC 6298 §2.1)."),
+            ("sawtooth-1", "RFC 6298 with a 200 ms floor, initial 1 s (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::Recovery,
+        name: "Window reduction",
+        explanation: "How cwnd comes down after a loss or a full interface queue: Linux's old rate halving (one packet per two ACKs, down to ssthresh/2), Proportional Rate Reduction, or RFC 6675's cwnd = ssthresh at once.",
+        sources: &[
+            ("linux-2.4", "Rate halving in CWR and Recovery: 2.4 tcp_input.c tcp_cwnd_down (decrement while cwnd > ssthresh/2, clamp to in-flight + 1, called for every ACK in tcp_fastretrans_alert) and tcp_complete_cwr."),
+            ("linux-2.6.22", "Rate halving: 2.6.22 tcp_input.c tcp_cwnd_down with tcp_cwnd_min = tcp_reno_min_cwnd (ssthresh/2) for Reno, HighSpeed and Scalable; BIC's and CUBIC's floor is taken to be the same (not verified)."),
+            ("ns-2", "RFC 6675 style: ns-2's SACK agent (Sack1) halves cwnd on entering recovery and sends by its pipe estimate (Fall & Floyd 1996)."),
+            ("nist", "Not described in seed 003; the plain default (PRR, RFC 6937)."),
+            ("linux-6", "PRR (RFC 6937; Linux ≥ 3.2 tcp_cwnd_reduction)."),
+            ("sawtooth-1", "PRR in Recovery, rate halving to ssthresh in CWR (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::Cubic,
+        name: "CUBIC and BIC version",
+        explanation: "Current CUBIC (RFC 9438: β = 0.7, HyStart) or the CUBIC 2.1 of Linux 2.6.22 (β = 0.8, growth capped at 16 packets per 100 ms of RTT, no HyStart).",
+        sources: &[
+            ("linux-2.4", "Linux 2.4 had no CUBIC or BIC; the nearest era's rules (2.6.22) apply if one is chosen."),
+            ("linux-2.6.22", "CUBIC 2.1: 2.6.22 net/ipv4/tcp_cubic.c (beta 819/1024, bic_scale 41, max_increment 16, cnt = 50 before the first loss, delayed_ack scaling; HyStart came in 2.6.29). BIC: 2.6.22 tcp_bic.c (beta 819, max_increment 16, low_window 14) as the engine's BIC already models it."),
+            ("ns-2", "Seed 004 runs no CUBIC; the plain default (RFC 9438)."),
+            ("nist", "Seed 003 runs BIC, not CUBIC; the plain default (RFC 9438)."),
+            ("linux-6", "RFC 9438 (Linux tcp_cubic.c: beta 717/1024, HyStart)."),
+            ("sawtooth-1", "RFC 9438 (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::NicRing,
+        name: "NIC transmit ring",
+        explanation: "Packets the network card's driver holds behind the interface queue (txqueuelen): the host buffers that much more before TCP meets a full queue.",
+        sources: &[
+            ("linux-2.4", "128 packets: the e1000 driver's default TxDescriptors = 256 (e1000_param.c DEFAULT_TXD, version 4.3.15-k1; 2.4.20's 4.4.12-k1 source was not found), and e1000_xmit_frame uses at least one data and one checksum-context descriptor per TCP packet. With 2.4's page fragments a 9000-byte segment may take 3–4 data descriptors (not verified), which would make the ring 50–64 packets."),
+            ("linux-2.6.22", "None: seed 001 does not name its NIC or driver; the plain default."),
+            ("ns-2", "None: a simulator has no driver."),
+            ("nist", "None: a simulator has no driver."),
+            ("linux-6", "None: NICs and drivers vary; the plain default."),
+            ("sawtooth-1", "None (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::InterruptModeration,
+        name: "Interrupt moderation",
+        explanation: "ACKs reach TCP only when the sender's network card interrupts: the first ACK after an interrupt waits this long and those behind it are processed in the same batch.",
+        sources: &[
+            ("linux-2.4", "131 µs: e1000 RxAbsIntDelay default 128 × 1.024 µs for 82540 and later chips (e1000_param.c, 4.3.15-k1), with 8000 interrupts/s hard-coded (e1000_main.c); the chip of seed 000's PRO/1000 cards is not stated."),
+            ("linux-2.6.22", "Off: seed 001 does not name its NIC or driver; the plain default."),
+            ("ns-2", "Off: a simulator has no interrupts."),
+            ("nist", "Off: a simulator has no interrupts."),
+            ("linux-6", "Off: NICs and drivers vary; the plain default."),
+            ("sawtooth-1", "Off (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::ReceiveBuffer,
+        name: "Receive-buffer accounting",
+        explanation: "Whether the advertised window is the window setting, or what Linux 2.4 offered from it: the socket buffer (capped at rmem_max, doubled), ¾ of it as window, and half of that once each segment is charged its 2 or 16 KB receive buffer.",
+        sources: &[
+            ("linux-2.4", "rmem_max 8388608 (seed 000's tuning). 2.4 net/core/sock.c doubles SO_RCVBUF after capping it at rmem_max; tcp_win_from_space with tcp_adv_win_scale = 2 offers ¾ of the buffer; __tcp_grow_window stops raising rcv_ssthresh above tcp_full_space/2 for segments whose ¾·truesize exceeds their length, as with the e1000's 2048- and 16384-byte receive buffers (e1000_change_mtu)."),
+            ("linux-2.6.22", "None: seed 001 sets rmem_max = 524288000 and tcp_rmem up to 524288000, and 2.6.22's tcp_grow_window measures against tcp_rmem[2], so the window is not held back."),
+            ("ns-2", "None: ns-2's window_ is the advertised window."),
+            ("nist", "None: not described in seed 003."),
+            ("linux-6", "None: the plain default (receive autotuning makes the setting the limit)."),
+            ("sawtooth-1", "None (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::HostSendLimit,
+        name: "Host send limit",
+        explanation: "A ceiling on what the sending host itself can push (bus, CPU), below its NIC's line rate.",
+        sources: &[
+            ("linux-2.4", "Line rate: seed 002 gives no measured limit for its 10 Gb/s Opteron client (its NIC, bus and kernel are not stated), so no cap is set."),
+            ("linux-2.6.22", "Line rate: not stated in seed 001."),
+            ("ns-2", "Line rate: a simulator."),
+            ("nist", "Line rate: a simulator."),
+            ("linux-6", "Line rate: the plain default."),
+            ("sawtooth-1", "Line rate (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::DelayGranularity,
+        name: "Delay granularity",
+        explanation: "Whether the path delay is exact or released in whole timer ticks, as a netem router on a 1000 Hz kernel does (packets leave in bursts on 1 ms boundaries).",
+        sources: &[
+            ("linux-2.4", "Exact: seed 000's delay came from a Spirent Adtech AX/4000 hardware emulator."),
+            ("linux-2.6.22", "1 ms: seed 001's router ran netem on Linux 2.6.18 with HZ = 1000; netem holds packets in time order and releases them from a jiffies timer (sch_netem.c, read in a 2.6.19-era copy; 2.6.18's clock source not verified)."),
+            ("ns-2", "Exact: a simulator."),
+            ("nist", "Exact: a simulator."),
+            ("linux-6", "Exact: the plain default."),
+            ("sawtooth-1", "Exact (the engine before profiles)."),
+        ],
+    },
+];
+
+pub fn switch_info(id: SwitchId) -> Option<&'static SwitchInfo> {
+    SWITCHES.iter().find(|s| s.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_is_unique_and_the_defaults_exist() {
+        let ids = profile_ids();
+        let set: std::collections::BTreeSet<_> = ids.iter().collect();
+        assert_eq!(set.len(), ids.len());
+        assert!(profile(LEGACY_PROFILE).is_some());
+        assert!(profile(DEFAULT_PROFILE).is_some());
+    }
+
+    #[test]
+    fn every_switch_is_documented_with_a_source_for_every_profile() {
+        for id in SwitchId::ALL {
+            let info = switch_info(id).unwrap_or_else(|| panic!("{id:?} undocumented"));
+            assert!(!info.explanation.is_empty());
+            for p in PROFILES {
+                assert!(
+                    info.sources.iter().any(|(pid, src)| *pid == p.id && !src.is_empty()),
+                    "{id:?} has no source for {}",
+                    p.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn linux_2_4_receive_buffer_accounting() {
+        let m = Mechanisms {
+            rmem_max_bytes: 8_388_608,
+            ..SAWTOOTH_1
+        };
+        assert_eq!(e1000_rx_buffer_bytes(1500), 2048);
+        assert_eq!(e1000_rx_buffer_bytes(9000), 16384);
+        // Below rmem_max: ½·¾·2·w = ¾ of the setting, at both MTUs.
+        assert_eq!(advertised_window_bytes(4 << 20, 8948, 9000, &m), 3 << 20);
+        assert_eq!(advertised_window_bytes(4 << 20, 1448, 1500, &m), 3 << 20);
+        // A 16 MB request is capped at rmem_max (seed 000's 8 MB): 6 MB.
+        assert_eq!(advertised_window_bytes(16 << 20, 8948, 9000, &m), 6 << 20);
+        // Without accounting the setting is the window.
+        assert_eq!(advertised_window_bytes(16 << 20, 8948, 9000, &SAWTOOTH_1), 16 << 20);
+    }
+
+    #[test]
+    fn an_override_turns_back_exactly_one_switch() {
+        let p = profile("linux-2.4").unwrap().mechanisms;
+        for id in SwitchId::ALL {
+            let o = MechanismOverrides::default().with_switch_from(id, &SAWTOOTH_1);
+            let m = o.apply(p);
+            for other in SwitchId::ALL {
+                if other != id {
+                    assert!(!other.differs(&m, &p), "{id:?} also moved {other:?}");
+                }
+            }
+            assert!(!id.differs(&m, &SAWTOOTH_1));
+        }
+    }
+}

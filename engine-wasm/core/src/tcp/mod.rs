@@ -1,0 +1,21 @@
+//! A Linux-like bulk TCP connection: the sender's state machine
+//! (`sender`), its RTT/RTO estimator (`rtt`), window reduction in CWR and
+//! Recovery (`reduction`), tcptrace's outstanding-data averages
+//! (`outstanding`) and the receiver (`receiver`).
+
+mod outstanding;
+pub mod reduction;
+mod receiver;
+pub mod rtt;
+mod sender;
+#[cfg(test)]
+mod tests;
+
+pub use receiver::Receiver;
+pub use rtt::{RttEstimator, RTO_MAX_NS, RTO_MIN_NS};
+pub use sender::{AckOutcome, Sender, SenderConfig, SenderStats, Transmission};
+
+/// Duplicate-ACK threshold for fast retransmit (RFC 5681 §3.2).
+pub const DUP_THRESH: u32 = 3;
+/// Linux's delayed-ACK timer minimum (TCP_DELACK_MIN, 40 ms).
+pub const DELACK_NS: u64 = 40_000_000;
