@@ -111,6 +111,7 @@ export function App({ client, store, rendered, search }: AppProps) {
           lab={loaded.lab}
           store={store}
           catalogue={loaded.info.catalogue}
+          profiles={loaded.info.profiles}
           rendered={rendered}
           debugFirstRun={debugFirstRun}
           renderMode={renderMode}

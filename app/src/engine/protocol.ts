@@ -1,7 +1,7 @@
 // Messages between the page (EngineClient) and the engine worker (worker.ts).
 
 import type { EngineError } from './errors';
-import type { AlgorithmInfo, RunSummary, Scenario, ValidationError } from './types';
+import type { AlgorithmInfo, ProfileCatalogue, RunSummary, Scenario, ValidationError } from './types';
 
 export type ToWorker =
   /** Start a run; any run in progress is cancelled first. */
@@ -21,6 +21,7 @@ export type RunDebug = 'trap' | 'crash';
 export interface EngineInfo {
   defaultScenario: Scenario;
   catalogue: AlgorithmInfo[];
+  profiles: ProfileCatalogue;
 }
 
 export type FromWorker =

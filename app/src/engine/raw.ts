@@ -18,6 +18,7 @@ export interface RawSimulationLike {
 export interface RawEngine {
   RawSimulation: new (scenario_json: string) => RawSimulationLike;
   catalogue_json(): string;
+  profiles_json(): string;
   default_scenario_json(): string;
   validate_scenario(json: string): string;
   /** Deliberately trap (a Rust panic), to test recovery end to end. */

@@ -4,7 +4,7 @@
 import { isFatal, toEngineError, type EngineError } from './errors';
 import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
-import { catalogue, defaultScenario, EngineRunError, Simulation, validateScenario } from './simulation';
+import { catalogue, defaultScenario, EngineRunError, profiles, Simulation, validateScenario } from './simulation';
 import type { Scenario } from './types';
 
 export interface RunnerDeps {
@@ -39,7 +39,7 @@ export class Runner {
   async start(): Promise<void> {
     try {
       const engine = await this.loadEngine();
-      const info: EngineInfo = { defaultScenario: defaultScenario(engine), catalogue: catalogue(engine) };
+      const info: EngineInfo = { defaultScenario: defaultScenario(engine), catalogue: catalogue(engine), profiles: profiles(engine) };
       this.deps.post({ type: 'ready', info });
     } catch (e) {
       this.fail(null, e instanceof EngineRunError ? e.error : { kind: 'load', message: String((e as Error)?.message ?? e) });

@@ -4,7 +4,7 @@ import { parseColumns, SeriesBuffer, type ColumnLayout, type RunSeries } from '.
 import { parseValidationErrors, toEngineError, type EngineError } from './errors';
 import { parseEvents } from './events';
 import type { RawEngine, RawSimulationLike } from './raw';
-import type { AlgorithmInfo, EngineEvent, RunSummary, Scenario, ValidationError } from './types';
+import type { AlgorithmInfo, ProfileCatalogue, EngineEvent, RunSummary, Scenario, ValidationError } from './types';
 
 /** Thrown by the facade; carries the classified engine error. */
 export class EngineRunError extends Error {
@@ -146,6 +146,11 @@ export function validateScenario(engine: RawEngine, scenario: Scenario | string)
 
 export function defaultScenario(engine: RawEngine): Scenario {
   return guard(() => JSON.parse(engine.default_scenario_json()) as Scenario);
+}
+
+/** The testbed profiles and their switches (docs/profiles.md). */
+export function profiles(engine: RawEngine): ProfileCatalogue {
+  return guard(() => JSON.parse(engine.profiles_json()) as ProfileCatalogue);
 }
 
 export function catalogue(engine: RawEngine): AlgorithmInfo[] {

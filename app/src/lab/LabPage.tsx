@@ -14,7 +14,7 @@ import { clampDomain, isFullView, type Domain } from '../charts/timeLink';
 import type { EngineError } from '../engine/errors';
 import type { RunDebug } from '../engine/protocol';
 import type { RunSeries } from '../engine/columns';
-import type { AlgorithmInfo, Scenario, ValidationError } from '../engine/types';
+import type { AlgorithmInfo, ProfileCatalogue, Scenario, ValidationError } from '../engine/types';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { Explainer } from '../ui/Explainer';
 import { FieldErrorsContext } from '../ui/FieldErrors';
@@ -32,6 +32,8 @@ export interface LabPageProps {
   lab: LabStore;
   store: RunStore;
   catalogue: AlgorithmInfo[];
+  /** The testbed profiles (engine catalogue). */
+  profiles?: ProfileCatalogue;
   rendered: RenderedRun;
   /** Debug switch for the first run (?debug=trap). */
   debugFirstRun?: RunDebug;
@@ -295,7 +297,7 @@ export function LabPage(props: LabPageProps) {
         {!props.hideBuilder && (
           <aside className="lab-builder" aria-label="Scenario">
             <h2 className="section-title">Scenario</h2>
-            <ScenarioBuilder lab={lab} state={state} catalogue={catalogue} visibleControls={props.visibleControls} />
+            <ScenarioBuilder lab={lab} state={state} catalogue={catalogue} profiles={props.profiles} visibleControls={props.visibleControls} />
           </aside>
         )}
         <main className="lab-results" aria-label="Results">

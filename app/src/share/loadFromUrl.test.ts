@@ -10,7 +10,7 @@ const validate = async (s: Scenario): Promise<ValidationError[]> =>
 describe('loadFromUrl', () => {
   const d = engineDefaults();
   it('decodes, lets the engine check, and collects every notice', async () => {
-    const r = await loadFromUrl('?v=1&rtt=5000&seed=7&win=<b>&embed=1&charts=cwnd&profile=neon', d, validate);
+    const r = await loadFromUrl('?v=2&rtt=5000&seed=7&win=<b>&embed=1&charts=cwnd&profile=neon', d, validate);
     expect(r.scenario).toEqual({ ...d, seed: 7 });
     expect(r.view.embed).toBe(true);
     expect(r.notices).toHaveLength(3);

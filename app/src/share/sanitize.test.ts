@@ -6,8 +6,8 @@ import { engineDefaults } from './testing/defaults';
 /** A validator with a few of the engine's rules and its error format. */
 async function validate(s: Scenario): Promise<ValidationError[]> {
   const e: ValidationError[] = [];
-  if (typeof s !== 'object' || s === null || (s as { version?: unknown }).version !== 1)
-    return [{ field: 'version', value: '(missing)', message: 'is required; this engine reads version 1' }];
+  if (typeof s !== 'object' || s === null || (s as { version?: unknown }).version !== 2)
+    return [{ field: 'version', value: '(missing)', message: 'is required; this engine reads version 2' }];
   if (!Array.isArray(s.hosts)) return [{ field: '(document)', value: '', message: 'missing field `hosts`' }];
   if (!(s.rtt_ms >= 0 && s.rtt_ms <= 1000)) e.push({ field: 'rtt_ms', value: String(s.rtt_ms), message: 'must be between 0 and 1000 ms' });
   s.hosts.forEach((h, hi) =>

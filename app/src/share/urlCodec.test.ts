@@ -61,13 +61,15 @@ function randomScenario(seed: number): Scenario {
   });
   const nh = r.int(1, r.next() < 0.2 ? 6 : 2);
   return {
-    version: 1,
+    version: 2,
     seed: r.u32(),
     duration_ms: r.pick([20000, 1500, r.real()]),
     sample_interval_ms: r.next() < 0.5 ? 10 : r.real(),
     mtu_bytes: r.pick([9000, 1500, r.u32()]),
     rtt_ms: r.real(),
     loss_rate: r.next() < 0.5 ? 0 : r.next() * 0.01,
+    profile: r.pick(['linux-2.4', 'sawtooth-1', 'linux-6']),
+    mechanisms: {},
     tcp: {
       initial_cwnd_pkts: r.pick([2, 10, r.u32()]),
       initial_ssthresh_pkts: r.next() < 0.5 ? null : r.u32(),
@@ -123,7 +125,7 @@ describe('scenario links', () => {
   const d = engineDefaults();
 
   it('the default scenario is a short, readable link', () => {
-    expect(encodeScenario(d, d)).toBe('v=1&alg=reno&rtt=30&rate=1G&buf=1000&txq=100&win=16M&mtu=9000&dur=20&seed=1');
+    expect(encodeScenario(d, d)).toBe('v=2&prof=linux-2.4&alg=reno&rtt=30&rate=1G&buf=1000&txq=100&win=16M&mtu=9000&dur=20&seed=1');
   });
 
   it('a two-flow comparison reads like the issue', () => {
@@ -134,7 +136,7 @@ describe('scenario links', () => {
       { ...s.hosts[0], flows: [{ ...s.hosts[0].flows[0], algorithm: 'scalable', params: { a: 0.01, b: 0.125 } }] },
     ];
     const q = encodeScenario(s, d);
-    expect(q).toBe('v=1&hosts=1,1&alg=reno,scalable(a=0.01;b=0.125)&rtt=30&rate=1G&buf=1000&txq=100&win=16M&mtu=9000&dur=20&seed=7');
+    expect(q).toBe('v=2&hosts=1,1&prof=linux-2.4&alg=reno,scalable(a=0.01;b=0.125)&rtt=30&rate=1G&buf=1000&txq=100&win=16M&mtu=9000&dur=20&seed=7');
     expect(decodeScenario(q, d)).toEqual({ scenario: s, notices: [], fromUrl: true });
   });
 
@@ -178,7 +180,7 @@ describe('scenario links', () => {
   });
 
   it('ignores what it cannot read, naming it, and keeps the rest', () => {
-    const r = decodeScenario('?rtt=fast&seed=-1&win=1,2&alg=reno;drop&mtu=1500&zzz=1&v=1', d);
+    const r = decodeScenario('?rtt=fast&seed=-1&win=1,2&alg=reno;drop&mtu=1500&zzz=1&v=2', d);
     expect(r.scenario).toEqual({ ...d, mtu_bytes: 1500 });
     expect(r.notices).toHaveLength(5);
     expect(r.notices.join('\n')).toMatch(/rtt="fast"/);
@@ -189,9 +191,9 @@ describe('scenario links', () => {
   });
 
   it('an unknown link version uses the defaults', () => {
-    const r = decodeScenario('?v=2&rtt=10', d);
+    const r = decodeScenario('?v=3&rtt=10', d);
     expect(r.scenario).toEqual(d);
-    expect(r.notices[0]).toMatch(/link version 1/);
+    expect(r.notices[0]).toMatch(/link versions 1 and 2/);
   });
 
   it('hostile input is only ever quoted as text, shortened', () => {

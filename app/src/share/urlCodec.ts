@@ -2,9 +2,12 @@
 //
 //   ?v=1&alg=reno,scalable&rtt=30&rate=1G&buf=1000&txq=100&win=16M&mtu=9000&dur=20&seed=7
 //
-// Link format version 1 (docs/TEST-SURFACE.md has the full table):
+// Link format version 2 (docs/TEST-SURFACE.md has the full table):
 //
-//   v       link format version (1; a link without v is read as version 1)
+//   v       link format version (2; v=1 links, made before testbed
+//           profiles, run on the `sawtooth-1` profile and keep their
+//           results; a link without v reads on today's defaults)
+//   prof    testbed profile id (docs/profiles.md), e.g. linux-2.4
 //   seed    random seed (0..4294967295)
 //   dur     duration: seconds, or with a unit ("20", "20s", "1500ms")
 //   dt      sample interval, ms
@@ -51,11 +54,14 @@ import {
   RATE_UNITS,
 } from './numbers';
 
-export const LINK_VERSION = 1;
+export const LINK_VERSION = 2;
+/** Profile of link format 1 and scenario format 1 (before profiles). */
+export const LEGACY_PROFILE = 'sawtooth-1';
 
 /** Parameters that describe the scenario (the rest of a URL is view options). */
 export const SCENARIO_PARAMS = [
   'v',
+  'prof',
   'seed',
   'dur',
   'dt',
@@ -182,11 +188,14 @@ function readablePairs(s: Scenario, d: Scenario): [string, string][] | null {
   const flows = flowsOf(s);
   if (s.hosts.length === 0 || s.hosts.some((h) => h.flows.length === 0)) return null;
   if (flows.some((f) => !ID_RE.test(f.algorithm) || Object.keys(f.params).some((k) => !ID_RE.test(k)))) return null;
+  // Single-switch overrides travel in the whole-document fallback.
+  if (!ID_RE.test(s.profile) || Object.keys(s.mechanisms ?? {}).length > 0) return null;
   const out: [string, string][] = [['v', String(LINK_VERSION)]];
   const dflows = flowsOf(d);
   if (s.hosts.length > 1) out.push(['hosts', s.hosts.map((h) => String(h.flows.length)).join(',')]);
   // The headline fields are always written, so a link keeps its meaning
   // even if the engine's defaults change; the rest only when not default.
+  out.push(['prof', s.profile]);
   out.push(['alg', list(flows.map((f) => f.algorithm + paramsText(f.params)), (x) => x)]);
   out.push(['rtt', formatNumber(s.rtt_ms)]);
   out.push(['rate', formatWithUnits(s.bottleneck.rate_bps, RATE_UNITS)]);
@@ -314,6 +323,9 @@ function parseDocument(text: string, key: string, notes: Notes): Scenario | null
     ignored(notes, key, text, 'not a scenario document (a JSON object); using the default scenario');
     return null;
   }
+  // Scenario format 1 (before profiles) migrates as the engine does
+  // (scenario.rs migrate_v1): same fields, the `sawtooth-1` profile.
+  if (doc.version === 1) return { ...doc, version: 2, profile: doc.profile ?? LEGACY_PROFILE, mechanisms: doc.mechanisms ?? {} } as unknown as Scenario;
   // Its fields are checked by the engine (sanitize.ts), which names each one.
   return doc as unknown as Scenario;
 }
@@ -369,10 +381,14 @@ export function decodeScenario(search: string, defaults: Scenario): DecodedScena
   const fromUrl = SCENARIO_PARAMS.some((k) => values.has(k));
 
   const v = values.get('v');
-  if (v !== undefined && v !== String(LINK_VERSION)) {
-    ignored(notes, 'v', v, `this page reads link version ${LINK_VERSION}; the link's scenario parameters were not used`);
+  if (v !== undefined && v !== '1' && v !== String(LINK_VERSION)) {
+    ignored(notes, 'v', v, `this page reads link versions 1 and ${LINK_VERSION}; the link's scenario parameters were not used`);
     return { scenario: s, notices: notes, fromUrl };
   }
+  // Link format 1 predates testbed profiles: its scenarios keep the
+  // engine's results of that time (the `sawtooth-1` profile).
+  // (A hand-written link without v reads on today's defaults.)
+  if (v === '1') s = { ...s, profile: LEGACY_PROFILE, mechanisms: {} };
 
   // A whole document first; readable parameters apply on top.
   const sc = values.get('sc');
@@ -400,6 +416,7 @@ export function decodeScenario(search: string, defaults: Scenario): DecodedScena
   };
 
   scalar('seed', parseU32, (x) => (s = { ...s, seed: x }), 'an integer between 0 and 4294967295');
+  scalar('prof', (t) => (ID_RE.test(t) ? t : null), (x) => (s = { ...s, profile: x }), 'a profile id, like linux-2.4');
   scalar('dur', parseSeconds, (x) => (s.duration_ms = x), 'a duration in seconds, like 20 or 1500ms');
   scalar('dt', parseNumber, (x) => (s.sample_interval_ms = x), 'a number of milliseconds');
   scalar('mtu', parseU32, (x) => (s.mtu_bytes = x), 'a whole number of bytes');

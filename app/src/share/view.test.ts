@@ -30,13 +30,13 @@ describe('links', () => {
   it('keep the page path (any base path) and reopen the scenario', () => {
     const s = { ...d, seed: 99, rtt_ms: 80 };
     const url = shareUrl('https://host.example/courses/tcp/sawtooth/?old=1#x', s, d);
-    expect(url).toBe('https://host.example/courses/tcp/sawtooth/?v=1&alg=reno&rtt=80&rate=1G&buf=1000&txq=100&win=16M&mtu=9000&dur=20&seed=99');
+    expect(url).toBe('https://host.example/courses/tcp/sawtooth/?v=2&prof=linux-2.4&alg=reno&rtt=80&rate=1G&buf=1000&txq=100&win=16M&mtu=9000&dur=20&seed=99');
     expect(decodeScenario(new URL(url).search, d).scenario).toEqual(s);
   });
 
   it('embed snippets are escaped iframes in embed mode', () => {
     const html = embedSnippet('https://h.example/s/', d, d, { charts: ['cwnd'], controls: ['rtt'] });
-    expect(html).toMatch(/^<iframe src="https:\/\/h\.example\/s\/\?v=1&amp;alg=reno/);
+    expect(html).toMatch(/^<iframe src="https:\/\/h\.example\/s\/\?v=2&amp;prof=linux-2\.4&amp;alg=reno/);
     expect(html).toContain('&amp;embed=1&amp;charts=cwnd&amp;controls=rtt&amp;profile=projector"');
     expect(escapeAttr('"><script>')).toBe('&quot;&gt;&lt;script&gt;');
   });

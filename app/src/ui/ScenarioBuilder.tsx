@@ -3,7 +3,7 @@
 // one scenario in the LabStore.
 
 import { memo } from 'react';
-import type { AlgorithmInfo, Scenario } from '../engine/types';
+import type { AlgorithmInfo, ProfileCatalogue, Scenario } from '../engine/types';
 import { CONTROLS, type ControlSpec } from '../lab/controls';
 import { bdpPackets } from '../lab/bdp';
 import type { LabState, LabStore } from '../lab/labStore';
@@ -25,6 +25,7 @@ import {
 } from '../lab/topology';
 import { BdpReadout } from './BdpReadout';
 import { FlowCard } from './FlowCard';
+import { ProfileControl } from './ProfileControl';
 import { QuantityControl } from './QuantityControl';
 import { Tip } from './Tip';
 import { TopologyPicker } from './TopologyPicker';
@@ -33,11 +34,13 @@ export interface ScenarioBuilderProps {
   lab: LabStore;
   state: LabState;
   catalogue: AlgorithmInfo[];
+  /** The testbed profiles (engine catalogue). */
+  profiles?: ProfileCatalogue;
   /** Control ids to show (embed views); null: all. */
   visibleControls?: string[] | null;
 }
 
-export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catalogue, visibleControls }: ScenarioBuilderProps) {
+export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catalogue, profiles, visibleControls }: ScenarioBuilderProps) {
   const s = state.scenario;
   const view = state.view;
   const topo = view.topology;
@@ -268,6 +271,13 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
           </div>
         )}
       </fieldset>
+
+      {profiles && profiles.profiles.length > 0 && show('profile') && (
+        <fieldset>
+          <legend>Testbed</legend>
+          <ProfileControl scenario={s} catalogue={profiles} onChange={(id) => up((x) => ({ ...x, profile: id, mechanisms: {} }))} />
+        </fieldset>
+      )}
 
       <fieldset>
         <legend>Run</legend>

@@ -96,6 +96,17 @@ pub fn catalogue_json() -> String {
     serde_json::to_string(&sawtooth_core::cc::catalogue()).expect("catalogue serialises")
 }
 
+/// The testbed profiles and their switches (docs/profiles.md), for the
+/// app's profile control: `{"profiles":[...],"switches":[...]}`.
+#[wasm_bindgen]
+pub fn profiles_json() -> String {
+    serde_json::json!({
+        "profiles": sawtooth_core::profile::PROFILES,
+        "switches": sawtooth_core::profile::SWITCHES,
+    })
+    .to_string()
+}
+
 #[wasm_bindgen]
 pub fn default_scenario_json() -> String {
     Scenario::default_scenario().to_json()

@@ -27,13 +27,15 @@ export const trapError = (): Error =>
 
 export function defaultMockScenario(): Scenario {
   return {
-    version: 1,
+    version: 2,
     seed: 1,
     duration_ms: 1000,
     sample_interval_ms: 10,
     mtu_bytes: 9000,
     rtt_ms: 30,
     loss_rate: 0,
+    profile: 'linux-2.4',
+    mechanisms: {},
     tcp: { initial_cwnd_pkts: 2, initial_ssthresh_pkts: null, delayed_ack: true, sack: true },
     bottleneck: { rate_bps: 1e9, buffer_pkts: 1000, aqm: { kind: 'drop_tail' } },
     hosts: [
@@ -217,6 +219,7 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     catalogue_json: () =>
       JSON.stringify([{ id: 'reno', name: 'Standard (Reno)', explanation: '', expect_on_chart: '', increase_tex: '', decrease_tex: '', params: [], citations: [] }]),
     default_scenario_json: () => JSON.stringify(defaultMockScenario()),
+    profiles_json: () => JSON.stringify({ profiles: [], switches: [] }),
     validate_scenario: (json: string) => JSON.stringify({ errors: validate(JSON.parse(json) as Scenario) }),
     debug_trap: () => {
       throw trapError();
