@@ -56,7 +56,8 @@ test('a link restores the same scenario and the same result, seed included', asy
   // "Copy link" gives a readable, versioned link to the same scenario.
   await page.getByTestId('copy-link').click();
   const link = await page.getByTestId('share-link').inputValue();
-  expect(link).toMatch(/\?v=1&/);
+  expect(link).toMatch(/\?v=2&/);
+  expect(link).toContain('prof=sawtooth-1'); // a v=1 link keeps the profile of its time
   expect(link).toContain('alg=reno,scalable');
   expect(link).toContain('seed=7');
 
@@ -75,7 +76,7 @@ test('a link restores the same scenario and the same result, seed included', asy
   await other.close();
 
   // The address bar follows the scenario: a reload restores it.
-  await page.waitForFunction(() => location.search.startsWith('?v=1&'));
+  await page.waitForFunction(() => location.search.startsWith('?v=2&'));
   await page.reload();
   expect(await done(page)).toBe('done');
   expect(await page.evaluate(() => window.sawtooth!.scenario())).toEqual(scenario);
@@ -226,7 +227,7 @@ test('a malformed link falls back to defaults with a notice naming what was igno
   // An unknown link version: the defaults.
   await page.goto('./?v=9&rtt=77');
   expect(await done(page)).toBe('done');
-  await expect(page.getByTestId('url-notice')).toContainText('link version 1');
+  await expect(page.getByTestId('url-notice')).toContainText('link versions 1 and 2');
   expect(await page.evaluate(() => window.sawtooth!.scenario()!.rtt_ms)).toBe(30);
   expect(problems).toEqual([]);
 });
@@ -269,7 +270,7 @@ test('a hostile link is shown as text, runs nothing it carries, and the CSP hold
   expect(csp).not.toContain("'unsafe-eval'");
   expect(await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp)).toEqual([]);
   // The address bar no longer carries the payload.
-  await page.waitForFunction(() => location.search.startsWith('?v=1&'));
+  await page.waitForFunction(() => location.search.startsWith('?v=2&'));
   expect(decodeURIComponent(page.url())).not.toContain('<script>');
   expect(problems).toEqual([]);
 });
