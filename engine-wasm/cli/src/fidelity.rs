@@ -68,7 +68,11 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity)]) -> String {
          ±{:.0} % (or inside the range the paper states); paper values within {:.0} % of each \
          other make no ordering claim. Model gaps are listed per lab in the guided labs' \
          \"where the simulator differs\" and in docs/profiles.md.\n",
-        if scale == Scale::Quick { " --quick" } else { "" },
+        if scale == Scale::Quick {
+            " --quick"
+        } else {
+            ""
+        },
         VALUE_TOLERANCE * 100.0,
         fidelity::TIE_TOLERANCE * 100.0
     );
@@ -97,10 +101,7 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity)]) -> String {
             f.spearman.map(|r| format!("{r:.2}")).unwrap_or("—".into())
         );
     }
-    let _ = writeln!(
-        s,
-        "| **all** | | **{tw} / {tv}** | **{th} / {to}** | |\n"
-    );
+    let _ = writeln!(s, "| **all** | | **{tw} / {tv}** | **{th} / {to}** | |\n");
     for (lab, f) in reports {
         let _ = writeln!(s, "## {}. {} (`{}`)\n", f.number, f.title, f.lab);
         let sources: Vec<String> = lab
@@ -136,7 +137,9 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity)]) -> String {
                 paper,
                 c.unit,
                 c.simulated.map(|v| format!("{v:.3}")).unwrap_or("—".into()),
-                c.difference.map(|v| format!("{v:+.3}")).unwrap_or("—".into()),
+                c.difference
+                    .map(|v| format!("{v:+.3}"))
+                    .unwrap_or("—".into()),
                 within,
                 c.source.seed,
                 c.source.at.replace('|', "/")

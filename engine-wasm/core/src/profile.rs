@@ -207,9 +207,7 @@ impl MechanismOverrides {
             SwitchId::InterruptModeration => {
                 self.interrupt_interval_us = Some(value.interrupt_interval_us)
             }
-            SwitchId::ReceiveBuffer => {
-                self.rmem_max_bytes = Some(value.rmem_max_bytes)
-            }
+            SwitchId::ReceiveBuffer => self.rmem_max_bytes = Some(value.rmem_max_bytes),
             SwitchId::HostSendLimit => self.host_send_limit_bps = Some(value.host_send_limit_bps),
             SwitchId::DelayGranularity => {
                 self.delay_granularity_us = Some(value.delay_granularity_us)
@@ -319,7 +317,10 @@ impl SwitchId {
                 if m.rmem_max_bytes == 0 {
                     "window as set".into()
                 } else {
-                    format!("Linux 2.4 accounting, rmem_max {} MB", m.rmem_max_bytes as f64 / 1048576.0)
+                    format!(
+                        "Linux 2.4 accounting, rmem_max {} MB",
+                        m.rmem_max_bytes as f64 / 1048576.0
+                    )
                 }
             }
             SwitchId::HostSendLimit => {
@@ -505,7 +506,12 @@ pub fn e1000_rx_buffer_bytes(mtu_bytes: u32) -> u64 {
 /// segments whose ¾·truesize fits in their length — never true for the
 /// e1000's receive buffers — so the advertised window stalls at
 /// ½·¾·2·min(window, rmem_max).
-pub fn advertised_window_bytes(window_bytes: u32, mss_bytes: u32, mtu_bytes: u32, m: &Mechanisms) -> u64 {
+pub fn advertised_window_bytes(
+    window_bytes: u32,
+    mss_bytes: u32,
+    mtu_bytes: u32,
+    m: &Mechanisms,
+) -> u64 {
     if m.rmem_max_bytes == 0 {
         return window_bytes as u64;
     }
@@ -698,7 +704,9 @@ mod tests {
             assert!(!info.explanation.is_empty());
             for p in PROFILES {
                 assert!(
-                    info.sources.iter().any(|(pid, src)| *pid == p.id && !src.is_empty()),
+                    info.sources
+                        .iter()
+                        .any(|(pid, src)| *pid == p.id && !src.is_empty()),
                     "{id:?} has no source for {}",
                     p.id
                 );
@@ -720,7 +728,10 @@ mod tests {
         // A 16 MB request is capped at rmem_max (seed 000's 8 MB): 6 MB.
         assert_eq!(advertised_window_bytes(16 << 20, 8948, 9000, &m), 6 << 20);
         // Without accounting the setting is the window.
-        assert_eq!(advertised_window_bytes(16 << 20, 8948, 9000, &SAWTOOTH_1), 16 << 20);
+        assert_eq!(
+            advertised_window_bytes(16 << 20, 8948, 9000, &SAWTOOTH_1),
+            16 << 20
+        );
     }
 
     #[test]

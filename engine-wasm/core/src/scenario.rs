@@ -193,13 +193,15 @@ impl Scenario {
             Some(v) if v.as_u64() == Some(SCENARIO_VERSION as u64) => {}
             Some(v) if v.as_u64() == Some(1) => migrate_v1(&mut value),
             Some(v) => {
+                let message = format!(
+                    "unknown scenario version; this engine reads versions 1 and {}",
+                    SCENARIO_VERSION
+                );
                 return Err(vec![ValidationError {
                     field: "version".into(),
                     value: v.to_string(),
-                    message: format!(
-                        "unknown scenario version; this engine reads versions 1 and {SCENARIO_VERSION}"
-                    ),
-                }])
+                    message,
+                }]);
             }
             None => {
                 return Err(vec![ValidationError {
@@ -273,20 +275,40 @@ impl Scenario {
             v.range_u("mechanisms.nic_ring_pkts", x, NIC_RING_PKTS, "packets");
         }
         if let Some(x) = m.interrupt_interval_us {
-            v.range_f("mechanisms.interrupt_interval_us", x, INTERRUPT_INTERVAL_US, "µs");
+            v.range_f(
+                "mechanisms.interrupt_interval_us",
+                x,
+                INTERRUPT_INTERVAL_US,
+                "µs",
+            );
         }
         if let Some(x) = m.rmem_max_bytes {
             if x != 0 {
-                v.range_u("mechanisms.rmem_max_bytes", x, RMEM_MAX_BYTES, "bytes (or 0 for none)");
+                v.range_u(
+                    "mechanisms.rmem_max_bytes",
+                    x,
+                    RMEM_MAX_BYTES,
+                    "bytes (or 0 for none)",
+                );
             }
         }
         if let Some(x) = m.host_send_limit_bps {
             if x != 0.0 {
-                v.range_f("mechanisms.host_send_limit_bps", x, RATE_BPS, "b/s (or 0 for line rate)");
+                v.range_f(
+                    "mechanisms.host_send_limit_bps",
+                    x,
+                    RATE_BPS,
+                    "b/s (or 0 for line rate)",
+                );
             }
         }
         if let Some(x) = m.delay_granularity_us {
-            v.range_f("mechanisms.delay_granularity_us", x, DELAY_GRANULARITY_US, "µs");
+            v.range_f(
+                "mechanisms.delay_granularity_us",
+                x,
+                DELAY_GRANULARITY_US,
+                "µs",
+            );
         }
         v.range_u(
             "tcp.initial_cwnd_pkts",

@@ -5,11 +5,11 @@
 
 use crate::cc::{self, CaState};
 use crate::net::{Ack, DelayLine, Packet, Port, Red, RedVerdict, ETHERNET_OVERHEAD_BYTES};
+use crate::profile;
 use crate::record::{EventKind, Recorder};
 use crate::rng::Rng;
 use crate::scenario::{Aqm, Scenario, ValidationError};
 use crate::summary::{summarise, Summary};
-use crate::profile;
 use crate::tcp::{Receiver, Sender, SenderConfig};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

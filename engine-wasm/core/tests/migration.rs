@@ -15,7 +15,10 @@ fn fixture(name: &str) -> String {
 fn version_1_documents_migrate_to_the_legacy_profile_with_identical_results() {
     for name in ["default", "cubic-bic-htcp-red"] {
         let text = fixture(&format!("{name}.json"));
-        assert!(text.contains("\"version\": 1"), "{name} is a version-1 file");
+        assert!(
+            text.contains("\"version\": 1"),
+            "{name} is a version-1 file"
+        );
         let scenario = Scenario::from_json(&text).unwrap();
         assert_eq!(scenario.version, 2);
         assert_eq!(scenario.profile, "sawtooth-1");
@@ -24,7 +27,11 @@ fn version_1_documents_migrate_to_the_legacy_profile_with_identical_results() {
         // floats, its printer is.
         let got = serde_json::to_string_pretty(&summary).unwrap();
         let want = fixture(&format!("{name}.summary.json"));
-        assert_eq!(got.trim(), want.trim(), "{name}: results changed for a version-1 link");
+        assert_eq!(
+            got.trim(),
+            want.trim(),
+            "{name}: results changed for a version-1 link"
+        );
     }
 }
 

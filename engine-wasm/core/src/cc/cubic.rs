@@ -203,8 +203,8 @@ impl Cubic {
             // CUBIC 2.1: growth capped at max_increment, and a slow,
             // fixed pace before the first loss.
             if self.delay_min_ns > 0 {
-                let min_cnt = cwnd_f
-                    / (LINUX_2622_MAX_INCREMENT_PER_S * self.delay_min_ns as f64 / 1e9);
+                let min_cnt =
+                    cwnd_f / (LINUX_2622_MAX_INCREMENT_PER_S * self.delay_min_ns as f64 / 1e9);
                 cnt = cnt.max(min_cnt);
             }
             if self.last_max_cwnd == 0.0 {

@@ -58,6 +58,7 @@ pub fn build(p: &Params) -> Box<dyn CongestionControl> {
 /// RFC 3649 Appendix B as the Linux module carries it (`hstcp_aimd_vals`
 /// in `net/ipv4/tcp_highspeed.c`): row k holds the largest window with
 /// a = k + 1, and b scaled by 256.
+#[rustfmt::skip]
 pub const RFC3649_TABLE: &[(u32, u32)] = &[
     (38, 128), (118, 112), (221, 104), (347, 98), (495, 93), (663, 89),
     (851, 86), (1058, 83), (1284, 81), (1529, 78), (1793, 76), (2076, 74),
@@ -380,7 +381,11 @@ mod tests {
         // row is only found in congestion avoidance.
         assert_eq!(cc.ssthresh(&w, 0), 131);
         grow_for_rtts(&mut cc, &mut w, 5, 30_000_000);
-        assert!((281..=283).contains(&w.cwnd_pkts), "a = 4 per RTT: {}", w.cwnd_pkts);
+        assert!(
+            (281..=283).contains(&w.cwnd_pkts),
+            "a = 4 per RTT: {}",
+            w.cwnd_pkts
+        );
         // Row 3 (w ≤ 347): md = 98/256.
         assert_eq!(cc.ssthresh(&w, 0), w.cwnd_pkts - (w.cwnd_pkts * 98 >> 8));
     }

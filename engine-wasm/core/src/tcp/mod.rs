@@ -4,8 +4,8 @@
 //! (`outstanding`) and the receiver (`receiver`).
 
 mod outstanding;
-pub mod reduction;
 mod receiver;
+pub mod reduction;
 pub mod rtt;
 mod sender;
 #[cfg(test)]

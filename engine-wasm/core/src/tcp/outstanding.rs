@@ -56,4 +56,3 @@ impl OutstandingAverages {
         (per_ack, weighted)
     }
 }
-

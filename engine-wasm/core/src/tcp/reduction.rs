@@ -35,8 +35,7 @@ pub fn prr(
     delivered_now: u32,
 ) -> u32 {
     let sndcnt = if pipe > ssthresh {
-        let target =
-            (prr_delivered as u64 * ssthresh as u64).div_ceil(recover_fs.max(1) as u64);
+        let target = (prr_delivered as u64 * ssthresh as u64).div_ceil(recover_fs.max(1) as u64);
         target.saturating_sub(prr_out as u64) as u32
     } else {
         let limit = prr_delivered.saturating_sub(prr_out).max(delivered_now) + 1;

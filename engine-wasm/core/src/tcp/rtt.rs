@@ -116,7 +116,11 @@ mod tests {
     #[test]
     fn rfc6298_first_sample_and_floor() {
         let mut e = RttEstimator::new(RtoRule::Rfc6298, 1000 * MS);
-        assert_eq!(e.rto_ns, 1000 * MS, "RFC 6298 §2.1 initial RTO as configured");
+        assert_eq!(
+            e.rto_ns,
+            1000 * MS,
+            "RFC 6298 §2.1 initial RTO as configured"
+        );
         e.sample(100 * MS, 1, 10);
         // §2.2: srtt = r, rttvar = r/2, RTO = r + 4·r/2 = 3r.
         assert_eq!(e.rto_ns, 300 * MS);
@@ -140,7 +144,11 @@ mod tests {
     #[test]
     fn linux_first_sample_is_r_plus_max_2r_or_200ms() {
         let mut e = RttEstimator::new(RtoRule::Linux, 3000 * MS);
-        assert_eq!(e.rto_ns, 3000 * MS, "Linux TCP_TIMEOUT_INIT 3 s (2.4, 2.6.22)");
+        assert_eq!(
+            e.rto_ns,
+            3000 * MS,
+            "Linux TCP_TIMEOUT_INIT 3 s (2.4, 2.6.22)"
+        );
         e.sample(30 * MS, 1, 10);
         assert_eq!(e.rto_ns, 230 * MS);
         let mut e = RttEstimator::new(RtoRule::Linux, 3000 * MS);
@@ -157,7 +165,11 @@ mod tests {
             e.sample(400 * MS, una, una + 100);
         }
         assert_eq!(e.srtt_ns, 400 * MS);
-        assert!(e.rto_ns.abs_diff(600 * MS) < MS, "srtt + TCP_RTO_MIN: {}", e.rto_ns);
+        assert!(
+            e.rto_ns.abs_diff(600 * MS) < MS,
+            "srtt + TCP_RTO_MIN: {}",
+            e.rto_ns
+        );
     }
 
     #[test]
@@ -172,7 +184,12 @@ mod tests {
         // One 500 ms outlier: 4·mdev jumps to ~400 ms, above the floor.
         una += 10;
         e.sample(500 * MS, una, una + 100);
-        assert!(e.rto_ns > steady + 150 * MS, "{} vs {}", e.rto_ns / MS, steady / MS);
+        assert!(
+            e.rto_ns > steady + 150 * MS,
+            "{} vs {}",
+            e.rto_ns / MS,
+            steady / MS
+        );
         // Steady samples again: decays by 1/4 per round back to the floor.
         let jumped = e.rto_ns;
         for _ in 0..200 {

@@ -682,4 +682,3 @@ impl Sender {
         )
     }
 }
-
