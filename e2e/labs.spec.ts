@@ -280,3 +280,38 @@ test('the faithful scale by link', async ({ page }) => {
   expect(s.total).toBe(150);
   await expect(lab(page)).toHaveAttribute('data-quick', '0');
 });
+
+test('the ablation: the lab with its profile as a whole and each switch turned back, numbers identical to the native CLI', async ({ page }) => {
+  expect(existsSync(CLI), `${CLI} is built by scripts/test.sh`).toBe(true);
+  const problems = watch(page);
+  await page.goto('./?lab=back-to-back-30ms');
+  await labState(page, 'idle');
+  const panel = page.getByTestId('ablation-panel');
+  await expect(panel).toHaveAttribute('data-state', 'idle');
+  await expect(page.getByTestId('ablation-status')).toContainText('9 sweeps');
+  await page.getByTestId('ablation-run').click();
+  // While it runs, the lab's own sweep waits (they share the workers).
+  await expect(page.getByTestId('lab-run')).toBeDisabled();
+  await expect(panel).toHaveAttribute('data-state', 'done', { timeout: 120_000 });
+  await expect(page.getByTestId('lab-run')).toBeEnabled();
+
+  interface Row {
+    variant: { switch: string | null };
+    headline: { simulated: number | null }[];
+  }
+  const [native] = JSON.parse(execFileSync(CLI, ['ablation', '--labs', 'back-to-back-30ms', '--json']).toString()) as Row[][];
+  const rows = page.getByTestId('ablation-table').locator('tbody tr');
+  await expect(rows).toHaveCount(native.length);
+  for (const [i, n] of native.entries()) {
+    const row = rows.nth(i);
+    await expect(row).toHaveAttribute('data-switch', n.variant.switch ?? 'profile');
+    const values = await row.locator('td[data-value]').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+    expect(values).toEqual(n.headline.map((h) => h.simulated));
+  }
+  // Without the NIC ring the gains change: the result depends on that mechanism.
+  const whole = native[0].headline[0].simulated!;
+  const noRing = native.find((r) => r.variant.switch === 'nic_ring')!.headline[0].simulated!;
+  expect(Math.abs(noRing - whole)).toBeGreaterThan(10);
+  await expect(rows.filter({ hasText: 'NIC transmit ring' })).toContainText('→ none');
+  expect(problems).toEqual([]);
+});

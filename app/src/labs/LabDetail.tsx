@@ -13,6 +13,7 @@ import { labHref, type LabsEnv } from './env';
 import { chartPlan, runCount, showsGain, showsRanking } from './presentation';
 import { formatEta, sweepProgress } from './progress';
 import type { PointDebug } from './protocol';
+import { AblationPanel } from './AblationPanel';
 import { ResultChart } from './ResultChart';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
 import { GainTable, PaperTable, PointErrors, RankingTable } from './tables';
@@ -152,6 +153,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
   }, [snap.points, href, defaults]);
 
   const [prediction, setPrediction] = usePrediction(lab.id);
+  const [ablationRunning, setAblationRunning] = useState(false);
   const [foundOpen, setFoundOpen] = useState(false);
   useEffect(() => {
     if (snap.state === 'done') setFoundOpen(true);
@@ -243,7 +245,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           </fieldset>
           <p className="hint">{quick ? lab.quick.note : 'The paper’s durations, values and repetitions: this can take a long time in a browser.'}</p>
           <div className="lab-buttons">
-            <button type="button" className="primary" onClick={() => store.run()} disabled={running || snap.state === 'loading' || (missing === 0 && snap.points.length > 0)} data-testid="lab-run">
+            <button type="button" className="primary" onClick={() => store.run()} disabled={running || ablationRunning || snap.state === 'loading' || (missing === 0 && snap.points.length > 0)} data-testid="lab-run">
               {anyResults && missing > 0 ? `Run the remaining ${missing}` : 'Run the sweep'}
             </button>
             <button type="button" onClick={() => store.cancel()} disabled={!running} data-testid="lab-cancel">
@@ -312,6 +314,8 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           </p>
         )}
       </section>
+
+      <AblationPanel lab={lab} quick={quick} env={env} paper={labPaper} sweepRunning={running} onRunningChange={setAblationRunning} />
 
       <section className="lab-findings">
         <details open={foundOpen} onToggle={(e) => setFoundOpen((e.target as HTMLDetailsElement).open)} data-testid="lab-findings">

@@ -16,6 +16,12 @@ export interface LabEngine {
   compare_lab_json(lab_id: string, results_json: string): string;
   /** The paper's ranking of the series ([series, combined, standard][] or null) as JSON. */
   rank_lab_json(lab_id: string, results_json: string): string;
+  /** The lab's ablation variants (AblationVariant[]) as JSON. */
+  ablation_variants_json(lab_id: string): string;
+  /** Run point `index` of the sweep under ablation variant `variant` (PointResult) as JSON. */
+  run_ablation_point_json(lab_id: string, quick: boolean, variant: number, index: number): string;
+  /** One ablation variant's row (AblationRow) from its results, as JSON. */
+  ablation_row_json(lab_id: string, variant: number, results_json: string): string;
   /** Deliberately trap (tests). */
   debug_trap?(): void;
 }

@@ -24,6 +24,8 @@ export interface SweepJob {
   order: number[];
   /** Debug switches for some points (e2e tests of crash recovery). */
   debug?: ReadonlyMap<number, PointDebug>;
+  /** Run the sweep under this ablation variant (0 or absent: as defined). */
+  variant?: number;
 }
 
 export type SweepOutcome = { status: 'done' } | { status: 'cancelled' } | { status: 'error'; message: string };
@@ -145,7 +147,8 @@ export class SweepPool {
     cur.running++;
     cur.events.started(index, slot);
     const debug = cur.job.debug?.get(index);
-    w.call({ fn: 'run', lab: cur.job.lab, quick: cur.job.quick, index, ...(debug ? { debug } : {}) }).then(
+    const variant = cur.job.variant;
+    w.call({ fn: 'run', lab: cur.job.lab, quick: cur.job.quick, index, ...(variant ? { variant } : {}), ...(debug ? { debug } : {}) }).then(
       (r) => {
         if (cur.over) return;
         cur.running--;

@@ -2,6 +2,7 @@
 // worker holds one wasm instance and answers one call at a time; a sweep
 // spreads its points over a pool of them (pool.ts).
 
+import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 
 /** Debug switches for one point (e2e tests of crash recovery). */
@@ -10,7 +11,10 @@ export type PointDebug = 'trap' | 'crash';
 export type LabCall =
   | { fn: 'meta' }
   | { fn: 'points'; lab: string; quick: boolean }
-  | { fn: 'run'; lab: string; quick: boolean; index: number; debug?: PointDebug }
+  /** variant: an ablation variant (0 or absent: the lab as defined). */
+  | { fn: 'run'; lab: string; quick: boolean; index: number; variant?: number; debug?: PointDebug }
+  | { fn: 'ablation'; lab: string }
+  | { fn: 'ablationRow'; lab: string; variant: number; results: string }
   | { fn: 'compare'; lab: string; results: string }
   | { fn: 'rank'; lab: string; results: string };
 
@@ -23,6 +27,8 @@ export interface CallValues {
   run: PointResult;
   compare: Comparison[];
   rank: RankRow[] | null;
+  ablation: AblationVariant[];
+  ablationRow: AblationRow;
 }
 
 export type ToLabWorker = { type: 'call'; id: number; call: LabCall };

@@ -2,6 +2,7 @@
 // their own (so that they answer while the pool's workers are busy running
 // points). Every number comes from the engine.
 
+import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 import type { RankRow } from './protocol';
 import { LabWorker, type LabWorkerLike } from './workerClient';
@@ -50,6 +51,14 @@ export class LabService {
 
   async rank(lab: string, results: readonly PointResult[]): Promise<RankRow[] | null> {
     return (await this.w().call({ fn: 'rank', lab, results: JSON.stringify(results) })).value;
+  }
+
+  async ablationVariants(lab: string): Promise<AblationVariant[]> {
+    return (await this.w().call({ fn: 'ablation', lab })).value;
+  }
+
+  async ablationRow(lab: string, variant: number, results: readonly PointResult[]): Promise<AblationRow> {
+    return (await this.w().call({ fn: 'ablationRow', lab, variant, results: JSON.stringify(results) })).value;
   }
 
   dispose(): void {

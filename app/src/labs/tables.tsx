@@ -39,7 +39,8 @@ export function comparisonCells(c: Comparison): { paper: string; simulated: stri
   return { paper, simulated, difference };
 }
 
-function quantity(lab: Lab, c: Comparison): string {
+/** What a published value measures, in words (the paper table's first column). */
+export function quantity(lab: Lab, c: Pick<Comparison, 'metric' | 'group' | 'series' | 'relation' | 'relative_to'>): string {
   const m = METRICS[c.metric];
   let q = c.metric === 'rank' ? 'Rank (combined throughput, ties by Standard TCP’s)' : m.label;
   if (c.group !== null) {

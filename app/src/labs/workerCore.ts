@@ -36,7 +36,15 @@ export function handleCall(engine: LabEngine, call: LabCall, now: () => number):
           if (!engine.debug_trap) throw new Error('this engine build has no debug_trap');
           engine.debug_trap();
         }
-        value = JSON.parse(engine.run_lab_point_json(call.lab, call.quick, call.index));
+        value = JSON.parse(
+          call.variant ? engine.run_ablation_point_json(call.lab, call.quick, call.variant, call.index) : engine.run_lab_point_json(call.lab, call.quick, call.index),
+        );
+        break;
+      case 'ablation':
+        value = JSON.parse(engine.ablation_variants_json(call.lab));
+        break;
+      case 'ablationRow':
+        value = JSON.parse(engine.ablation_row_json(call.lab, call.variant, call.results));
         break;
       case 'compare':
         value = JSON.parse(engine.compare_lab_json(call.lab, call.results));

@@ -184,6 +184,53 @@ pub fn run_lab_point_json(lab_id: &str, quick: bool, index: usize) -> Result<Str
     Ok(serde_json::to_string(&result).expect("result serialises"))
 }
 
+/// The lab's ablation variants (AblationVariant[]): index 0 is its profile
+/// as a whole, each other turns one switch back to the plain model.
+#[wasm_bindgen]
+pub fn ablation_variants_json(lab_id: &str) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    Ok(serde_json::to_string(&sawtooth_core::ablation::variants(lab)).expect("variants serialise"))
+}
+
+/// Run point `index` of a lab's sweep under ablation variant `variant` to
+/// the end and return its measured result as JSON.
+#[wasm_bindgen]
+pub fn run_ablation_point_json(
+    lab_id: &str,
+    quick: bool,
+    variant: u32,
+    index: usize,
+) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let points = sawtooth_core::ablation::expand(lab, scale(quick), variant)
+        .map_err(|e| JsError::new(&e))?;
+    let point = points.get(index).ok_or_else(|| {
+        JsError::new(&format!(
+            "lab {lab_id} has {} points, not {}",
+            points.len(),
+            index + 1
+        ))
+    })?;
+    let result = sawtooth_core::labs::run_point(lab, point, scale(quick))
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(serde_json::to_string(&result).expect("result serialises"))
+}
+
+/// One variant's headline numbers and fidelity counts (AblationRow) from
+/// its point results (a JSON array).
+#[wasm_bindgen]
+pub fn ablation_row_json(
+    lab_id: &str,
+    variant: u32,
+    results_json: &str,
+) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let results: Vec<sawtooth_core::labs::PointResult> =
+        serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))?;
+    let row = sawtooth_core::ablation::row(lab, variant, &results).map_err(|e| JsError::new(&e))?;
+    Ok(serde_json::to_string(&row).expect("row serialises"))
+}
+
 /// The paper's values beside the simulated ones, given the point results
 /// gathered so far (a JSON array of results), as JSON.
 #[wasm_bindgen]

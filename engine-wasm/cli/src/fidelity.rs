@@ -1,32 +1,15 @@
 //! `sawtooth fidelity`: every lab's paper comparison as one Markdown report.
 
-use crate::{find_lab, run_sweep, short};
+use crate::{jobs_or_cores, run_sweep, select_labs, short};
 use sawtooth_core::fidelity::{self, LabFidelity, VALUE_TOLERANCE};
-use sawtooth_core::labs::{self, Lab, Scale};
+use sawtooth_core::labs::{Lab, Scale};
 use std::fmt::Write as _;
 use std::time::Instant;
 
 pub fn run(quick: bool, jobs: Option<usize>, only: &[String], path: &str) -> Result<(), String> {
     let scale = if quick { Scale::Quick } else { Scale::Full };
-    let jobs = jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
-    let selected: Vec<&'static Lab> = if only.is_empty() {
-        labs::labs().labs.iter().collect()
-    } else {
-        only.iter()
-            .map(|id| {
-                labs::labs()
-                    .labs
-                    .iter()
-                    .find(|l| l.number.to_string() == *id)
-                    .map(Ok)
-                    .unwrap_or_else(|| find_lab(id))
-            })
-            .collect::<Result<_, _>>()?
-    };
+    let jobs = jobs_or_cores(jobs);
+    let selected = select_labs(only)?;
     let mut reports = Vec::new();
     for lab in selected {
         let t0 = Instant::now();

@@ -86,6 +86,26 @@ enum Command {
         #[arg(long, default_value = "FIDELITY.md")]
         out: String,
     },
+    /// Which mechanism a lab's result depends on: each lab's headline
+    /// numbers with its testbed profile as a whole and with each switch
+    /// turned back to the plain model, one at a time (Markdown).
+    Ablation {
+        /// Labs (ids or numbers, comma-separated; default: every lab).
+        #[arg(long, value_delimiter = ',')]
+        labs: Vec<String>,
+        /// The faithful scale instead of browser-sized sweeps.
+        #[arg(long)]
+        faithful: bool,
+        /// Runs in parallel (default: available cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where to write the report ("-" for standard output).
+        #[arg(long, default_value = "-")]
+        out: String,
+        /// The rows as JSON (one array of rows per lab) instead of Markdown.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the scenario JSON of one lab point (feed it to `run`).
     LabScenario {
         lab: String,
@@ -99,6 +119,7 @@ enum Command {
     },
 }
 
+mod ablation;
 mod fidelity;
 
 fn read_input(path: &str) -> Result<String, String> {
@@ -166,6 +187,32 @@ fn run(
         write_summary(&mut file("summary.json")?).map_err(io)?;
     }
     Ok(())
+}
+
+/// Labs named by id or number; every lab when none is named.
+pub(crate) fn select_labs(only: &[String]) -> Result<Vec<&'static Lab>, String> {
+    if only.is_empty() {
+        return Ok(labs::labs().labs.iter().collect());
+    }
+    only.iter()
+        .map(|id| {
+            labs::labs()
+                .labs
+                .iter()
+                .find(|l| l.number.to_string() == *id)
+                .map(Ok)
+                .unwrap_or_else(|| find_lab(id))
+        })
+        .collect()
+}
+
+/// Runs in parallel: as asked, else one per available core.
+pub(crate) fn jobs_or_cores(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
 }
 
 pub(crate) fn find_lab(id: &str) -> Result<&'static Lab, String> {
@@ -281,6 +328,17 @@ pub(crate) fn run_sweep(
         .into_iter()
         .filter(|p| only.is_empty() || only.contains(&p.series))
         .collect();
+    run_points(lab, &points, scale, jobs, verbose)
+}
+
+/// Run sweep points on `jobs` threads; results in the points' order.
+pub(crate) fn run_points(
+    lab: &'static Lab,
+    points: &[labs::SweepPoint],
+    scale: Scale,
+    jobs: usize,
+    verbose: bool,
+) -> Result<Vec<PointResult>, String> {
     if points.is_empty() {
         return Err("no points to run".into());
     }
@@ -519,6 +577,13 @@ fn main() -> ExitCode {
             labs: only,
             out: path,
         } => fidelity::run(quick, jobs, &only, &path),
+        Command::Ablation {
+            labs: only,
+            faithful,
+            jobs,
+            out: path,
+            json,
+        } => ablation::run(faithful, jobs, &only, &path, json),
         Command::LabScenario {
             lab,
             series,

@@ -47,14 +47,18 @@ impl LabFidelity {
 /// Is `simulated` within [`VALUE_TOLERANCE`] of `paper` (or inside the
 /// paper's stated range)?
 pub fn within_tolerance(c: &Comparison) -> Option<bool> {
-    let s = c.simulated?;
-    if let Some([lo, hi]) = c.paper_range {
-        if s >= lo.min(hi) && s <= hi.max(lo) {
-            return Some(true);
+    Some(value_within(c.paper, c.paper_range, c.simulated?))
+}
+
+/// Is `simulated` within [`VALUE_TOLERANCE`] of `paper`, or inside `range`?
+pub fn value_within(paper: f64, range: Option<[f64; 2]>, simulated: f64) -> bool {
+    if let Some([lo, hi]) = range {
+        if simulated >= lo.min(hi) && simulated <= hi.max(lo) {
+            return true;
         }
     }
-    let scale = c.paper.abs().max(1e-12);
-    Some((s - c.paper).abs() <= VALUE_TOLERANCE * scale)
+    let scale = paper.abs().max(1e-12);
+    (simulated - paper).abs() <= VALUE_TOLERANCE * scale
 }
 
 /// A short, readable name of what a comparison measures.

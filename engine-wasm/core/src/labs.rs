@@ -78,6 +78,10 @@ pub struct Lab {
     /// The browser-sized version of the lab: the default click.
     pub quick: Quick,
     pub guide: Guide,
+    /// Keys of the published values the ablation view shows (most telling
+    /// first). Empty: each series' mean of the first metric.
+    #[serde(default)]
+    pub headline: Vec<String>,
 }
 
 /// Where in which paper a lab comes from.

@@ -3,6 +3,7 @@
 //! reads, no unsafe code: time is integer nanoseconds passed through events.
 #![forbid(unsafe_code)]
 
+pub mod ablation;
 pub mod cc;
 pub mod fidelity;
 pub mod labs;

@@ -102,7 +102,12 @@ ranking: Ranking | null,
 /**
  * The browser-sized version of the lab: the default click.
  */
-quick: Quick, guide: Guide, };
+quick: Quick, guide: Guide, 
+/**
+ * Keys of the published values the ablation view shows (most telling
+ * first). Empty: each series' mean of the first metric.
+ */
+headline: Array<string>, };
 
 export type LabsFile = { version: number, labs: Array<Lab>, };
 

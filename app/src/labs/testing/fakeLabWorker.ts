@@ -67,6 +67,30 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): L
     },
     compare_lab_json: (_lab, results) => JSON.stringify([{ key: 'k', simulated_points: (JSON.parse(results) as unknown[]).length }]),
     rank_lab_json: () => 'null',
+    ablation_variants_json: () =>
+      JSON.stringify([
+        { index: 0, switch: null, label: 'fake as a whole', profile_value: '', turned_back_to: '', overrides: {} },
+        { index: 1, switch: 'nic_ring', label: 'NIC transmit ring', profile_value: '128 packets', turned_back_to: 'none', overrides: { nic_ring_pkts: 0 } },
+      ]),
+    run_ablation_point_json: (lab, _quick, variant, index) => {
+      if (index >= n) throw new Error(`lab ${lab} has ${n} points, not ${index + 1}`);
+      const r = fakeResult(lab, index);
+      r.total_throughput_mbps += 100 * variant;
+      return JSON.stringify(r);
+    },
+    ablation_row_json: (_lab, variant, results) => {
+      const rs = JSON.parse(results) as PointResult[];
+      const mean = rs.reduce((a, r) => a + r.total_throughput_mbps, 0) / Math.max(1, rs.length);
+      return JSON.stringify({
+        variant: { index: variant, switch: variant ? 'nic_ring' : null, label: variant ? 'NIC transmit ring' : 'fake as a whole', profile_value: '', turned_back_to: '', overrides: {} },
+        headline: [{ label: 'total', unit: 'Mb/s', paper: 150, simulated: mean }],
+        values_compared: 1,
+        values_within_tolerance: Math.abs(mean - 150) <= 15 ? 1 : 0,
+        orderings_total: 0,
+        orderings_held: 0,
+        spearman: null,
+      });
+    },
     debug_trap: () => {
       throw new WebAssembly.RuntimeError('unreachable');
     },

@@ -23,6 +23,7 @@ export function lab(o: Partial<Lab> & Pick<Lab, 'series'>): Lab {
     buffer_bdp_factor: null,
     ranking: null,
     quick: { set: {}, values: null, seeds: null, series: null, measure: null, note: 'quick' },
+    headline: [],
     guide: { question: 'q', predict: 'p', control: 'c', paper_found: 'f', mechanism: 'm', model_differences: ['d'], try_next: [] },
     ...o,
   };
