@@ -97,7 +97,9 @@ test('the guided labs are one click from the lab page, and every lab opens by li
     // The paper's values are listed before any run, each with its source.
     if ((s.comparisons ?? []).length > 0) {
       await expect(page.getByTestId('paper-table').locator('tbody tr')).toHaveCount(s.comparisons!.length);
-      await expect(page.getByTestId('paper-table').locator('tbody tr').first()).toContainText('seed');
+      // Cited by name and place in the paper, never by the seed file.
+      await expect(page.getByTestId('paper-table').locator('tbody tr').first()).toContainText(s.comparisons![0].source.at);
+      await expect(page.getByTestId('paper-table').locator('tbody tr').first()).not.toContainText(/seed 00/i);
     }
   }
   expect(problems).toEqual([]);
@@ -158,8 +160,13 @@ test('lab 3 by link: the drawn points are the engine’s results, the paper besi
     expect(row.paper).toBe(c.paper);
     expect(row.simulated).toBe(c.simulated);
     expect(row.difference).toBeCloseTo(c.simulated! - c.paper, 9);
-    expect(row.text).toContain(`seed ${c.source.seed}`);
+    expect(row.text).toContain(`Long (Sandia, 2003), ${c.source.at}`);
   }
+  // Beside the charts, the page says how many published values the runs reproduce, from the same comparison.
+  const judged = s.comparisons!.filter((c) => c.within_tolerance !== null);
+  const note = page.getByTestId('fidelity-note');
+  await expect(note).toHaveAttribute('data-compared', String(judged.length));
+  await expect(note).toHaveAttribute('data-within', String(judged.filter((c) => c.within_tolerance).length));
   const at100 = s.points.find((p) => p.series === 'reno' && p.x === 100)!;
   const reno100 = s.comparisons!.find((c) => c.key === 'txqueuelen:reno:100:total_throughput_mbps')!;
   expect(reno100.paper).toBe(828);

@@ -14,6 +14,7 @@ import type { RunStore } from './lab/runStore';
 import type { RenderedRun } from './lab/testHooks';
 import { VIEWS, viewFromSearch } from './lab/views';
 import { ErrorPanel } from './ui/ErrorPanel';
+import { StartHere } from './ui/StartHere';
 // guided labs (issue 7): the second view (app/src/labs), loaded when opened
 // so the lab page's first load does not carry it.
 const LabsView = lazy(() => import('./labs/LabsView').then((m) => ({ default: m.LabsView })));
@@ -106,6 +107,7 @@ export function App({ client, store, rendered, search }: AppProps) {
           Loading the simulator…
         </p>
       )}
+      {loaded && viewId === 'lab' && !loaded.view.embed && <StartHere />}
       {loaded && viewId === 'lab' && (
         <LabPage
           lab={loaded.lab}

@@ -412,7 +412,10 @@ function ChartPlaceholder({ id }: { id: string }) {
   return (
     <figure className="chart placeholder" data-testid={`chart-${id}`} data-series-ids="[]" data-point-counts="{}">
       <figcaption>
-        <span className="chart-title">{TITLES[id]}</span>
+        <span className="chart-title">
+          {TITLES[id]}
+          {id === 'outstanding' && <Tip id="tcptrace" />}
+        </span>
       </figcaption>
       <div className="chart-empty">Waiting for the engine…</div>
     </figure>

@@ -33,6 +33,18 @@ export const GLOSSARY = {
     term: 'Jain’s index',
     text: 'Fairness J = (Σx)² / (N·Σx²) over the flows’ mean throughputs: 1 when all get the same, 1/N when one takes everything.',
   },
+  cwr: {
+    term: 'CWR',
+    text: 'Congestion Window Reduced: the Linux sender state entered when its own interface queue is full (or an ECN mark arrives). No packet is lost or retransmitted, but cwnd is cut step by step, one packet for every two ACKs, down to half, as if the network had dropped a packet.',
+  },
+  tcptrace: {
+    term: 'tcptrace',
+    text: 'A tool that reads a packet capture and plots a connection: the papers used its “outstanding data” graph (bytes sent but not yet acknowledged, over time). The chart of that name here draws the same quantity from the simulation.',
+  },
+  recovery: {
+    term: 'recovery',
+    text: 'Fast recovery: after three duplicate ACKs (or SACKs) report a loss, the sender retransmits and cuts cwnd to the algorithm’s decrease. Several losses in one window, or a CWR before it, can cut cwnd far more than the algorithm’s b alone.',
+  },
   local_congestion: {
     term: 'local congestion',
     text: 'The sender’s own interface queue was full (txqueuelen): the packet waits, nothing is retransmitted, but the sender enters CWR and reduces cwnd as if congested.',

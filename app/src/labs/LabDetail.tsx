@@ -7,16 +7,17 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalS
 import type { Lab, PaperFile } from '../engine/generated/labs';
 import type { Scenario } from '../engine/types';
 import { Tip } from '../ui/Tip';
+import { fullCite, paperOf, shortCite, sourceCite } from './cite';
 import { drillHref } from './drill';
 import { glossarySegments } from './glossaryLinks';
 import { labHref, type LabsEnv } from './env';
-import { chartPlan, runCount, showsGain, showsRanking } from './presentation';
+import { chartPlan, drawsPaperValues, runCount, showsGain, showsRanking } from './presentation';
 import { formatEta, sweepProgress } from './progress';
 import type { PointDebug } from './protocol';
 import { AblationPanel } from './AblationPanel';
 import { ResultChart } from './ResultChart';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
-import { GainTable, PaperTable, PointErrors, RankingTable } from './tables';
+import { FidelityNote, GainTable, PaperTable, PointErrors, RankingTable } from './tables';
 import { setLabHookSource, type LabHookSnapshot } from './testHooks';
 
 export interface LabDetailProps {
@@ -203,11 +204,15 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         <p className="lab-summary">{lab.summary}</p>
         <p className="lab-sources">
           From{' '}
-          {lab.sources.map((s, i) => (
-            <span key={s.file}>
-              {i > 0 ? '; ' : ''}seed {s.seed} (<code>{s.file}</code>), {s.refs}
-            </span>
-          ))}
+          {lab.sources.map((s, i) => {
+            const p = paperOf(paper, s.seed);
+            return (
+              <span key={s.file}>
+                {i > 0 ? '; ' : ''}
+                {p ? <cite title={p.note ?? undefined}>{fullCite(p)}</cite> : shortCite(paper, s.seed)}, {s.refs}
+              </span>
+            );
+          })}
           .
         </p>
       </header>
@@ -279,14 +284,20 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
 
       <section className="lab-results" aria-labelledby="results-title">
         <h3 id="results-title">Results</h3>
-        {!anyResults && <p className="muted">The charts fill in point by point as the runs finish. The paper’s values are already drawn.</p>}
+        {!anyResults && (
+          <p className="muted">
+            The charts fill in point by point as the runs finish.
+            {drawsPaperValues(lab, labPaper) ? ' The paper’s values are already drawn (diamonds and lines in the series’ colours).' : ' The paper’s values for this lab are differences or rankings; they are in the table below, not on the charts.'}
+          </p>
+        )}
         <div className="lab-charts">
           {plan.map((p, i) => (
             <div key={p.id} className={i === 0 ? 'lab-chart-cell primary' : 'lab-chart-cell'}>
-              <ResultChart lab={lab} plan={p} points={snap.points} results={snap.results} paper={labPaper} drillHref={drill} height={i === 0 ? 300 : 230} />
+              <ResultChart lab={lab} plan={p} points={snap.points} results={snap.results} paper={labPaper} papers={paper.papers} drillHref={drill} height={i === 0 ? 300 : 230} />
             </div>
           ))}
         </div>
+        <FidelityNote lab={lab} comparisons={snap.comparisons} anyResults={anyResults} />
         {showsRanking(lab) && (
           <>
             <h4>Ranking</h4>
@@ -307,10 +318,10 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           Every number below comes from the engine; none is tuned to match the paper. Where they differ, the list of model differences below is the first
           place to look.
         </p>
-        <PaperTable lab={lab} comparisons={snap.comparisons} paper={labPaper} anyResults={anyResults} running={running} />
+        <PaperTable lab={lab} comparisons={snap.comparisons} paper={labPaper} papers={paper.papers} anyResults={anyResults} running={running} />
         {parameters.length > 0 && (
           <p className="hint">
-            Published settings used: {parameters.map((p) => `${p.name} = ${p.value} ${p.unit} (${p.condition}; seed ${p.source.seed}, ${p.source.at})`).join('; ')}.
+            Published settings used: {parameters.map((p) => `${p.name} = ${p.value} ${p.unit} (${p.condition}; ${sourceCite(paper, p.source)})`).join('; ')}.
           </p>
         )}
       </section>
@@ -328,7 +339,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
             <ul className="claims">
               {claims.map((c, i) => (
                 <li key={i}>
-                  “{c.text}” <span className="muted small">(seed {c.source.seed}, {c.source.at})</span>
+                  “{c.text}” <span className="muted small">({sourceCite(paper, c.source)})</span>
                 </li>
               ))}
             </ul>

@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { LabsFile, PaperFile } from '../engine/generated/labs';
 import type { Scenario } from '../engine/types';
+import { shortCite } from './cite';
 import { LabDetail } from './LabDetail';
 import { labHref, labsEnv, labsParams } from './env';
 import { runCount } from './presentation';
@@ -92,7 +93,7 @@ export function LabsView({ defaults, search }: LabsViewProps) {
               <span className="lab-title">{l.title}</span>
               <span className="lab-summary">{l.summary}</span>
               <span className="lab-meta">
-                {runCount(l, true)} runs (quick) · {l.sources.map((s) => `seed ${s.seed}`).join(', ')}
+                {runCount(l, true)} runs (quick) · {[...new Set(l.sources.map((s) => shortCite(meta.paper, s.seed)))].join('; ')}
               </span>
             </a>
           </li>

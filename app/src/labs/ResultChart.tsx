@@ -5,7 +5,8 @@
 // several seeds a chooser lists the runs. Arrow keys move between marks.
 
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import type { Lab, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { Lab, Paper, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
+import { sourceCite } from './cite';
 import { useElementWidth } from '../charts/useElementWidth';
 import { buildResultChart, symbolPath, type DrawnMark, type LineDef, type ResultChartModel } from './chartData';
 import { formatValue, formatX, METRICS, withUnit } from './format';
@@ -17,6 +18,8 @@ export interface ResultChartProps {
   points: readonly SweepPoint[];
   results: readonly (PointResult | null)[];
   paper: readonly PaperValue[];
+  /** The paper catalogue, for citations. */
+  papers: readonly Paper[];
   /** Link that opens point `index` in the lab page. */
   drillHref: (index: number) => string;
   height?: number;
@@ -33,7 +36,7 @@ function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartPro
   return `${line.label} at ${at}: ${v}${spread}`;
 }
 
-export function ResultChart({ lab, plan, points, results, paper, drillHref, height = 250 }: ResultChartProps) {
+export function ResultChart({ lab, plan, points, results, paper, papers, drillHref, height = 250 }: ResultChartProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const width = Math.max(280, useElementWidth(boxRef, 560));
   const uid = useId();
@@ -209,7 +212,7 @@ export function ResultChart({ lab, plan, points, results, paper, drillHref, heig
           <g className="lab-paper">
             {model.paper.map((p) => {
               const l = lineById.get(p.line)!;
-              const title = `Paper: ${l.label} ${withUnit(p.value, info)}${p.kind === 'all' ? ' over the sweep' : ''} (seed ${p.source.seed}, ${p.source.at})`;
+              const title = `Paper: ${l.label} ${withUnit(p.value, info)}${p.kind === 'all' ? ' over the sweep' : ''} (${sourceCite({ papers: [...papers] }, p.source)})`;
               if (p.kind === 'point')
                 return (
                   <path key={p.key} d={diamond(p.px0, p.py, 7)} className="paper-point" stroke={l.color} data-paper-key={p.key} data-paper-value={p.value}>

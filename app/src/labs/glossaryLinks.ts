@@ -6,6 +6,9 @@ import type { GlossaryId } from '../lab/glossary';
 const TERMS: [GlossaryId, RegExp][] = [
   ['txqueuelen', /\btxqueuelen\b/],
   ['local_congestion', /\blocal congestion\b/i],
+  ['cwr', /\bCWR\b/],
+  ['tcptrace', /\btcptrace\b/],
+  ['recovery', /\b(?:fast )?recovery\b/i],
   ['bdp', /\bbandwidth-delay product\b|\bBDP\b/],
   ['cwnd', /\bcwnd\b|\bcongestion window\b/],
   ['ssthresh', /\bssthresh\b|\bslow-start threshold\b/],

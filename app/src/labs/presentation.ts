@@ -46,3 +46,9 @@ export function runCount(lab: Lab, quick: boolean): number {
   const seeds = quick && lab.quick.seeds ? lab.quick.seeds.length : lab.seeds.length || 1;
   return series * values * seeds;
 }
+
+/** Do the lab's result charts draw any of the paper's values (absolute values of a charted metric)? */
+export function drawsPaperValues(lab: Lab, paper: readonly { metric: string; relation: string; lab: string }[]): boolean {
+  const metrics = new Set(chartPlan(lab).map((p) => p.metric as string));
+  return paper.some((v) => v.lab === lab.id && v.relation === 'value' && metrics.has(v.metric));
+}

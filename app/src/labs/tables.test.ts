@@ -15,6 +15,7 @@ const C = (o: Partial<Comparison>): Comparison => ({
   unit: 'Mb/s',
   simulated: 634.2,
   difference: 634.2 - 828,
+  within_tolerance: false,
   points: 1,
   source: { seed: '000', file: 'f.txt', at: 'Fig. 31' },
   ...o,

@@ -2,7 +2,9 @@
 // (from the engine's comparison), the [a, b] ranking, the gain of parallel
 // streams over Standard TCP, and the points that failed.
 
-import type { Comparison, Lab, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { Comparison, Lab, Paper, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
+import { sourceCite } from './cite';
+import { fidelitySummary } from './fidelityNote';
 import { gainOverStandard, seriesMean } from './chartData';
 import { formatAt, formatValue, formatX, METRICS } from './format';
 import type { RankRow } from './protocol';
@@ -52,8 +54,54 @@ export function quantity(lab: Lab, c: Pick<Comparison, 'metric' | 'group' | 'ser
   return q;
 }
 
-export function PaperTable(props: { lab: Lab; comparisons: Comparison[] | null; paper: readonly PaperValue[]; anyResults: boolean; running: boolean }) {
-  const { lab, comparisons, paper, anyResults, running } = props;
+/** Below the result charts: how the runs so far compare with the paper, from the engine's comparison. */
+export function FidelityNote(props: { lab: Lab; comparisons: Comparison[] | null; anyResults: boolean }) {
+  const { lab, comparisons, anyResults } = props;
+  if (!anyResults || comparisons === null) return null;
+  const s = fidelitySummary(lab, comparisons);
+  if (s.compared === 0) return null;
+  const label = (c: Comparison) => `${seriesLabel(lab, c.series)}: ${quantity(lab, c).toLowerCase()}, ${formatAt(c.at, lab.sweep)}`;
+  return (
+    <div className={s.misses.length ? 'fidelity-note differs' : 'fidelity-note'} data-testid="fidelity-note" data-within={s.within} data-compared={s.compared} role="note">
+      {s.misses.length === 0 ? (
+        <p>
+          All {s.compared} published values these runs can be compared with are within ±10 % of the paper (or inside the range it gives).
+        </p>
+      ) : (
+        <>
+          <p>
+            <strong>
+              The simulation differs from the paper here: {s.misses.length} of the {s.compared} published values these runs can be compared with are more than 10 % away.
+            </strong>
+          </p>
+          <ul>
+            {s.misses.slice(0, 4).map((c) => {
+              const cells = comparisonCells(c);
+              return (
+                <li key={c.key} data-key={c.key}>
+                  {label(c)}: simulated {cells.simulated}, paper {cells.paper} ({cells.difference}).
+                </li>
+              );
+            })}
+            {s.misses.length > 4 && <li>… and {s.misses.length - 4} more in the table below.</li>}
+          </ul>
+          {s.missing.length > 0 ? (
+            s.missing.map((m, i) => (
+              <p key={i}>
+                <strong>What the model is still missing:</strong> {m}
+              </p>
+            ))
+          ) : (
+            <p>The list “Where the simulator differs from the testbed” at the end of this page names the model’s known differences.</p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+export function PaperTable(props: { lab: Lab; comparisons: Comparison[] | null; paper: readonly PaperValue[]; papers: readonly Paper[]; anyResults: boolean; running: boolean }) {
+  const { lab, comparisons, paper, papers, anyResults, running } = props;
   if (comparisons === null) return <p className="muted">Asking the engine for the paper’s values…</p>;
   if (comparisons.length === 0) return <p className="muted">The papers give no number for this lab; their findings are listed above.</p>;
   const notes = new Map(paper.map((v) => [v.key, v.note]));
@@ -96,8 +144,7 @@ export function PaperTable(props: { lab: Lab; comparisons: Comparison[] | null; 
                 </td>
                 <td className="num">{cells.difference}</td>
                 <td className="source">
-                  seed {c.source.seed}, {c.source.at}
-                  <span className="muted small"> ({c.source.file})</span>
+                  {sourceCite({ papers: [...papers] }, c.source)}
                   {note ? <span className="note"> {note}</span> : null}
                 </td>
               </tr>
@@ -198,7 +245,7 @@ export function PointErrors(props: { lab: Lab; points: readonly SweepPoint[]; st
           const p = props.points[i];
           return (
             <li key={i} data-point-index={i}>
-              {seriesLabel(props.lab, p.series)}, {formatX(props.lab.sweep.axis, p.x)}, seed {p.seed}: {s.error}
+              {seriesLabel(props.lab, p.series)}, {formatX(props.lab.sweep.axis, p.x)}, random seed {p.seed}: {s.error}
               {s.crashed ? ' — its worker was replaced.' : ''}
             </li>
           );

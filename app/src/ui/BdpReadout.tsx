@@ -16,7 +16,7 @@ export function BdpReadout({ scenario }: { scenario: Scenario }) {
   const verdictText: Record<typeof a.verdict, string> = {
     window_limited: `Window-limited: the window is below the BDP, so at most ${formatRate(a.windowCapBps, 3)} (window ÷ RTT).`,
     fits: `The window fits in BDP + ${queueName}: no congestion from the window alone.`,
-    overflows_ifq: `Window > BDP + txqueuelen: the interface queue will overflow — expect local-congestion (CWR) back-offs.`,
+    overflows_ifq: `Window > BDP + txqueuelen: the interface queue will overflow, so expect local-congestion back-offs (CWR).`,
     overflows_buffer: `Window > BDP + bottleneck buffer: expect network losses at the bottleneck.`,
   };
   // A bar: BDP | queue | beyond, with the window marked.
@@ -41,6 +41,7 @@ export function BdpReadout({ scenario }: { scenario: Scenario }) {
       </div>
       <div className="bdp-verdict" role="status">
         {verdictText[a.verdict]}
+        {a.verdict === 'overflows_ifq' && <Tip id="cwr" />}
       </div>
     </div>
   );

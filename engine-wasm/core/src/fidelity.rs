@@ -198,6 +198,7 @@ mod tests {
             unit: "Mb/s".into(),
             simulated: Some(sim),
             difference: Some(sim - paper),
+            within_tolerance: Some(value_within(paper, None, sim)),
             points: 1,
             source: PaperSource {
                 seed: "000".into(),

@@ -477,6 +477,29 @@ pub struct PaperFile {
     pub parameters: Vec<PaperParameter>,
     /// Findings the papers state without a number.
     pub claims: Vec<PaperClaim>,
+    /// The papers themselves, as students cite them.
+    pub papers: Vec<Paper>,
+}
+
+/// One of the five source papers (`seed` is its file's number in
+/// shared/seeds, never shown to students).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "labs.ts")]
+pub struct Paper {
+    pub seed: String,
+    /// Authors as printed, or who issued it where the copy names no author.
+    pub authors: String,
+    pub title: String,
+    /// Institution or venue.
+    pub publisher: String,
+    pub year: String,
+    /// In running text: "Long (Sandia, 2003)".
+    pub short: String,
+    /// What the copy used does not say (authors, year), if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
 }
 
 /// How a paper value relates to the simulated metric.
@@ -1237,6 +1260,10 @@ pub struct Comparison {
     pub simulated: Option<f64>,
     /// simulated − paper.
     pub difference: Option<f64>,
+    /// Within ±10 % of the paper or inside its stated range
+    /// ([`crate::fidelity::VALUE_TOLERANCE`]); `null` for ranks and
+    /// missing values.
+    pub within_tolerance: Option<bool>,
     /// Simulated points (x × seeds) averaged.
     pub points: u32,
     pub source: PaperSource,
@@ -1347,6 +1374,12 @@ pub fn compare(lab: &Lab, results: &[PointResult]) -> Vec<Comparison> {
                 unit: v.unit.clone(),
                 simulated,
                 difference: simulated.map(|s| s - v.value),
+                within_tolerance: match v.metric {
+                    Metric::Rank => None,
+                    _ => {
+                        simulated.map(|s| crate::fidelity::value_within(v.value, v.value_range, s))
+                    }
+                },
                 points,
                 source: v.source.clone(),
             }

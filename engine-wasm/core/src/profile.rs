@@ -390,7 +390,7 @@ pub static PROFILES: &[Profile] = &[
     Profile {
         id: "linux-2.4",
         name: "Linux 2.4 (Sandia testbed)",
-        description: "The hosts of the Sandia reports (seeds 000 and 002): Linux 2.4.20 for Standard TCP, 2.4.19 with the HighSpeed and Scalable patches, Intel PRO/1000 NICs with the e1000 driver.",
+        description: "The hosts of the Sandia reports (Long, 2003, and its 10 Gb/s follow-up): Linux 2.4.20 for Standard TCP, 2.4.19 with the HighSpeed and Scalable patches, Intel PRO/1000 NICs with the e1000 driver.",
         mechanisms: Mechanisms {
             cwnd_counting: CwndCounting::PerAck,
             highspeed: HighSpeedRule::Table,
@@ -409,7 +409,7 @@ pub static PROFILES: &[Profile] = &[
     Profile {
         id: "linux-2.6.22",
         name: "Linux 2.6.22 (ns-2 vs Linux testbed)",
-        description: "The hosts of the ns-2 vs Linux study (seed 001): Linux 2.6.22.6 with pluggable congestion control, a Linux 2.6.18 netem router on a 1000 Hz kernel adding the delay.",
+        description: "The hosts of the ns-2 vs Linux study (Bateman et al. (2008)): Linux 2.6.22.6 with pluggable congestion control, a Linux 2.6.18 netem router on a 1000 Hz kernel adding the delay.",
         mechanisms: Mechanisms {
             cwnd_counting: CwndCounting::PerAck,
             highspeed: HighSpeedRule::Table,
@@ -428,7 +428,7 @@ pub static PROFILES: &[Profile] = &[
     Profile {
         id: "ns-2",
         name: "ns-2",
-        description: "The ns-2 simulator of the HighSpeed TCP study (seed 004): its TCP agents with SACK, RFC 3649's formulas.",
+        description: "The ns-2 simulator of the HighSpeed TCP study (the HighSpeed TCP ns-2 study): its TCP agents with SACK, RFC 3649's formulas.",
         mechanisms: Mechanisms {
             cwnd_counting: CwndCounting::PerAck,
             highspeed: HighSpeedRule::Formula,
@@ -447,7 +447,7 @@ pub static PROFILES: &[Profile] = &[
     Profile {
         id: "nist",
         name: "NIST simulator",
-        description: "NIST's own simulator (seed 003, section 7). The paper does not describe its TCP internals, so every switch is the plain default.",
+        description: "NIST's own simulator (Mills et al. (NIST), section 7). The paper does not describe its TCP internals, so every switch is the plain default.",
         mechanisms: SAWTOOTH_1,
     },
     Profile {
@@ -543,7 +543,7 @@ pub static SWITCHES: &[SwitchInfo] = &[
             ("linux-2.4", "Per ACK. Linux 2.4 net/ipv4/tcp_input.c tcp_cong_avoid: cwnd + 1 per ACK in slow start, snd_cwnd_cnt + 1 per ACK in congestion avoidance, called once per ACK that acks data; no byte counting in 2.4 (read in 2.4.22, nslu2/linux-2.4.x @171ea0e; unchanged since 2.4.17)."),
             ("linux-2.6.22", "Per ACK for Reno, HighSpeed and Scalable: 2.6.22 net/ipv4/tcp_cong.c, sysctl_tcp_abc = 0, tcp_slow_start + 1 per ACK, snd_cwnd_cnt++ per ACK. BIC and CUBIC scale their step by the measured packets per ACK (delayed_ack) and H-TCP adds pkts_acked, so their congestion avoidance counts packets."),
             ("ns-2", "Per ACK. ns-2 tcp/tcp.cc TcpAgent::opencwnd: cwnd + 1 (slow start) or + 1/cwnd per new ACK."),
-            ("nist", "Not described in seed 003; the plain default (per packet, RFC 3465/5681)."),
+            ("nist", "Not described in Mills et al. (NIST); the plain default (per packet, RFC 3465/5681)."),
             ("linux-6", "Per packet: tcp_slow_start and tcp_cong_avoid_ai take the acked count (Linux ≥ 3.x net/ipv4/tcp_cong.c)."),
             ("sawtooth-1", "Per packet (the engine before profiles)."),
         ],
@@ -553,10 +553,10 @@ pub static SWITCHES: &[SwitchInfo] = &[
         name: "HighSpeed a(w), b(w)",
         explanation: "RFC 3649's continuous formulas, or its Appendix B table looked up as the kernels did (a rounded up to the next row, the row found only in congestion avoidance, so the first decrease after slow start halves).",
         sources: &[
-            ("linux-2.4", "Table. The 2.4.19-hstcp patch was not found; seed 000's own Fig. 3 text (w = 262 → a(w) = 4, above 347 → 5) is the table lookup, as in Linux net/ipv4/tcp_highspeed.c (hstcp_aimd_vals)."),
+            ("linux-2.4", "Table. The 2.4.19-hstcp patch was not found; Long's (Sandia, 2003) own Fig. 3 text (w = 262 → a(w) = 4, above 347 → 5) is the table lookup, as in Linux net/ipv4/tcp_highspeed.c (hstcp_aimd_vals)."),
             ("linux-2.6.22", "Table: 2.6.22 net/ipv4/tcp_highspeed.c (hstcp_aimd_vals, ai moved in cong_avoid, ssthresh = cwnd − cwnd·md>>8)."),
             ("ns-2", "Formula: ns-2 tcp/tcp.cc increase_param/decrease_param compute a(w), b(w) from low_window_, high_window_, high_p_, high_decrease_."),
-            ("nist", "Not described in seed 003; the plain default (RFC 3649 formulas)."),
+            ("nist", "Not described in Mills et al. (NIST); the plain default (RFC 3649 formulas)."),
             ("linux-6", "Table: net/ipv4/tcp_highspeed.c (unchanged table; Linux 6 counts its increase per ACK, modelled here per packet)."),
             ("sawtooth-1", "Formula (the engine before profiles)."),
         ],
@@ -566,10 +566,10 @@ pub static SWITCHES: &[SwitchInfo] = &[
         name: "Scalable at small windows",
         explanation: "Kelly's legacy window (Standard TCP, halving, at or below it) or Linux's rule (one packet per min(cwnd, 1/a) ACKs, always decrease by b).",
         sources: &[
-            ("linux-2.4", "Linux rule. The scale0.5.1 patch for 2.4.19 was not found; seed 000 states a = 1/50, b = 1/8, which are Linux tcp_scalable.c's TCP_SCALABLE_AI_CNT 50 and TCP_SCALABLE_MD_SCALE 3 (Kelly's own port)."),
+            ("linux-2.4", "Linux rule. The scale0.5.1 patch for 2.4.19 was not found; Long (Sandia, 2003) states a = 1/50, b = 1/8, which are Linux tcp_scalable.c's TCP_SCALABLE_AI_CNT 50 and TCP_SCALABLE_MD_SCALE 3 (Kelly's own port)."),
             ("linux-2.6.22", "Linux rule: 2.6.22 net/ipv4/tcp_scalable.c (cnt > min(cwnd, 50) → cwnd + 1; ssthresh = max(cwnd − cwnd>>3, 2))."),
-            ("ns-2", "Seed 004 runs no Scalable TCP; the plain default (Kelly 2003)."),
-            ("nist", "Not described in seed 003; the plain default (Kelly 2003)."),
+            ("ns-2", "The HighSpeed TCP ns-2 study runs no Scalable TCP; the plain default (Kelly 2003)."),
+            ("nist", "Not described in Mills et al. (NIST); the plain default (Kelly 2003)."),
             ("linux-6", "Linux rule: net/ipv4/tcp_scalable.c."),
             ("sawtooth-1", "Kelly's legacy window of 16 (the engine before profiles)."),
         ],
@@ -582,7 +582,7 @@ pub static SWITCHES: &[SwitchInfo] = &[
             ("linux-2.4", "Linux estimator, initial 3 s: 2.4 net/ipv4/tcp_input.c tcp_rtt_estimator and tcp_set_rto (rto = srtt + rttvar, mdev_max reset to TCP_RTO_MIN each RTT); include/net/tcp.h TCP_TIMEOUT_INIT = 3·HZ, TCP_RTO_MIN = HZ/5."),
             ("linux-2.6.22", "Linux estimator, initial 3 s: 2.6.22 tcp_input.c tcp_rtt_estimator, include/net/tcp.h TCP_TIMEOUT_INIT 3·HZ."),
             ("ns-2", "RFC 6298-style srtt + 4·rttvar with minrto_ 0.2 s and rtxcur_init_ 3 s (ns-2.35 tcl/lib/ns-default.tcl)."),
-            ("nist", "Not described in seed 003; the plain default (RFC 6298, 1 s)."),
+            ("nist", "Not described in Mills et al. (NIST); the plain default (RFC 6298, 1 s)."),
             ("linux-6", "Linux estimator; initial 1 s (TCP_TIMEOUT_INIT since Linux 3.1, RFC 6298 §2.1)."),
             ("sawtooth-1", "RFC 6298 with a 200 ms floor, initial 1 s (the engine before profiles)."),
         ],
@@ -595,7 +595,7 @@ pub static SWITCHES: &[SwitchInfo] = &[
             ("linux-2.4", "Rate halving in CWR and Recovery: 2.4 tcp_input.c tcp_cwnd_down (decrement while cwnd > ssthresh/2, clamp to in-flight + 1, called for every ACK in tcp_fastretrans_alert) and tcp_complete_cwr."),
             ("linux-2.6.22", "Rate halving: 2.6.22 tcp_input.c tcp_cwnd_down with tcp_cwnd_min = tcp_reno_min_cwnd (ssthresh/2) for Reno, HighSpeed and Scalable; BIC's and CUBIC's floor is taken to be the same (not verified)."),
             ("ns-2", "RFC 6675 style: ns-2's SACK agent (Sack1) halves cwnd on entering recovery and sends by its pipe estimate (Fall & Floyd 1996)."),
-            ("nist", "Not described in seed 003; the plain default (PRR, RFC 6937)."),
+            ("nist", "Not described in Mills et al. (NIST); the plain default (PRR, RFC 6937)."),
             ("linux-6", "PRR (RFC 6937; Linux ≥ 3.2 tcp_cwnd_reduction)."),
             ("sawtooth-1", "PRR in Recovery, rate halving to ssthresh in CWR (the engine before profiles)."),
         ],
@@ -607,8 +607,8 @@ pub static SWITCHES: &[SwitchInfo] = &[
         sources: &[
             ("linux-2.4", "Linux 2.4 had no CUBIC or BIC; the nearest era's rules (2.6.22) apply if one is chosen."),
             ("linux-2.6.22", "CUBIC 2.1: 2.6.22 net/ipv4/tcp_cubic.c (beta 819/1024, bic_scale 41, max_increment 16, cnt = 50 before the first loss, delayed_ack scaling; HyStart came in 2.6.29). BIC: 2.6.22 tcp_bic.c (beta 819, max_increment 16, low_window 14) as the engine's BIC already models it."),
-            ("ns-2", "Seed 004 runs no CUBIC; the plain default (RFC 9438)."),
-            ("nist", "Seed 003 runs BIC, not CUBIC; the plain default (RFC 9438)."),
+            ("ns-2", "The HighSpeed TCP ns-2 study runs no CUBIC; the plain default (RFC 9438)."),
+            ("nist", "Mills et al. (NIST) runs BIC, not CUBIC; the plain default (RFC 9438)."),
             ("linux-6", "RFC 9438 (Linux tcp_cubic.c: beta 717/1024, HyStart)."),
             ("sawtooth-1", "RFC 9438 (the engine before profiles)."),
         ],
@@ -619,7 +619,7 @@ pub static SWITCHES: &[SwitchInfo] = &[
         explanation: "Packets the network card's driver holds behind the interface queue (txqueuelen): the host buffers that much more before TCP meets a full queue.",
         sources: &[
             ("linux-2.4", "128 packets: the e1000 driver's default TxDescriptors = 256 (e1000_param.c DEFAULT_TXD, version 4.3.15-k1; 2.4.20's 4.4.12-k1 source was not found), and e1000_xmit_frame uses at least one data and one checksum-context descriptor per TCP packet. With 2.4's page fragments a 9000-byte segment may take 3–4 data descriptors (not verified), which would make the ring 50–64 packets."),
-            ("linux-2.6.22", "None: seed 001 does not name its NIC or driver; the plain default."),
+            ("linux-2.6.22", "None: Bateman et al. (2008) does not name its NIC or driver; the plain default."),
             ("ns-2", "None: a simulator has no driver."),
             ("nist", "None: a simulator has no driver."),
             ("linux-6", "None: NICs and drivers vary; the plain default."),
@@ -631,8 +631,8 @@ pub static SWITCHES: &[SwitchInfo] = &[
         name: "Interrupt moderation",
         explanation: "ACKs reach TCP only when the sender's network card interrupts: the first ACK after an interrupt waits this long and those behind it are processed in the same batch.",
         sources: &[
-            ("linux-2.4", "131 µs: e1000 RxAbsIntDelay default 128 × 1.024 µs for 82540 and later chips (e1000_param.c, 4.3.15-k1), with 8000 interrupts/s hard-coded (e1000_main.c); the chip of seed 000's PRO/1000 cards is not stated."),
-            ("linux-2.6.22", "Off: seed 001 does not name its NIC or driver; the plain default."),
+            ("linux-2.4", "131 µs: e1000 RxAbsIntDelay default 128 × 1.024 µs for 82540 and later chips (e1000_param.c, 4.3.15-k1), with 8000 interrupts/s hard-coded (e1000_main.c); the chip of Long's (Sandia, 2003) PRO/1000 cards is not stated."),
+            ("linux-2.6.22", "Off: Bateman et al. (2008) does not name its NIC or driver; the plain default."),
             ("ns-2", "Off: a simulator has no interrupts."),
             ("nist", "Off: a simulator has no interrupts."),
             ("linux-6", "Off: NICs and drivers vary; the plain default."),
@@ -644,10 +644,10 @@ pub static SWITCHES: &[SwitchInfo] = &[
         name: "Receive-buffer accounting",
         explanation: "Whether the advertised window is the window setting, or what Linux 2.4 offered from it: the socket buffer (capped at rmem_max, doubled), ¾ of it as window, and half of that once each segment is charged its 2 or 16 KB receive buffer.",
         sources: &[
-            ("linux-2.4", "rmem_max 8388608 (seed 000's tuning). 2.4 net/core/sock.c doubles SO_RCVBUF after capping it at rmem_max; tcp_win_from_space with tcp_adv_win_scale = 2 offers ¾ of the buffer; __tcp_grow_window stops raising rcv_ssthresh above tcp_full_space/2 for segments whose ¾·truesize exceeds their length, as with the e1000's 2048- and 16384-byte receive buffers (e1000_change_mtu)."),
-            ("linux-2.6.22", "None: seed 001 sets rmem_max = 524288000 and tcp_rmem up to 524288000, and 2.6.22's tcp_grow_window measures against tcp_rmem[2], so the window is not held back."),
+            ("linux-2.4", "rmem_max 8388608 (Long's (Sandia, 2003) tuning). 2.4 net/core/sock.c doubles SO_RCVBUF after capping it at rmem_max; tcp_win_from_space with tcp_adv_win_scale = 2 offers ¾ of the buffer; __tcp_grow_window stops raising rcv_ssthresh above tcp_full_space/2 for segments whose ¾·truesize exceeds their length, as with the e1000's 2048- and 16384-byte receive buffers (e1000_change_mtu)."),
+            ("linux-2.6.22", "None: Bateman et al. (2008) sets rmem_max = 524288000 and tcp_rmem up to 524288000, and 2.6.22's tcp_grow_window measures against tcp_rmem[2], so the window is not held back."),
             ("ns-2", "None: ns-2's window_ is the advertised window."),
-            ("nist", "None: not described in seed 003."),
+            ("nist", "None: not described in Mills et al. (NIST)."),
             ("linux-6", "None: the plain default (receive autotuning makes the setting the limit)."),
             ("sawtooth-1", "None (the engine before profiles)."),
         ],
@@ -657,8 +657,8 @@ pub static SWITCHES: &[SwitchInfo] = &[
         name: "Host send limit",
         explanation: "A ceiling on what the sending host itself can push (bus, CPU), below its NIC's line rate.",
         sources: &[
-            ("linux-2.4", "Line rate: seed 002 gives no measured limit for its 10 Gb/s Opteron client (its NIC, bus and kernel are not stated), so no cap is set."),
-            ("linux-2.6.22", "Line rate: not stated in seed 001."),
+            ("linux-2.4", "Line rate: Sandia's 10 Gb/s follow-up gives no measured limit for its 10 Gb/s Opteron client (its NIC, bus and kernel are not stated), so no cap is set."),
+            ("linux-2.6.22", "Line rate: not stated in Bateman et al. (2008)."),
             ("ns-2", "Line rate: a simulator."),
             ("nist", "Line rate: a simulator."),
             ("linux-6", "Line rate: the plain default."),
@@ -670,8 +670,8 @@ pub static SWITCHES: &[SwitchInfo] = &[
         name: "Delay granularity",
         explanation: "Whether the path delay is exact or released in whole timer ticks, as a netem router on a 1000 Hz kernel does (packets leave in bursts on 1 ms boundaries).",
         sources: &[
-            ("linux-2.4", "Exact: seed 000's delay came from a Spirent Adtech AX/4000 hardware emulator."),
-            ("linux-2.6.22", "1 ms: seed 001's router ran netem on Linux 2.6.18 with HZ = 1000; netem holds packets in time order and releases them from a jiffies timer (sch_netem.c, read in a 2.6.19-era copy; 2.6.18's clock source not verified)."),
+            ("linux-2.4", "Exact: Long's (Sandia, 2003) delay came from a Spirent Adtech AX/4000 hardware emulator."),
+            ("linux-2.6.22", "1 ms: Bateman et al.'s router ran netem on Linux 2.6.18 with HZ = 1000; netem holds packets in time order and releases them from a jiffies timer (sch_netem.c, read in a 2.6.19-era copy; 2.6.18's clock source not verified)."),
             ("ns-2", "Exact: a simulator."),
             ("nist", "Exact: a simulator."),
             ("linux-6", "Exact: the plain default."),

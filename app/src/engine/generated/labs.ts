@@ -24,6 +24,12 @@ simulated: number | null,
  */
 difference: number | null, 
 /**
+ * Within ±10 % of the paper or inside its stated range
+ * ([`crate::fidelity::VALUE_TOLERANCE`]); `null` for ranks and
+ * missing values.
+ */
+within_tolerance: boolean | null, 
+/**
  * Simulated points (x × seeds) averaged.
  */
 points: number, source: PaperSource, };
@@ -125,6 +131,28 @@ to_s: number | null, };
  */
 export type Metric = "total_throughput_mbps" | "group_throughput_mbps" | "flow_throughput_mbps" | "standard_throughput_mbps" | "standard_share" | "jain_index" | "utilisation" | "time_to_max_rate_s" | "drops" | "local_congestion_events" | "congestion_event_rate" | "mean_outstanding_kbytes" | "rank";
 
+/**
+ * One of the five source papers (`seed` is its file's number in
+ * shared/seeds, never shown to students).
+ */
+export type Paper = { seed: string, 
+/**
+ * Authors as printed, or who issued it where the copy names no author.
+ */
+authors: string, title: string, 
+/**
+ * Institution or venue.
+ */
+publisher: string, year: string, 
+/**
+ * In running text: "Long (Sandia, 2003)".
+ */
+short: string, 
+/**
+ * What the copy used does not say (authors, year), if anything.
+ */
+note?: string, };
+
 export type PaperClaim = { lab: string, 
 /**
  * Series the claim is about (may be empty).
@@ -144,7 +172,11 @@ parameters: Array<PaperParameter>,
 /**
  * Findings the papers state without a number.
  */
-claims: Array<PaperClaim>, };
+claims: Array<PaperClaim>, 
+/**
+ * The papers themselves, as students cite them.
+ */
+papers: Array<Paper>, };
 
 export type PaperParameter = { key: string, lab: string, name: string, 
 /**

@@ -31,7 +31,7 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
     citations: &[
         Citation { label: "Xu, Harfoush, Rhee 2004", reference: "L. Xu, K. Harfoush, I. Rhee. Binary Increase Congestion Control for Fast, Long Distance Networks. IEEE INFOCOM 2004." },
         Citation { label: "Linux tcp_bic.c", reference: "S. Hemminger. Linux net/ipv4/tcp_bic.c (max_increment 16, low_window 14, beta 819, smooth_part 20, BICTCP_B 4)." },
-        Citation { label: "Seed 001", reference: "ns-2 vs Linux testbed study, Appendix A: BIC TCP." },
+        Citation { label: "Bateman et al. 2008", reference: "A Comparison of TCP Behaviour at High Speeds Using ns-2 and Linux, Appendix A: BIC TCP." },
     ],
 };
 

@@ -33,7 +33,7 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
     citations: &[
         Citation { label: "Tan et al. 2006", reference: "K. Tan, J. Song, Q. Zhang, M. Sridharan. A Compound TCP Approach for High-speed and Long Distance Networks. IEEE INFOCOM 2006." },
         Citation { label: "draft-sridharan-tcpm-ctcp", reference: "M. Sridharan, K. Tan, D. Bansal, D. Thaler. Compound TCP: A New TCP Congestion Control for High-Speed and Long Distance Networks. IETF Internet-Draft, 2008." },
-        Citation { label: "Seed 003", reference: "NIST study, Section 7: CTCP (algorithm 2)." },
+        Citation { label: "Mills et al., NIST", reference: "Study of Proposed Internet Congestion-Control Mechanisms, Section 7: CTCP (algorithm 2)." },
     ],
 };
 

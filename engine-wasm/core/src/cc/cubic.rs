@@ -38,7 +38,7 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
         Citation { label: "Ha, Rhee, Xu 2008", reference: "S. Ha, I. Rhee, L. Xu. CUBIC: A New TCP-Friendly High-Speed TCP Variant. ACM SIGOPS OSR 42(5), 2008." },
         Citation { label: "Ha, Rhee 2011", reference: "S. Ha, I. Rhee. Taming the elephants: New TCP slow start (HyStart). Computer Networks 55(9), 2011." },
         Citation { label: "Linux tcp_cubic.c", reference: "S. Ha, S. Hemminger. Linux net/ipv4/tcp_cubic.c (bic_scale 41 ≈ C 0.4, beta 717 ≈ 0.7, HyStart)." },
-        Citation { label: "Seed 001", reference: "ns-2 vs Linux testbed study, Appendix A: Cubic TCP." },
+        Citation { label: "Bateman et al. 2008", reference: "A Comparison of TCP Behaviour at High Speeds Using ns-2 and Linux, Appendix A: Cubic TCP." },
     ],
 };
 

@@ -23,15 +23,15 @@ use super::{
     RoundCounter, Window,
 };
 
-const FAST_EXPLANATION: &str = "FAST TCP is delay-based like Vegas but takes big steps when it is far from its target. Every other round trip it sets the window to a weighted average of its current window and the window that would keep exactly α packets (200 by default) of its own in the bottleneck queue: w ← (1 − γ)w + γ(BaseRTT/RTT·w + α), never more than doubling. Far from equilibrium the step is large, close to it small, so it converges in a few dozen round trips without a sawtooth. If the buffer is too small to hold α packets per flow, it keeps overflowing it and oscillates (seed 003).";
+const FAST_EXPLANATION: &str = "FAST TCP is delay-based like Vegas but takes big steps when it is far from its target. Every other round trip it sets the window to a weighted average of its current window and the window that would keep exactly α packets (200 by default) of its own in the bottleneck queue: w ← (1 − γ)w + γ(BaseRTT/RTT·w + α), never more than doubling. Far from equilibrium the step is large, close to it small, so it converges in a few dozen round trips without a sawtooth. If the buffer is too small to hold α packets per flow, it keeps overflowing it and oscillates (Mills et al. (NIST)).";
 const FAST_CHART: &str = "A staircase that doubles every two RTTs, then settles into a flat line α packets above the bandwidth-delay product. With buffers smaller than α per flow: rapid oscillations with losses.";
-const FAST_AT_EXPLANATION: &str = "FAST-AT is FAST with automatic α tuning: the target number of queued packets follows the rate the flow achieves — 200 packets at high rates, 20 below the upper threshold, 8 below the lower one. It lowers α immediately when throughput falls but raises it only one step every 200 s, so after a congested period it recovers slowly (seed 003: α went 200 → 20 → 8 during congestion and only got back to 20).";
+const FAST_AT_EXPLANATION: &str = "FAST-AT is FAST with automatic α tuning: the target number of queued packets follows the rate the flow achieves — 200 packets at high rates, 20 below the upper threshold, 8 below the lower one. It lowers α immediately when throughput falls but raises it only one step every 200 s, so after a congested period it recovers slowly (Mills et al. (NIST): α went 200 → 20 → 8 during congestion and only got back to 20).";
 const FAST_AT_CHART: &str = "Like FAST, but after a period of low throughput the flat line sits only 8 or 20 packets above the BDP, and the window grows back in steps 200 s apart.";
 
 const FAST_CITATIONS: &[Citation] = &[
     Citation { label: "Jin, Wei, Low 2004", reference: "C. Jin, D. Wei, S. Low. FAST TCP: Motivation, Architecture, Algorithms, Performance. IEEE INFOCOM 2004." },
     Citation { label: "Wei et al. 2006", reference: "D. Wei, C. Jin, S. Low, S. Hegde. FAST TCP: Motivation, Architecture, Algorithms, Performance. IEEE/ACM ToN 14(6), 2006." },
-    Citation { label: "Seed 003", reference: "NIST study, Section 7: FAST and FAST with α tuning (FAST-AT) in a scaled-down network." },
+    Citation { label: "Mills et al., NIST", reference: "Study of Proposed Internet Congestion-Control Mechanisms, Section 7: FAST and FAST with α tuning (FAST-AT) in a scaled-down network." },
 ];
 
 const ALPHA: ParamInfo = ParamInfo {
@@ -131,7 +131,7 @@ pub static INFO_AT: AlgorithmInfo = AlgorithmInfo {
             step: 1.0,
             unit: "s",
             log_scale: true,
-            description: "α is raised by one tier at most this often (seed 003: 200 s).",
+            description: "α is raised by one tier at most this often (Mills et al. (NIST): 200 s).",
         },
     ],
     citations: FAST_CITATIONS,

@@ -24,20 +24,20 @@ use crate::profile::HighSpeedRule;
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "highspeed",
     name: "HighSpeed TCP",
-    explanation: "HighSpeed TCP (RFC 3649) keeps Standard TCP's AIMD shape but lets the increase a(w) grow and the decrease b(w) shrink as the window w gets larger. Below the Low Window (38 packets) it is exactly Standard TCP; at the High Window (83000 packets) it adds about 72 packets per round trip and gives back only 10% on a loss. The values come from one rule: the average window should follow W = 0.12/p^0.835 instead of Standard TCP's 1.2/√p, so large windows survive realistic loss rates. Seed 004 points out that the default High Window was meant for 10 Gb/s; at 1 Gb/s it should be about 8300.",
-    expect_on_chart: "A sawtooth like Standard TCP's at small windows; at large windows the teeth are shallower (cuts of 20–35% instead of 50%) and the climbs steeper, with the slope increasing in visible steps as w crosses the table rows (seed 000 Fig. 3: a bend where a(w) goes from 4 to 5 near w = 347).",
+    explanation: "HighSpeed TCP (RFC 3649) keeps Standard TCP's AIMD shape but lets the increase a(w) grow and the decrease b(w) shrink as the window w gets larger. Below the Low Window (38 packets) it is exactly Standard TCP; at the High Window (83000 packets) it adds about 72 packets per round trip and gives back only 10% on a loss. The values come from one rule: the average window should follow W = 0.12/p^0.835 instead of Standard TCP's 1.2/√p, so large windows survive realistic loss rates. The HighSpeed TCP ns-2 study points out that the default High Window was meant for 10 Gb/s; at 1 Gb/s it should be about 8300.",
+    expect_on_chart: "A sawtooth like Standard TCP's at small windows; at large windows the teeth are shallower (cuts of 20–35% instead of 50%) and the climbs steeper, with the slope increasing in visible steps as w crosses the table rows (Long (Sandia, 2003) Fig. 3: a bend where a(w) goes from 4 to 5 near w = 347).",
     increase_tex: r"w \leftarrow w + \frac{a(w)}{w}\ \text{per ACK},\quad a(w) = \frac{2\,w^2\,p(w)\,b(w)}{2 - b(w)}",
     decrease_tex: r"w \leftarrow (1 - b(w))\,w,\quad b(w) = (HD - 0.5)\frac{\ln w - \ln LW}{\ln HW - \ln LW} + 0.5",
     params: &[
         ParamInfo { id: "low_window", name: "Low Window", default: 38.0, min: 4.0, max: 100.0, step: 1.0, unit: "packets", log_scale: false, description: "At or below this window HighSpeed TCP is Standard TCP (a = 1, b = 0.5)." },
-        ParamInfo { id: "high_window", name: "High Window", default: 83000.0, min: 200.0, max: 1_000_000.0, step: 100.0, unit: "packets", log_scale: true, description: "Window at which the decrease reaches High Decrease; 83000 targets 10 Gb/s, seed 004 recommends 8300 at 1 Gb/s." },
+        ParamInfo { id: "high_window", name: "High Window", default: 83000.0, min: 200.0, max: 1_000_000.0, step: 100.0, unit: "packets", log_scale: true, description: "Window at which the decrease reaches High Decrease; 83000 targets 10 Gb/s, the HighSpeed TCP ns-2 study recommends 8300 at 1 Gb/s." },
         ParamInfo { id: "high_p", name: "High P", default: 1e-7, min: 1e-10, max: 1e-4, step: 1e-8, unit: "loss rate", log_scale: true, description: "Loss rate at which the average window should be High Window." },
         ParamInfo { id: "high_decrease", name: "High Decrease", default: 0.1, min: 0.01, max: 0.5, step: 0.01, unit: "fraction", log_scale: false, description: "Decrease b(w) at the High Window." },
     ],
     citations: &[
         Citation { label: "RFC 3649", reference: "S. Floyd. HighSpeed TCP for Large Congestion Windows. RFC 3649, 2003, §5 and Appendix B." },
-        Citation { label: "Seed 000", reference: "Sandia report: Standard vs HighSpeed vs Scalable TCP, equations 3–7 and Table 1." },
-        Citation { label: "Seed 004", reference: "HighSpeed TCP study: High Window should be 8.3 × link speed in Mb/s (8300 at 1 Gb/s)." },
+        Citation { label: "Long, Sandia 2003", reference: "Evaluation of TCP Congestion Control Algorithms, SAND2003-4404: Standard vs HighSpeed vs Scalable TCP, equations 3–7 and Table 1." },
+        Citation { label: "HighSpeed TCP ns-2 study", reference: "a HighSpeed TCP study by ns-2 simulation: High Window should be 8.3 × link speed in Mb/s (8300 at 1 Gb/s)." },
         Citation { label: "Linux tcp_highspeed.c", reference: "J. Heffner. Linux net/ipv4/tcp_highspeed.c (the RFC 3649 Appendix B table)." },
     ],
 };

@@ -32,7 +32,7 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
     citations: &[
         Citation { label: "Leith & Shorten 2004", reference: "D. Leith, R. Shorten. H-TCP: TCP for high-speed and long-distance networks. PFLDnet 2004." },
         Citation { label: "Linux tcp_htcp.c", reference: "B. Jacobsen, D. Leith. Linux net/ipv4/tcp_htcp.c (BETA_MIN 0.5, BETA_MAX 0.8, use_rtt_scaling, use_bandwidth_switch)." },
-        Citation { label: "Seed 001", reference: "ns-2 vs Linux testbed study, Appendix A: Hamilton TCP." },
+        Citation { label: "Bateman et al. 2008", reference: "A Comparison of TCP Behaviour at High Speeds Using ns-2 and Linux, Appendix A: Hamilton TCP." },
     ],
 };
 

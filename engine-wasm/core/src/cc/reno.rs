@@ -17,7 +17,7 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
     citations: &[
         Citation { label: "RFC 5681", reference: "Allman, Paxson, Blanton. TCP Congestion Control. RFC 5681, 2009, §3.1." },
         Citation { label: "RFC 6582", reference: "Henderson et al. The NewReno Modification to TCP's Fast Recovery Algorithm. RFC 6582, 2012." },
-        Citation { label: "Seed 000", reference: "Sandia report: Standard vs HighSpeed vs Scalable TCP, equations 1–2." },
+        Citation { label: "Long, Sandia 2003", reference: "Evaluation of TCP Congestion Control Algorithms, SAND2003-4404: Standard vs HighSpeed vs Scalable TCP, equations 1–2." },
     ],
 };
 

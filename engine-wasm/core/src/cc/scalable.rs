@@ -19,19 +19,19 @@ use crate::profile::ScalableRule;
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "scalable",
     name: "Scalable TCP",
-    explanation: "Scalable TCP replaces Standard TCP's additive increase with a multiplicative one: every acknowledged packet adds a (0.01) packets, so the window grows by 1% per round trip whatever its size, and a loss removes only b = 1/8 of it. The time to recover from a loss is therefore the same at 100 Mb/s as at 10 Gb/s — a few seconds on a 30 ms path — instead of growing with the window as for Standard TCP. Below the legacy window it behaves exactly like Standard TCP, so it is no more aggressive on slow paths. The Linux version measured in seed 000 used a = 1/50.",
+    explanation: "Scalable TCP replaces Standard TCP's additive increase with a multiplicative one: every acknowledged packet adds a (0.01) packets, so the window grows by 1% per round trip whatever its size, and a loss removes only b = 1/8 of it. The time to recover from a loss is therefore the same at 100 Mb/s as at 10 Gb/s — a few seconds on a 30 ms path — instead of growing with the window as for Standard TCP. Below the legacy window it behaves exactly like Standard TCP, so it is no more aggressive on slow paths. The Linux version measured in Long (Sandia, 2003) used a = 1/50.",
     expect_on_chart: "Short, fast, exponential-looking teeth: a 12.5% drop at each loss followed by a curve that bends upwards (1% per RTT) — many more congestion events per minute than Standard TCP, each one small.",
     increase_tex: r"w \leftarrow w + a\ \text{per ACKed packet}\ \ (w \leftarrow (1 + a)\,w \text{ per RTT}),\ w > w_{\text{legacy}}",
     decrease_tex: r"w \leftarrow (1 - b)\,w,\ w > w_{\text{legacy}};\quad \text{Standard TCP below}",
     params: &[
-        ParamInfo { id: "a", name: "Increase a", default: 0.01, min: 0.001, max: 0.2, step: 0.001, unit: "packets/ACK", log_scale: true, description: "Packets added per acknowledged packet: the window grows by (1 + a) per round trip (Kelly 0.01; seed 000's Linux patch 1/50)." },
+        ParamInfo { id: "a", name: "Increase a", default: 0.01, min: 0.001, max: 0.2, step: 0.001, unit: "packets/ACK", log_scale: true, description: "Packets added per acknowledged packet: the window grows by (1 + a) per round trip (Kelly 0.01; Long's (Sandia, 2003) Linux patch 1/50)." },
         ParamInfo { id: "b", name: "Decrease b", default: 0.125, min: 0.01, max: 0.5, step: 0.005, unit: "fraction", log_scale: false, description: "Fraction of the window removed on a congestion event." },
         ParamInfo { id: "legacy_window", name: "Legacy window", default: 16.0, min: 1.0, max: 1000.0, step: 1.0, unit: "packets", log_scale: true, description: "At or below this window Scalable TCP is Standard TCP (Kelly's lwnd = 16)." },
     ],
     citations: &[
         Citation { label: "Kelly 2003", reference: "T. Kelly. Scalable TCP: Improving Performance in Highspeed Wide Area Networks. ACM SIGCOMM CCR 33(2), 2003." },
-        Citation { label: "Seed 000", reference: "Sandia report: Scalable TCP equation 8 and the a, b tuning of Table 3." },
-        Citation { label: "Seed 001", reference: "ns-2 vs Linux testbed study, Appendix A: Scalable-TCP with legacy window." },
+        Citation { label: "Long, Sandia 2003", reference: "Evaluation of TCP Congestion Control Algorithms, SAND2003-4404: Scalable TCP equation 8 and the a, b tuning of Table 3." },
+        Citation { label: "Bateman et al. 2008", reference: "A Comparison of TCP Behaviour at High Speeds Using ns-2 and Linux, Appendix A: Scalable-TCP with legacy window." },
         Citation { label: "Linux tcp_scalable.c", reference: "J. Heffner. Linux net/ipv4/tcp_scalable.c (TCP_SCALABLE_AI_CNT 50, TCP_SCALABLE_MD_SCALE 3)." },
     ],
 };

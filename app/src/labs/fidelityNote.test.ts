@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { Comparison } from '../engine/generated/labs';
+import { fidelitySummary } from './fidelityNote';
+import { lab, series } from './testing/fixtures';
+
+function C(o: Partial<Comparison>): Comparison {
+  return {
+    key: 'k',
+    series: 'reno',
+    metric: 'total_throughput_mbps',
+    group: null,
+    relation: 'value',
+    relative_to: null,
+    at: '100',
+    paper: 828,
+    paper_range: null,
+    unit: 'Mb/s',
+    simulated: 880,
+    difference: 52,
+    within_tolerance: true,
+    points: 1,
+    source: { seed: '000', file: 'f', at: 'Fig. 31' },
+    ...o,
+  };
+}
+
+describe('fidelitySummary', () => {
+  const L = lab({ series: [series('reno', [{ algorithm: 'reno' }])] });
+  it('counts values within the tolerance and lists the misses, largest relative miss first', () => {
+    const s = fidelitySummary(L, [
+      C({ key: 'a' }),
+      C({ key: 'b', paper: 100, simulated: 30, difference: -70, within_tolerance: false }),
+      C({ key: 'c', paper: 1000, simulated: 800, difference: -200, within_tolerance: false }),
+      C({ key: 'd', simulated: null, difference: null, within_tolerance: null }),
+      C({ key: 'e', metric: 'rank', unit: 'rank', paper: 1, simulated: 3, difference: 2, within_tolerance: null }),
+    ]);
+    expect(s.compared).toBe(3);
+    expect(s.within).toBe(1);
+    expect(s.misses.map((c) => c.key)).toEqual(['b', 'c']);
+  });
+  it('takes the mechanism still missing from the lab’s own model differences', () => {
+    const l = lab({ series: [], guide: { ...L.guide, model_differences: ['A plain difference.', 'Still missing: the ring’s true reach.'] } });
+    expect(fidelitySummary(l, []).missing).toEqual(['the ring’s true reach.']);
+    expect(fidelitySummary(L, null)).toEqual({ compared: 0, within: 0, misses: [], missing: [] });
+  });
+});

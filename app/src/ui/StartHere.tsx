@@ -1,0 +1,60 @@
+// The first-time path on the lab page: what the page shows, one thing to
+// try, and where the guided labs are. Dismissed once, it stays closed in
+// this browser (localStorage); a link opens it again.
+
+import { useState } from 'react';
+import './startHere.css';
+
+const KEY = 'sawtooth.startHere.closed';
+
+function initiallyClosed(): boolean {
+  try {
+    return window.localStorage.getItem(KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function remember(closed: boolean): void {
+  try {
+    if (closed) window.localStorage.setItem(KEY, '1');
+    else window.localStorage.removeItem(KEY);
+  } catch {
+    // not kept
+  }
+}
+
+export function StartHere() {
+  const [closed, setClosed] = useState(initiallyClosed);
+  if (closed)
+    return (
+      <p className="start-here-reopen" data-embed-hide="">
+        <button type="button" className="link" onClick={() => (remember(false), setClosed(false))} data-testid="start-here-open">
+          New here? Start here
+        </button>
+      </p>
+    );
+  return (
+    <section className="start-here" aria-labelledby="start-here-title" data-testid="start-here" data-embed-hide="">
+      <h2 id="start-here-title">Start here</h2>
+      <ol>
+        <li>
+          <strong>What you are looking at.</strong> One TCP sender on the left sends to a receiver across a 1 Gb/s path with a 30 ms round trip; the settings
+          are under <em>Scenario</em>. The charts show what the simulator computed for that scenario: the congestion window (the sawtooth: it grows, is
+          cut at each congestion event, and grows again), the data in flight, the throughput and the queues.
+        </li>
+        <li>
+          <strong>One thing to try.</strong> Change the flow’s algorithm from Standard TCP to HighSpeed or Scalable TCP and watch how much faster the window
+          grows back after each cut. Every change re-runs the simulation; the “?” buttons explain each term.
+        </li>
+        <li>
+          <strong>Then the guided labs.</strong> <a href="?view=labs">Eleven guided labs</a> re-run the experiments of five published studies, with the
+          papers’ measurements beside the simulation’s.
+        </li>
+      </ol>
+      <button type="button" onClick={() => (remember(true), setClosed(true))} data-testid="start-here-close">
+        Got it, hide this
+      </button>
+    </section>
+  );
+}
