@@ -6,7 +6,7 @@ use super::{AckSample, AlgorithmInfo, Citation, CongestionControl, ParamInfo, Pa
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "reno",
     name: "Standard TCP (Reno)",
-    explanation: "Standard TCP adds about a packets to its window every round trip and, after a loss, cuts the window to (1 − b) of its size. With a = 1 and b = 0.5 this is the classic AIMD sawtooth: on a 1 Gb/s, 30 ms path a window of several thousand packets needs thousands of round trips — over a minute — to grow back after one loss, which is why the high-speed variants were invented.",
+    explanation: "Standard TCP adds about a packets to its window every round trip and, after a loss, cuts the window to (1 − b) of its size. With a = 1 and b = 0.5 this is the classic AIMD sawtooth. A 1 Gb/s, 30 ms path holds about 2 400 packets of 1500 bytes: after one loss Standard TCP must win back about 1 200 of them at one per round trip, about 37 s, and twice that when the window grows per ACK with delayed ACKs, as in Linux 2.4. With 9000-byte frames (the default scenario) the path holds about 415 packets and the regrowth takes about 6 to 12 s. The bigger the path, the longer the wait, which is why the high-speed variants were invented.",
     expect_on_chart: "A slow linear climb and a halving at each loss: a sawtooth whose period grows with the square of the window.",
     increase_tex: r"w \leftarrow w + \frac{a}{w} \text{ per ACK}",
     decrease_tex: r"w \leftarrow (1 - b)\,w",
