@@ -322,3 +322,20 @@ test('the ablation: the lab with its profile as a whole and each switch turned b
   await expect(rows.filter({ hasText: 'NIC transmit ring' })).toContainText('→ none');
   expect(problems).toEqual([]);
 });
+
+test('lab 9 at quick scale: the series give identical results, and the page says why', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('./?lab=rtt-fairness');
+  await expect(page.getByTestId('no-congestion-note')).toHaveCount(0);
+  const s = await runToDone(page, 120_000);
+  expect(s.points.every((p) => p.result!.drops === 0)).toBe(true);
+  // Every series' result is the same at each RTT: the second flow's algorithm never acts.
+  for (const p of s.points) {
+    const first = s.points.find((q) => q.x === p.x && q.seed === p.seed)!;
+    expect(p.result!.group_throughput_mbps).toEqual(first.result!.group_throughput_mbps);
+  }
+  await expect(page.getByTestId('no-congestion-note')).toBeVisible();
+  // The quick scale's note says so before the run, too.
+  await expect(lab(page).locator('.lab-run')).toContainText('every pairing gives the same result');
+  expect(problems).toEqual([]);
+});

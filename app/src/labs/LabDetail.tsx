@@ -17,7 +17,7 @@ import type { PointDebug } from './protocol';
 import { AblationPanel } from './AblationPanel';
 import { ResultChart } from './ResultChart';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
-import { FidelityNote, GainTable, PaperTable, PointErrors, RankingTable } from './tables';
+import { FidelityNote, GainTable, NoCongestionNote, PaperTable, PointErrors, RankingTable } from './tables';
 import { setLabHookSource, type LabHookSnapshot } from './testHooks';
 
 export interface LabDetailProps {
@@ -297,6 +297,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
             </div>
           ))}
         </div>
+        <NoCongestionNote lab={lab} results={snap.results} />
         <FidelityNote lab={lab} comparisons={snap.comparisons} anyResults={anyResults} />
         {showsRanking(lab) && (
           <>

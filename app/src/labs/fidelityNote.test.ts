@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../engine/generated/labs';
-import { fidelitySummary } from './fidelityNote';
+import { fidelitySummary, seriesIndistinguishable } from './fidelityNote';
 import { lab, series } from './testing/fixtures';
 
 function C(o: Partial<Comparison>): Comparison {
@@ -42,5 +42,16 @@ describe('fidelitySummary', () => {
     const l = lab({ series: [], guide: { ...L.guide, model_differences: ['A plain difference.', 'Still missing: the ring’s true reach.'] } });
     expect(fidelitySummary(l, []).missing).toEqual(['the ring’s true reach.']);
     expect(fidelitySummary(L, null)).toEqual({ compared: 0, within: 0, misses: [], missing: [] });
+  });
+});
+
+describe('seriesIndistinguishable', () => {
+  const r = (series: string, x: number, g: number[], seed = 1) => ({ series, x, seed, group_throughput_mbps: g });
+  it('is true only when every run of the same x and seed gives the same result in every series', () => {
+    expect(seriesIndistinguishable([r('a', 50, [100, 800]), r('b', 50, [100, 800]), null, r('a', 200, [1, 2]), r('b', 200, [1, 2])])).toBe(true);
+    expect(seriesIndistinguishable([r('a', 50, [100, 800]), r('b', 50, [100, 801])])).toBe(false);
+    // Nothing to compare yet: one series only, or different seeds.
+    expect(seriesIndistinguishable([r('a', 50, [1]), r('a', 200, [1])])).toBe(false);
+    expect(seriesIndistinguishable([r('a', 50, [1], 1), r('b', 50, [1], 2)])).toBe(false);
   });
 });

@@ -29,3 +29,26 @@ export function fidelitySummary(lab: Lab, comparisons: readonly Comparison[] | n
     missing: lab.guide.model_differences.filter((d) => STILL_MISSING.test(d)).map((d) => d.replace(STILL_MISSING, '')),
   };
 }
+
+/**
+ * Every series gave exactly the same result at every (x, seed) run so far
+ * (at least one such pair run): the algorithms the series differ in never
+ * acted differently, so their lines lie on top of each other.
+ */
+export function seriesIndistinguishable(results: readonly ({ series: string; x: unknown; seed: number; group_throughput_mbps: number[] } | null)[]): boolean {
+  const byRun = new Map<string, { series: string; key: string }[]>();
+  for (const r of results) {
+    if (!r) continue;
+    const k = `${JSON.stringify(r.x)}|${r.seed}`;
+    const list = byRun.get(k) ?? [];
+    list.push({ series: r.series, key: JSON.stringify(r.group_throughput_mbps) });
+    byRun.set(k, list);
+  }
+  let compared = false;
+  for (const list of byRun.values()) {
+    if (new Set(list.map((e) => e.series)).size < 2) continue;
+    compared = true;
+    if (new Set(list.map((e) => e.key)).size > 1) return false;
+  }
+  return compared;
+}

@@ -4,7 +4,7 @@
 
 import type { Comparison, Lab, Paper, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
 import { sourceCite } from './cite';
-import { fidelitySummary } from './fidelityNote';
+import { fidelitySummary, seriesIndistinguishable } from './fidelityNote';
 import { gainOverStandard, seriesMean } from './chartData';
 import { formatAt, formatValue, formatX, METRICS } from './format';
 import type { RankRow } from './protocol';
@@ -52,6 +52,18 @@ export function quantity(lab: Lab, c: Pick<Comparison, 'metric' | 'group' | 'ser
   if (c.relation === 'difference' && c.relative_to) q = `${q}, minus ${seriesLabel(lab, c.relative_to)}`;
   if (c.relation === 'percent' && c.relative_to) q = `${q}, % change over ${seriesLabel(lab, c.relative_to)}`;
   return q;
+}
+
+/** Below the result charts: said when the series' results are identical, so the charts show one line. */
+export function NoCongestionNote(props: { lab: Lab; results: readonly (PointResult | null)[] }) {
+  if (props.lab.series.length < 2 || !seriesIndistinguishable(props.results)) return null;
+  return (
+    <p className="fidelity-note differs" role="note" data-testid="no-congestion-note">
+      Every series has given exactly the same result so far: the algorithms they compare have not acted differently in these runs, so their lines lie on
+      top of each other. Usually the flows running them have not met a congestion event yet and are still in slow start, where all algorithms grow alike;
+      longer runs (the faithful scale) let congestion, and the algorithms, come into play.
+    </p>
+  );
 }
 
 /** Below the result charts: how the runs so far compare with the paper, from the engine's comparison. */
