@@ -1,34 +1,49 @@
 // A read-only window.sawtooth for tests and the curious: what the page shows
-// right now (published after each render), and a promise for the end of the
-// current run, so tests wait on state rather than on timeouts.
+// right now (published after each render), the id of the newest run, and a
+// promise for the end of the current (or of the next) run, so tests wait on
+// state rather than on timeouts.
+//
+// Its types are the published contract (docs/sawtooth-test-surface.d.ts,
+// documented in docs/TEST-SURFACE.md): the hooks below must satisfy them,
+// and the app's own types must match them both ways (ContractChecks), so a
+// change to either fails the type check until the other follows.
 
+import type * as Contract from '../../../docs/sawtooth-test-surface';
 import type { RunSeries } from '../engine/columns';
 import type { EngineError } from '../engine/errors';
-import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
+import type { Comparison, PointResult } from '../engine/generated/labs';
+import type { EngineEvent, EventKind, RunSummary, Scenario } from '../engine/types';
 import type { RunSnapshot, RunState } from './runStore';
 // guided labs (issue 7): window.sawtooth.lab().
 import { labHookSnapshot, type LabHookSnapshot } from '../labs/testHooks';
 
-export interface SawtoothHooks {
-  state(): RunState;
-  scenario(): Scenario | null;
-  summary(): RunSummary | null;
-  /** A copy of the run's samples so far. */
-  series(): RunSeries | null;
-  error(): EngineError | null;
-  /** The engine's event log of the run so far: { t_s, flow, kind } (kinds as in engine/types EVENT_KINDS). */
-  events(): EngineEvent[];
-  /** Resolves with the final state once the current run has finished and is on screen. */
-  whenDone(): Promise<RunState>;
-  /** guided labs: what the guided-labs view shows (the open lab's sweep), or null on other views. */
-  lab(): LabHookSnapshot | null;
-}
+/**
+ * The contract version (stated at the top of docs/TEST-SURFACE.md):
+ * bump it, there and in docs/sawtooth-test-surface.d.ts, with every change
+ * to what the contract promises.
+ */
+export const CONTRACT_VERSION = 2 satisfies Contract.ContractVersion;
 
-declare global {
-  interface Window {
-    sawtooth?: SawtoothHooks;
-  }
-}
+/** window.sawtooth, exactly as the published declarations describe it. */
+export type SawtoothHooks = Contract.Sawtooth;
+
+// ---- compile-time checks: the app's types and the published ones are the same shapes.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type NotAny<T> = 0 extends 1 & T ? false : true;
+type Check<A, B> = Same<A, B> extends true ? (NotAny<A> extends true ? (NotAny<B> extends true ? true : false) : false) : false;
+type Expect<T extends true> = T;
+export type ContractChecks = [
+  Expect<Check<RunState, Contract.RunState>>,
+  Expect<Check<Scenario, Contract.Scenario>>,
+  Expect<Check<RunSummary, Contract.RunSummary>>,
+  Expect<Check<RunSeries, Contract.RunSeries>>,
+  Expect<Check<EngineError, Contract.EngineError>>,
+  Expect<Check<EventKind, Contract.EventKind>>,
+  Expect<Check<EngineEvent, Contract.EngineEvent>>,
+  Expect<Check<PointResult, Contract.PointResult>>,
+  Expect<Check<Comparison, Contract.Comparison>>,
+  Expect<Check<LabHookSnapshot, Contract.LabSnapshot>>,
+];
 
 function copySeries(s: RunSeries): RunSeries {
   return {
@@ -46,38 +61,64 @@ function copySeries(s: RunSeries): RunSeries {
 
 const clone = <T>(v: T): T => (v === null ? v : structuredClone(v));
 
+type Finished = 'done' | 'error';
+const finished = (s: RunState): s is Finished => s === 'done' || s === 'error';
+
+interface Waiter {
+  /** Resolve only once a run newer than this has finished (undefined: the current run). */
+  after: number | undefined;
+  resolve: (s: Finished) => void;
+}
+
 /** Tracks what has been rendered; App publishes to it from a layout effect. */
 export class RenderedRun {
   private snap: RunSnapshot | null = null;
   private state: RunState = 'idle';
   private error: EngineError | null = null;
-  private waiters: ((s: RunState) => void)[] = [];
+  /** The newest run id published (running or finished); it only grows. */
+  private latestRunId = 0;
+  private waiters: Waiter[] = [];
 
   publish(snap: RunSnapshot | null, state: RunState, error: EngineError | null): void {
     this.snap = snap;
     this.state = state;
     this.error = error;
-    if (state === 'done' || state === 'error') {
-      const w = this.waiters;
-      this.waiters = [];
-      for (const resolve of w) resolve(state);
+    // After an engine crash the snapshot shows the last finished run (an
+    // older id): the run that crashed was published as running before.
+    if (snap && snap.runId > this.latestRunId) this.latestRunId = snap.runId;
+    if (finished(state)) {
+      const keep: Waiter[] = [];
+      const ready: Waiter[] = [];
+      for (const w of this.waiters) (this.satisfies(w.after) ? ready : keep).push(w);
+      this.waiters = keep;
+      for (const w of ready) w.resolve(state);
     }
+  }
+
+  private satisfies(after: number | undefined): boolean {
+    return after === undefined || this.latestRunId > after;
+  }
+
+  private whenDone(afterRunId?: number): Promise<Finished> {
+    const after = typeof afterRunId === 'number' && Number.isFinite(afterRunId) ? afterRunId : undefined;
+    const s = this.state;
+    if (finished(s) && this.satisfies(after)) return Promise.resolve(s);
+    return new Promise<Finished>((resolve) => this.waiters.push({ after, resolve }));
   }
 
   hooks(): SawtoothHooks {
     return Object.freeze({
+      contractVersion: CONTRACT_VERSION,
       state: () => this.state,
       scenario: () => clone(this.snap?.scenario ?? null),
       summary: () => clone(this.snap?.summary ?? null),
       series: () => (this.snap?.series ? copySeries(this.snap.series) : null),
       error: () => clone(this.error),
       events: () => (this.snap ? this.snap.events.map((e) => ({ ...e })) : []),
-      whenDone: () =>
-        this.state === 'done' || this.state === 'error'
-          ? Promise.resolve(this.state)
-          : new Promise<RunState>((resolve) => this.waiters.push(resolve)),
+      runId: () => this.latestRunId,
+      whenDone: (afterRunId?: number) => this.whenDone(afterRunId),
       lab: () => labHookSnapshot(),
-    });
+    } satisfies SawtoothHooks);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatRate, parseQuantity, trimNumber } from './units';
+import { formatBytes, formatRate, parseQuantity, trimNumber, valueText } from './units';
 
 describe('formatting', () => {
   it('formats bytes with binary prefixes and rates with SI prefixes', () => {
@@ -18,6 +18,18 @@ describe('formatting', () => {
     expect(trimNumber(1 / 3)).toBe('0.3333');
     expect(trimNumber(83000)).toBe('83000');
     expect(trimNumber(1e-7)).toBe('1e-7');
+  });
+});
+
+describe('valueText (a slider\'s aria-valuetext)', () => {
+  it('names the unit once', () => {
+    expect(valueText(40, 'ms', 'ms')).toBe('40 ms');
+    expect(valueText(20, 's', 's')).toBe('20 s');
+    expect(valueText(16 * 2 ** 20, 'bytes', 'bytes')).toBe('16 MB');
+    expect(valueText(1e9, 'rate', 'b/s')).toBe('1 Gb/s');
+    expect(valueText(300, 'packets', 'packets')).toBe('300 packets');
+    expect(valueText(2, 'plain', 'streams')).toBe('2 streams');
+    expect(valueText(7, 'plain', '')).toBe('7');
   });
 });
 

@@ -76,6 +76,19 @@ export function formatValue(v: number, kind: UnitKind, unitLabel = ''): string {
   }
 }
 
+/**
+ * A value with its unit, once, for screen readers (a slider's
+ * aria-valuetext): "40 ms", "16 MB", "1 Gb/s", "100 packets", "7".
+ * formatValue already names the unit of bytes, rates and times; other
+ * kinds get `unitLabel` appended (nothing when it is empty).
+ */
+export function valueText(v: number, kind: UnitKind, unitLabel = ''): string {
+  const text = formatValue(v, kind, unitLabel);
+  if (kind === 'bytes' || kind === 'rate' || kind === 'ms' || kind === 's') return text;
+  const unit = unitLabel.trim();
+  return unit ? `${text} ${unit}` : text;
+}
+
 const NUMBER = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;
 const NUMBER_RE = new RegExp(`^(${NUMBER})(?:\\s*/\\s*(${NUMBER}))?\\s*([a-zA-Z/%µ]*)$`);
 

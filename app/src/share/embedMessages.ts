@@ -5,7 +5,8 @@
 //   { type: 'sawtooth:error', version: 1, error }            after a failed run
 //
 // Target origin: '*' by default (the messages carry only the simulation's
-// public inputs and results), or exactly the origin given by ?origin=.
+// public inputs and results), or exactly the origin given by ?origin=; none
+// at all (null) when ?origin= was not a valid origin (share/view.ts).
 // Sawtooth never reads messages from the parent.
 
 import type { EngineError } from '../engine/errors';
@@ -33,16 +34,18 @@ export function parentWindow(w: Window = window): ParentLike | null {
 
 export class EmbedChannel {
   private readonly parent: ParentLike | null;
-  private readonly origin: string;
+  /** null: post nothing (a bad ?origin=). */
+  private readonly origin: string | null;
   private readySent = false;
   private lastKey: string | null = null;
 
-  constructor(parent: ParentLike | null, targetOrigin: string) {
+  constructor(parent: ParentLike | null, targetOrigin: string | null) {
     this.parent = parent;
     this.origin = targetOrigin;
   }
 
   private post(msg: EmbedMessage): void {
+    if (this.origin === null) return;
     // structuredClone drops anything that is not plain data.
     this.parent?.postMessage(structuredClone(msg), this.origin);
   }

@@ -94,4 +94,13 @@ describe('embed messages', () => {
     // Not framed: nothing to post to, nothing thrown.
     new EmbedChannel(null, '*').ready();
   });
+  it('posts nothing when ?origin= was rejected (no target origin)', async () => {
+    const snap = await mockRun();
+    const sent: unknown[] = [];
+    const ch = new EmbedChannel({ postMessage: (m) => sent.push(m) }, null);
+    ch.ready();
+    ch.summary(1, snap.summary!, snap.scenario);
+    ch.error(2, { kind: 'internal', message: 'x' });
+    expect(sent).toEqual([]);
+  });
 });

@@ -15,13 +15,41 @@ describe('view options', () => {
 
   it('ignores hostile values with a notice', () => {
     const r = parseView('?embed=<b>&charts=<script>,cwnd&profile=javascript:alert(1)&origin=javascript:alert(1)');
-    expect(r.view).toEqual({ ...DEFAULT_VIEW, charts: ['cwnd'] });
+    // A bad origin= posts nothing (never falls back to any parent).
+    expect(r.view).toEqual({ ...DEFAULT_VIEW, charts: ['cwnd'], targetOrigin: null });
     expect(r.notices).toHaveLength(4);
     expect(parseOrigin('https://a.example/path')).toBeNull();
     expect(parseOrigin('http://localhost:8080')).toBe('http://localhost:8080');
     const notes: string[] = [];
     expect(checkNames('charts', ['cwnd', 'bogus'], ['cwnd', 'throughput'], notes)).toEqual(['cwnd']);
     expect(notes[0]).toMatch(/charts=bogus/);
+  });
+});
+
+describe('origin=', () => {
+  it('accepts https origins, and http only on a loopback host', () => {
+    expect(parseOrigin('https://slides.example.org')).toBe('https://slides.example.org');
+    expect(parseOrigin('https://slides.example.org/')).toBe('https://slides.example.org');
+    expect(parseOrigin('https://slides.example.org:8443')).toBe('https://slides.example.org:8443');
+    expect(parseOrigin('http://127.0.0.1:4173')).toBe('http://127.0.0.1:4173');
+    expect(parseOrigin('http://[::1]:4173')).toBe('http://[::1]:4173');
+    for (const bad of ['http://slides.example.org', 'http://localhost.example.org', 'ftp://slides.example.org', 'https://user@slides.example.org', 'https://slides.example.org/deck', 'https://slides.example.org?x=1', 'slides.example.org', '*', 'null', '', 'not a url'])
+      expect(parseOrigin(bad)).toBeNull();
+  });
+
+  it('names a rejected origin in a notice and sends no messages', () => {
+    for (const bad of ['http://slides.example.org', 'garbage']) {
+      const r = parseView(`?embed=1&origin=${encodeURIComponent(bad)}`);
+      expect(r.view.targetOrigin).toBeNull();
+      expect(r.notices).toHaveLength(1);
+      expect(r.notices[0]).toContain(`origin=${bad}`);
+      expect(r.notices[0]).toMatch(/https origin.*not sent/);
+      expect(encodeView(r.view)).toBe('embed=1');
+    }
+    const long = parseView(`?origin=${'x'.repeat(500)}`);
+    expect(long.notices[0].length).toBeLessThan(300);
+    const ok = parseView('?origin=https%3A%2F%2Fslides.example.org');
+    expect(ok).toEqual({ view: { ...DEFAULT_VIEW, targetOrigin: 'https://slides.example.org' }, notices: [] });
   });
 });
 

@@ -6,6 +6,11 @@
 //   &profile=projector            colour profile: default | projector
 //   &origin=https://slides.example  the only origin embed messages are posted to
 //
+// origin= must be an https origin (http only on a loopback host, for local
+// test pages); anything else is named in a notice and embed messages are
+// then not posted at all: a link that asked for one parent never falls back
+// to any parent.
+//
 // Unknown chart or control names are ignored with a notice once the page
 // knows which exist (checkNames).
 
@@ -18,8 +23,11 @@ export interface ViewOptions {
   /** null: the page's default (all in the lab page, none in embed mode). */
   controls: string[] | null;
   profile: ColourProfile;
-  /** Target origin of postMessage to the parent ('*' unless ?origin= names one). */
-  targetOrigin: string;
+  /**
+   * Target origin of postMessage to the parent: '*' unless ?origin= names
+   * one; null when ?origin= was not a valid origin (nothing is posted).
+   */
+  targetOrigin: string | null;
 }
 
 export const DEFAULT_VIEW: ViewOptions = { embed: false, charts: null, controls: null, profile: 'default', targetOrigin: '*' };
@@ -33,15 +41,29 @@ function names(key: string, text: string, notices: string[]): string[] | null {
   return good.length > 0 || items.length === 0 ? [...new Set(good)] : null;
 }
 
-/** A web origin ("https://host[:port]"), or null. */
+/** Hosts on which an http:// origin is accepted (a test page on this machine). */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * A web origin exactly as written, "https://host[:port]" (a trailing slash
+ * is allowed), or "http://host[:port]" for a loopback host; else null.
+ */
 export function parseOrigin(text: string): string | null {
+  let u: URL;
   try {
-    const u = new URL(text);
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
-    return u.origin === text.replace(/\/$/, '') ? u.origin : null;
+    u = new URL(text);
   } catch {
     return null;
   }
+  const secure = u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK_HOSTS.includes(u.hostname));
+  if (!secure) return null;
+  return u.origin === text.replace(/\/$/, '') ? u.origin : null;
+}
+
+/** The notice for an origin= that is not accepted (the value shortened, shown as text). */
+export function originNotice(text: string): string {
+  const shown = text.length > 80 ? `${text.slice(0, 77)}…` : text;
+  return `Ignored origin=${shown}: it must be an https origin such as https://slides.example.org (http only for localhost, 127.0.0.1 or [::1]); embed messages are not sent.`;
 }
 
 export function parseView(search: string): { view: ViewOptions; notices: string[] } {
@@ -71,7 +93,10 @@ export function parseView(search: string): { view: ViewOptions; notices: string[
   if (origin !== null) {
     const o = parseOrigin(origin);
     if (o) view.targetOrigin = o;
-    else notices.push('Ignored origin=: expected a web origin like https://slides.example.org; embed messages go to any parent.');
+    else {
+      view.targetOrigin = null;
+      notices.push(originNotice(origin));
+    }
   }
   return { view, notices };
 }

@@ -9,7 +9,7 @@ import { formatValidationError } from '../engine/errors';
 import type { ValidationError } from '../engine/types';
 import { controlText, parseControl, type ControlSpec } from '../lab/controls';
 import { nearestIndex } from '../lab/ladder';
-import { formatValue } from '../lab/units';
+import { valueText } from '../lab/units';
 import { useFieldErrors } from './FieldErrors';
 import { Tip } from './Tip';
 import type { GlossaryId } from '../lab/glossary';
@@ -83,7 +83,7 @@ export function QuantityControl(props: QuantityControlProps) {
           value={index}
           disabled={disabled}
           aria-label={`${label} slider`}
-          aria-valuetext={formatValue(value, spec.kind, spec.unit) + (spec.kind === 'bytes' || spec.kind === 'rate' ? '' : ` ${spec.unit}`)}
+          aria-valuetext={valueText(value, spec.kind, spec.unit)}
           onChange={(e) => {
             const v = spec.ladder[Number(e.currentTarget.value)];
             setText(controlText(v, spec));
