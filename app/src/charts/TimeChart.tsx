@@ -12,6 +12,7 @@ import type { EngineEvent } from '../engine/types';
 import { drawLines } from './canvasDraw';
 import { buildChartModel, chartYDomain, decimateSeries, formatReadout, sampleRange, valuesAt, type RunView } from './chartModel';
 import { chartDataAttributes } from './dataAttributes';
+import { layoutLimitLabels } from './labels';
 import { MARKER_KINDS, markerPath, type MarkerKind } from './markers';
 import { flowColor } from './palette';
 import { linePath } from './path';
@@ -183,6 +184,8 @@ function TimeChartImpl(props: TimeChartProps) {
   };
 
   const attrs = chartDataAttributes(model, props.runId);
+  // Labels of the limit lines, nudged apart (two flows' windows at one height, several limits above the axis).
+  const limitLabels = useMemo(() => layoutLimitLabels(model.constants, model.sy, plotH, spec.unit), [model.constants, model.sy, plotH, spec.unit]);
   const cursorPx = hover ? model.sx(hover.t) : null;
   const laneY = (k: MarkerKind) => M.top + plotH + 6 + laneKinds.indexOf(k) * LANE_H + LANE_H / 2;
   const helpId = `${uid}-help`;
@@ -263,11 +266,7 @@ function TimeChartImpl(props: TimeChartProps) {
             </g>
             <g className="limits">
               {model.constants.map((c) =>
-                c.offScale ? (
-                  <text key={c.id} className="offscale" data-series={c.id} x={plotW - 4} y={10} textAnchor="end" fill={c.color}>
-                    {c.label} ↑ {formatReadout(c.value)} {spec.unit}
-                  </text>
-                ) : (
+                c.offScale ? null : (
                   <line
                     key={c.id}
                     className="limit"
@@ -282,6 +281,20 @@ function TimeChartImpl(props: TimeChartProps) {
                   />
                 ),
               )}
+              {limitLabels.map((l) => (
+                <text
+                  key={`label-${l.id}`}
+                  className={l.offScale ? 'offscale limit-label' : 'limit-label'}
+                  data-series={l.offScale ? l.id : undefined}
+                  data-label-for={l.id}
+                  x={plotW - 4}
+                  y={l.y}
+                  textAnchor="end"
+                  fill={l.color}
+                >
+                  {l.text}
+                </text>
+              ))}
             </g>
           </g>
           {laneKinds.length > 0 && (

@@ -2,8 +2,11 @@
 // mean throughput, share, drops, local-congestion events, retransmissions and
 // time to 90% of the final rate. Cells carry the engine's raw values
 // (data-value) so tests compare them with window.sawtooth.summary().
+// The per-flow table sits in its own horizontal scroll box: when its columns
+// do not fit (a narrow window), it scrolls there, never the page; the box is
+// then a focusable, labelled region so the keyboard can scroll it too.
 
-import { memo } from 'react';
+import { memo, useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatMbps } from '../charts/format';
 import { flowColor } from '../charts/palette';
 import type { RunSummary } from '../engine/types';
@@ -46,60 +49,89 @@ export const SummaryTable = memo(function SummaryTable({ summary, running }: { s
       </div>
       {running && !summary && <p className="muted">The summary appears when the run finishes.</p>}
       {summary && summary.flows.length > 0 && (
-        <table className="flows-table" data-testid="summary-table">
-          <caption className="sr-only">Per-flow results</caption>
-          <thead>
-            <tr>
-              <th scope="col">flow</th>
-              <th scope="col">algorithm</th>
-              <th scope="col">mean Mb/s</th>
-              <th scope="col">share</th>
-              <th scope="col">drops</th>
-              <th scope="col">
-                local congestion <Tip id="local_congestion" />
-              </th>
-              <th scope="col">retransmits</th>
-              <th scope="col">retx rate</th>
-              <th scope="col">fast rtx / timeouts</th>
-              <th scope="col">time to 90%</th>
-            </tr>
-          </thead>
-          <tbody>
-            {summary.flows.map((f) => (
-              <tr key={f.flow} data-testid={`summary-flow-${f.flow}`}>
-                <th scope="row">
-                  <span className="flow-dot" style={{ background: flowColor(f.flow) }} aria-hidden="true" /> {f.flow}
+        <ScrollBox label="Per-flow results">
+          <table className="flows-table" data-testid="summary-table">
+            <caption className="sr-only">Per-flow results</caption>
+            <thead>
+              <tr>
+                <th scope="col">flow</th>
+                <th scope="col">algorithm</th>
+                <th scope="col">mean Mb/s</th>
+                <th scope="col">share</th>
+                <th scope="col">drops</th>
+                <th scope="col">
+                  local congestion <Tip id="local_congestion" />
                 </th>
-                <td className="left">{f.algorithm}</td>
-                <td data-field="mean_throughput_bps" data-value={f.mean_throughput_bps}>
-                  {formatMbps(f.mean_throughput_bps)}
-                </td>
-                <td data-field="share" data-value={f.share}>
-                  {pct(f.share)}
-                </td>
-                <td data-field="drops" data-value={f.drops}>
-                  {f.drops}
-                </td>
-                <td data-field="local_congestion_events" data-value={f.local_congestion_events}>
-                  {f.local_congestion_events}
-                </td>
-                <td data-field="retransmits" data-value={f.retransmits}>
-                  {f.retransmits}
-                </td>
-                <td data-field="retransmission_rate" data-value={f.retransmission_rate}>
-                  {(f.retransmission_rate * 100).toFixed(3)}%
-                </td>
-                <td data-field="fast_retransmits" data-value={f.fast_retransmits}>
-                  {f.fast_retransmits} / {f.timeouts}
-                </td>
-                <td data-field="time_to_90pct_s" data-value={f.time_to_90pct_s ?? ''}>
-                  {f.time_to_90pct_s === null ? '—' : `${f.time_to_90pct_s.toFixed(2)} s`}
-                </td>
+                <th scope="col">retransmits</th>
+                <th scope="col">retx rate</th>
+                <th scope="col">fast rtx / timeouts</th>
+                <th scope="col">time to 90%</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {summary.flows.map((f) => (
+                <tr key={f.flow} data-testid={`summary-flow-${f.flow}`}>
+                  <th scope="row">
+                    <span className="flow-dot" style={{ background: flowColor(f.flow) }} aria-hidden="true" /> {f.flow}
+                  </th>
+                  <td className="left">{f.algorithm}</td>
+                  <td data-field="mean_throughput_bps" data-value={f.mean_throughput_bps}>
+                    {formatMbps(f.mean_throughput_bps)}
+                  </td>
+                  <td data-field="share" data-value={f.share}>
+                    {pct(f.share)}
+                  </td>
+                  <td data-field="drops" data-value={f.drops}>
+                    {f.drops}
+                  </td>
+                  <td data-field="local_congestion_events" data-value={f.local_congestion_events}>
+                    {f.local_congestion_events}
+                  </td>
+                  <td data-field="retransmits" data-value={f.retransmits}>
+                    {f.retransmits}
+                  </td>
+                  <td data-field="retransmission_rate" data-value={f.retransmission_rate}>
+                    {(f.retransmission_rate * 100).toFixed(3)}%
+                  </td>
+                  <td data-field="fast_retransmits" data-value={f.fast_retransmits}>
+                    {f.fast_retransmits} / {f.timeouts}
+                  </td>
+                  <td data-field="time_to_90pct_s" data-value={f.time_to_90pct_s ?? ''}>
+                    {f.time_to_90pct_s === null ? '—' : `${f.time_to_90pct_s.toFixed(2)} s`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
       )}
     </section>
   );
 });
+
+/** A horizontal scroll box; focusable (and a named region) only while its content overflows it. */
+function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const check = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
+    check();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    if (el.firstElementChild) ro.observe(el.firstElementChild);
+    return () => ro.disconnect();
+  }, []);
+  return (
+    <div
+      ref={ref}
+      className="table-scroll"
+      data-overflows={overflows ? 'true' : undefined}
+      {...(overflows ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}
+    >
+      {children}
+    </div>
+  );
+}
