@@ -259,7 +259,10 @@ fn lab02_highspeed_and_scalable_beat_standard_above_3_mb() {
         // What the lab's "still missing" text says the page will show: the
         // gains stay below the paper's and Scalable, not HighSpeed, leads.
         // If the model closes the gap this fails, and the text must change.
-        assert!(hs - std < 100.0 && sc - std < 100.0, "gains {hs} / {sc} over {std}");
+        assert!(
+            hs - std < 100.0 && sc - std < 100.0,
+            "gains {hs} / {sc} over {std}"
+        );
         assert!(sc > hs, "Scalable {sc} no longer ahead of HighSpeed {hs}");
     }
     // Fig. 12: the back-offs are local, not network losses.
@@ -278,15 +281,14 @@ fn lab02_highspeed_and_scalable_beat_standard_above_3_mb() {
 /// txqueuelen, from 828 Mb/s at 100 to 966 Mb/s above 210 (+16%); the fast
 /// algorithms gain less (Scalable +7.7%, HighSpeed +2%).
 ///
-/// Not reproduced: the three converging on 966 Mb/s above 210, and
-/// HighSpeed gaining least. The simulated curves sit at lower throughput
-/// for the same txqueuelen: Standard still trails at 250 (869 Mb/s)
-/// because its slow start still overflows the interface queue once, and it
-/// reaches 955-968 Mb/s only at 300-400 packets, outside the sweep. The
-/// interface queue is the model's whole host buffer; the testbed's NIC
-/// transmit ring held more packets behind it (docs/ENGINE.md), so local
-/// congestion comes earlier here. Asserted: Standard's throughput rises
-/// with txqueuelen, is highest above 210, and gains the most.
+/// With the linux-2.4 profile (the e1000 ring behind the interface queue)
+/// the three converge above 210 (953 Mb/s each, paper 966) and Standard is
+/// within 10 % of the paper at 100 (885 vs 828). Not reproduced: the size
+/// of the gains (Standard +8 %, Scalable +1 %, against +17 % and +8 %):
+/// the simulated flows lose less at 100 than the testbed's did; the ring's
+/// true reach (descriptors per jumbo frame) is not known (docs/profiles.md).
+/// Asserted: Standard's throughput rises with txqueuelen, is highest above
+/// 210, is within 10 % of both published values, and gains the most.
 #[test]
 fn lab03_standard_gains_most_from_a_longer_txqueuelen() {
     let l = lab("txqueuelen").unwrap();
@@ -337,6 +339,16 @@ fn lab03_standard_gains_most_from_a_longer_txqueuelen() {
         gains[0] > gains[1] && gains[0] > gains[2],
         "Standard should gain most: {gains:?}"
     );
+    // The lab's mechanism text: the high-speed algorithms "lose less at
+    // short queues" (they regrow faster after the CWR cut).
+    let std25 = mean(&rs, "reno", Some(25.0), total);
+    for s in ["highspeed", "scalable"] {
+        let v = mean(&rs, s, Some(25.0), total);
+        assert!(
+            v > std25,
+            "{s} {v:.0} not above Standard {std25:.0} at txqueuelen 25"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------
