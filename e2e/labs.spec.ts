@@ -339,3 +339,24 @@ test('lab 9 at quick scale: the series give identical results, and the page says
   await expect(lab(page).locator('.lab-run')).toContainText('every pairing gives the same result');
   expect(problems).toEqual([]);
 });
+
+test('a chart with many series: the legend picks which series are drawn', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('./?lab=two-to-one');
+  const s = await runToDone(page, 90_000);
+  const chart = page.getByTestId(`lab-chart-group_throughput_mbps`);
+  const ids = async () => JSON.parse((await chart.getAttribute('data-series-ids'))!) as string[];
+  const before = await ids();
+  const series = [...new Set(s.points.map((p) => p.series))];
+  expect(series.length).toBeGreaterThan(3);
+  const toggles = chart.locator('.lab-legend .legend-toggle');
+  const first = series[0];
+  const toggle = chart.locator(`.legend-item[data-line^="${first}"] .legend-toggle`).first();
+  await expect(toggles.first()).toHaveAttribute('aria-pressed', 'true');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  await expect.poll(ids).toEqual(before.filter((id) => id.split('#')[0] !== first));
+  await toggle.click();
+  await expect.poll(ids).toEqual(before);
+  expect(problems).toEqual([]);
+});

@@ -40,6 +40,10 @@ export function ResultChart({ lab, plan, points, results, paper, papers, drillHr
   const boxRef = useRef<HTMLDivElement>(null);
   const width = Math.max(280, useElementWidth(boxRef, 560));
   const uid = useId();
+  // Series the reader has hidden with the legend (charts with many lines).
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+  const allSeries = useMemo(() => [...new Set(points.map((p) => p.series))].filter((s) => !plan.onlySeries || plan.onlySeries.includes(s)), [points, plan.onlySeries]);
+  const shown = useMemo(() => (hidden.size ? allSeries.filter((s) => !hidden.has(s)) : plan.onlySeries), [allSeries, hidden, plan.onlySeries]);
   const model: ResultChartModel = useMemo(
     () =>
       buildResultChart({
@@ -49,11 +53,23 @@ export function ResultChart({ lab, plan, points, results, paper, papers, drillHr
         results,
         paper,
         geometry: { width, height, margin: MARGIN },
-        onlySeries: plan.onlySeries,
+        onlySeries: shown,
         bars: plan.bars,
       }),
-    [lab, plan, points, results, paper, width, height],
+    [lab, plan, points, results, paper, width, height, shown],
   );
+  const allLines = useMemo(
+    () => (hidden.size ? buildResultChart({ lab, metric: plan.metric, points, results: [], paper: [], geometry: { width, height, margin: MARGIN }, onlySeries: plan.onlySeries, bars: plan.bars }).lines : model.lines),
+    [hidden.size, lab, plan, points, width, height, model.lines],
+  );
+  const toggleSeries = (series: string) =>
+    setHidden((h) => {
+      const next = new Set(h);
+      if (next.has(series)) next.delete(series);
+      // Never hide the last series.
+      else if (allSeries.filter((s) => !next.has(s)).length > 1) next.add(series);
+      return next;
+    });
   const info = METRICS[plan.metric];
   const lineById = useMemo(() => new Map(model.lines.map((l) => [l.id, l])), [model.lines]);
   const focusable = useMemo(() => model.marks.filter((m) => m.runs.length > 0 && (m.py !== null || model.bars)), [model]);
@@ -299,7 +315,13 @@ export function ResultChart({ lab, plan, points, results, paper, papers, drillHr
       <p id={`${uid}-help`} className="sr-only">
         Use the arrow keys to move between points; Enter opens the run in the lab page.
       </p>
-      <Legend lines={model.lines.filter((l) => model.seriesIds.includes(l.id) || model.bars)} hasPaper={model.paper.length > 0} hasBars={hasBars} paperLines={paperLines} />
+      <Legend
+        lines={allLines.filter((l) => hidden.has(l.series) || model.seriesIds.includes(l.id) || model.bars)}
+        hasPaper={model.paper.length > 0}
+        hasBars={hasBars}
+        paperLines={paperLines}
+        picker={allSeries.length > 3 ? { hidden, toggle: toggleSeries } : null}
+      />
       <ChartDataTable lab={lab} model={model} metric={plan.metric} title={plan.title} points={points} paper={model.paper} drillHref={drillHref} lineById={lineById} />
     </figure>
   );
@@ -309,16 +331,34 @@ function diamond(x: number, y: number, r: number): string {
   return `M${x},${y - r}L${x + r},${y}L${x},${y + r}L${x - r},${y}Z`;
 }
 
-function Legend({ lines, hasPaper, hasBars, paperLines }: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; paperLines: Set<string> }) {
+interface SeriesPicker {
+  hidden: ReadonlySet<string>;
+  toggle(series: string): void;
+}
+
+/** The legend; with many series each entry is a toggle that shows or hides its series (all of its lines). */
+function Legend({ lines, hasPaper, hasBars, paperLines, picker }: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; paperLines: Set<string>; picker: SeriesPicker | null }) {
+  const swatch = (l: LineDef) => (
+    <svg width="30" height="14" aria-hidden="true">
+      <line x1="1" x2="29" y1="7" y2="7" stroke={l.color} strokeWidth="2" strokeDasharray={l.dash} />
+      <path d={symbolPath(l.symbol, 40)} transform="translate(15,7)" fill={l.hollow ? undefined : l.color} className={l.hollow ? 'hollow' : undefined} stroke={l.color} strokeWidth="1.5" />
+    </svg>
+  );
   return (
-    <ul className="lab-legend" aria-label="Legend">
+    <ul className={picker ? 'lab-legend picker' : 'lab-legend'} aria-label={picker ? 'Legend: click a series to hide or show it' : 'Legend'}>
       {lines.map((l) => (
-        <li key={l.id} className="legend-item" data-line={l.id}>
-          <svg width="30" height="14" aria-hidden="true">
-            <line x1="1" x2="29" y1="7" y2="7" stroke={l.color} strokeWidth="2" strokeDasharray={l.dash} />
-            <path d={symbolPath(l.symbol, 40)} transform="translate(15,7)" fill={l.hollow ? undefined : l.color} className={l.hollow ? 'hollow' : undefined} stroke={l.color} strokeWidth="1.5" />
-          </svg>
-          {l.label}
+        <li key={l.id} className="legend-item" data-line={l.id} data-hidden={picker?.hidden.has(l.series) ? '1' : undefined}>
+          {picker ? (
+            <button type="button" className="legend-toggle" aria-pressed={!picker.hidden.has(l.series)} onClick={() => picker.toggle(l.series)}>
+              {swatch(l)}
+              {l.label}
+            </button>
+          ) : (
+            <>
+              {swatch(l)}
+              {l.label}
+            </>
+          )}
           {paperLines.has(l.id) ? <span className="sr-only"> (with paper values)</span> : null}
         </li>
       ))}
