@@ -164,6 +164,27 @@ pub fn lab_points_json(lab_id: &str, quick: bool) -> Result<String, JsError> {
     Ok(serde_json::to_string(&points).expect("points serialise"))
 }
 
+/// Run point `index` of an expanded sweep to the end and return its
+/// measured result as JSON.
+fn run_expanded_point_json(
+    lab: &'static sawtooth_core::labs::Lab,
+    points: &[sawtooth_core::labs::SweepPoint],
+    quick: bool,
+    index: usize,
+) -> Result<String, JsError> {
+    let point = points.get(index).ok_or_else(|| {
+        JsError::new(&format!(
+            "lab {} has {} points, not {}",
+            lab.id,
+            points.len(),
+            index + 1
+        ))
+    })?;
+    let result = sawtooth_core::labs::run_point(lab, point, scale(quick))
+        .map_err(|e| JsError::new(&e.to_string()))?;
+    Ok(serde_json::to_string(&result).expect("result serialises"))
+}
+
 /// Run point `index` of a lab's sweep to the end and return its measured
 /// result as JSON.
 #[wasm_bindgen]
@@ -172,16 +193,7 @@ pub fn run_lab_point_json(lab_id: &str, quick: bool, index: usize) -> Result<Str
     let points = lab
         .expand(scale(quick))
         .map_err(|e| JsError::new(&e.to_string()))?;
-    let point = points.get(index).ok_or_else(|| {
-        JsError::new(&format!(
-            "lab {lab_id} has {} points, not {}",
-            points.len(),
-            index + 1
-        ))
-    })?;
-    let result = sawtooth_core::labs::run_point(lab, point, scale(quick))
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(serde_json::to_string(&result).expect("result serialises"))
+    run_expanded_point_json(lab, &points, quick, index)
 }
 
 /// The lab's ablation variants (AblationVariant[]): index 0 is its profile
@@ -204,16 +216,7 @@ pub fn run_ablation_point_json(
     let lab = lab_or_error(lab_id)?;
     let points = sawtooth_core::ablation::expand(lab, scale(quick), variant)
         .map_err(|e| JsError::new(&e))?;
-    let point = points.get(index).ok_or_else(|| {
-        JsError::new(&format!(
-            "lab {lab_id} has {} points, not {}",
-            points.len(),
-            index + 1
-        ))
-    })?;
-    let result = sawtooth_core::labs::run_point(lab, point, scale(quick))
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(serde_json::to_string(&result).expect("result serialises"))
+    run_expanded_point_json(lab, &points, quick, index)
 }
 
 /// One variant's headline numbers and fidelity counts (AblationRow) from
