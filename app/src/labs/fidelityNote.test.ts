@@ -1,28 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Comparison } from '../engine/generated/labs';
 import { fidelitySummary, seriesIndistinguishable } from './fidelityNote';
-import { lab, series } from './testing/fixtures';
+import { comparison, lab, series } from './testing/fixtures';
 
-function C(o: Partial<Comparison>): Comparison {
-  return {
-    key: 'k',
-    series: 'reno',
-    metric: 'total_throughput_mbps',
-    group: null,
-    relation: 'value',
-    relative_to: null,
-    at: '100',
-    paper: 828,
-    paper_range: null,
-    unit: 'Mb/s',
-    simulated: 880,
-    difference: 52,
-    within_tolerance: true,
-    points: 1,
-    source: { seed: '000', file: 'f', at: 'Fig. 31' },
-    ...o,
-  };
-}
+const C = (o: Partial<Comparison>): Comparison => comparison({ series: 'reno', simulated: 880, difference: 52, within_tolerance: true, ...o });
 
 describe('fidelitySummary', () => {
   const L = lab({ series: [series('reno', [{ algorithm: 'reno' }])] });

@@ -1,25 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Comparison } from '../engine/generated/labs';
 import { comparisonCells } from './tables';
+import { comparison } from './testing/fixtures';
 
-const C = (o: Partial<Comparison>): Comparison => ({
-  key: 'k',
-  series: 's',
-  metric: 'total_throughput_mbps',
-  group: null,
-  relation: 'value',
-  relative_to: null,
-  at: '100',
-  paper: 828,
-  paper_range: null,
-  unit: 'Mb/s',
-  simulated: 634.2,
-  difference: 634.2 - 828,
-  within_tolerance: false,
-  points: 1,
-  source: { seed: '000', file: 'f.txt', at: 'Fig. 31' },
-  ...o,
-});
+const C = comparison;
 
 describe('comparisonCells', () => {
   it('states the difference in the unit and relative to the paper', () => {

@@ -1,6 +1,6 @@
 // Small labs, points and results for unit tests (shapes of the generated types).
 
-import type { Lab, PaperValue, PointResult, Series, SweepPoint, SweepValue } from '../../engine/generated/labs';
+import type { Comparison, Lab, PaperValue, PointResult, Series, SweepPoint, SweepValue } from '../../engine/generated/labs';
 import type { Scenario } from '../../engine/types';
 
 export function series(id: string, flows: { algorithm: string; label?: string; standard?: boolean }[], set: Series['set'] = {}, label = id): Series {
@@ -70,6 +70,28 @@ export function paperValue(o: Partial<PaperValue> & Pick<PaperValue, 'series' | 
     relation: 'value',
     runs: [],
     source: { seed: '000', file: '000_x.txt', at: 'Fig. 31' },
+    ...o,
+  };
+}
+
+/** A paper-vs-simulation row (lab 3's Standard at txqueuelen 100 unless overridden). */
+export function comparison(o: Partial<Comparison> = {}): Comparison {
+  return {
+    key: 'k',
+    series: 's',
+    metric: 'total_throughput_mbps',
+    group: null,
+    relation: 'value',
+    relative_to: null,
+    at: '100',
+    paper: 828,
+    paper_range: null,
+    unit: 'Mb/s',
+    simulated: 634.2,
+    difference: 634.2 - 828,
+    within_tolerance: false,
+    points: 1,
+    source: { seed: '000', file: 'f.txt', at: 'Fig. 31' },
     ...o,
   };
 }
