@@ -194,6 +194,8 @@ test('lab 3 by link: the drawn points are the engine’s results, the paper besi
   const mark = chart.locator(`a.mark[data-series="reno"][data-x="100"]`);
   await mark.click();
   await expect(page).not.toHaveURL(/lab=/);
+  // A full navigation: the new document installs window.sawtooth when its script runs.
+  await page.waitForFunction(() => window.sawtooth !== undefined);
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
   const opened = await page.evaluate(() => window.sawtooth!.scenario());
   expect(opened).toEqual(at100.scenario);
