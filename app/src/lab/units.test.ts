@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatRate, parseQuantity, trimNumber, valueText } from './units';
+import { formatBytes, formatRate, parseQuantity, trimNumber, unitFor, valueText } from './units';
 
 describe('formatting', () => {
   it('formats bytes with binary prefixes and rates with SI prefixes', () => {
@@ -52,5 +52,19 @@ describe('parseQuantity', () => {
     expect(parseQuantity('1/0', 'plain')).toBeNull();
     expect(parseQuantity('', 'plain')).toBeNull();
     expect(parseQuantity('0x10', 'plain')).toBeNull();
+  });
+});
+
+describe('unitFor: counted units read right after the value', () => {
+  it('makes the counted noun singular for exactly one', () => {
+    expect(unitFor(1, 'packets/RTT')).toBe('packet/RTT');
+    expect(unitFor(1, 'streams')).toBe('stream');
+    expect(valueText(1, 'plain', 'packets/RTT')).toBe('1 packet/RTT');
+  });
+  it('keeps plurals, fractions and other units as they are', () => {
+    expect(unitFor(2, 'packets/RTT')).toBe('packets/RTT');
+    expect(unitFor(0.5, 'packets')).toBe('packets');
+    expect(unitFor(1, 'ms')).toBe('ms');
+    expect(unitFor(1, '')).toBe('');
   });
 });

@@ -85,8 +85,22 @@ export function formatValue(v: number, kind: UnitKind, unitLabel = ''): string {
 export function valueText(v: number, kind: UnitKind, unitLabel = ''): string {
   const text = formatValue(v, kind, unitLabel);
   if (kind === 'bytes' || kind === 'rate' || kind === 'ms' || kind === 's') return text;
-  const unit = unitLabel.trim();
+  const unit = unitFor(v, unitLabel.trim());
   return unit ? `${text} ${unit}` : text;
+}
+
+/** Counted units in the singular for exactly one: "1 packet/RTT", "1 stream". */
+const SINGULAR: Record<string, string> = { packets: 'packet', streams: 'stream', flows: 'flow', hosts: 'host', segments: 'segment' };
+
+/**
+ * The unit label as it reads after `v`: the leading counted noun is made
+ * singular when v is exactly 1 ("1 packet/RTT", not "1 packets/RTT").
+ */
+export function unitFor(v: number, unitLabel: string): string {
+  if (v !== 1) return unitLabel;
+  const m = /^([a-z]+)(.*)$/.exec(unitLabel);
+  if (!m || !(m[1] in SINGULAR)) return unitLabel;
+  return SINGULAR[m[1]] + m[2];
 }
 
 const NUMBER = String.raw`[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?`;

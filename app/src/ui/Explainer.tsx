@@ -16,6 +16,7 @@ import { flushSync } from 'react-dom';
 import { flowColor } from '../charts/palette';
 import type { AlgorithmInfo } from '../engine/types';
 import { GLOSSARY } from '../lab/glossary';
+import { unitFor } from '../lab/units';
 
 type Katex = typeof import('katex')['default'];
 let katexPromise: Promise<Katex> | null = null;
@@ -185,7 +186,7 @@ export const Explainer = memo(function Explainer({ info, flow, ready = true }: E
               {info.params.map((p) => (
                 <div key={p.id}>
                   <dt>
-                    {p.name} <span className="muted">(default {p.default}{p.unit && p.unit !== 'on/off' ? ` ${p.unit}` : ''})</span>
+                    {p.name} <span className="muted">(default {p.default}{p.unit && p.unit !== 'on/off' ? ` ${unitFor(p.default, p.unit)}` : ''})</span>
                   </dt>
                   <dd>{p.description}</dd>
                 </div>

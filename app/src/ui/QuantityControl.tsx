@@ -9,7 +9,7 @@ import { formatValidationError } from '../engine/errors';
 import type { ValidationError } from '../engine/types';
 import { controlText, parseControl, type ControlSpec } from '../lab/controls';
 import { nearestIndex } from '../lab/ladder';
-import { valueText } from '../lab/units';
+import { unitFor, valueText } from '../lab/units';
 import { useFieldErrors } from './FieldErrors';
 import { Tip } from './Tip';
 import type { GlossaryId } from '../lab/glossary';
@@ -64,7 +64,9 @@ export function QuantityControl(props: QuantityControlProps) {
     } else setError(r.error);
   };
   const shown = error ? [error] : engineErrors;
-  const unit = props.unit ?? (spec.kind === 'bytes' || spec.kind === 'rate' ? '' : spec.unit);
+  const unitLabel = props.unit ?? (spec.kind === 'bytes' || spec.kind === 'rate' ? '' : spec.unit);
+  const unit = unitFor(value, unitLabel);
+  const defaultUnit = unitFor(spec.defaultValue, unitLabel);
 
   return (
     <div className={`qc${shown.length ? ' has-error' : ''}`} data-testid={testId} data-control-id={testId} data-field={field}>
@@ -112,7 +114,7 @@ export function QuantityControl(props: QuantityControlProps) {
         <button
           type="button"
           className="reset"
-          aria-label={`Reset ${label} to ${controlText(spec.defaultValue, spec)}${unit ? ` ${unit}` : ''}`}
+          aria-label={`Reset ${label} to ${controlText(spec.defaultValue, spec)}${defaultUnit ? ` ${defaultUnit}` : ''}`}
           title={`Reset to ${controlText(spec.defaultValue, spec)}`}
           disabled={disabled || (value === spec.defaultValue && !error)}
           onClick={() => {
