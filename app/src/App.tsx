@@ -47,7 +47,8 @@ export function App({ client, store, rendered, search }: AppProps) {
   const [loadError, setLoadError] = useState<EngineError | null>(null);
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const viewId = viewFromSearch(search);
-  const debugFirstRun: RunDebug | undefined = params.get('debug') === 'trap' ? 'trap' : params.get('debug') === 'crash' ? 'crash' : undefined;
+  const debugParam = params.get('debug');
+  const debugFirstRun: RunDebug | undefined = debugParam === 'trap' || debugParam === 'crash' || debugParam === 'exit' ? debugParam : undefined;
   const render = params.get('render');
   const renderMode: RenderMode = render === 'svg' || render === 'canvas' ? render : 'auto';
   // share: embed mode and colour profile mark <html> at once (share.css).

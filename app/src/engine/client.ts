@@ -50,6 +50,30 @@ interface Pending {
   resolve: (r: RunResult) => void;
 }
 
+/**
+ * A worker that owes an answer (a run in progress, a validation) and has said
+ * nothing for this long is taken for dead: a worker can exit or be killed
+ * (out of memory) without an error event. A running engine reports every
+ * slice (about 25 ms of wall time), so five seconds of silence is not a busy
+ * engine.
+ */
+export const HEARTBEAT_TIMEOUT_MS = 5000;
+/** How often the client checks for a silent worker while it waits for one. */
+export const HEARTBEAT_CHECK_MS = 1000;
+
+/** Clock and timers, injected so tests can drive the heartbeat deterministically. */
+export interface ClientTimers {
+  now(): number;
+  setInterval(f: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+const BROWSER_TIMERS: ClientTimers = {
+  now: () => performance.now(),
+  setInterval: (f, ms) => setInterval(f, ms),
+  clearInterval: (h) => clearInterval(h as ReturnType<typeof setInterval>),
+};
+
 export function createModuleWorker(): WorkerLike {
   return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module', name: 'sawtooth-engine' }) as WorkerLike;
 }
@@ -69,8 +93,14 @@ export class EngineClient {
   /** The current worker has announced itself ready (a later failure is a crash, not a load error). */
   private workerReady = false;
 
-  constructor(createWorker: () => WorkerLike = createModuleWorker) {
+  private readonly timers: ClientTimers;
+  /** When the current worker last spoke, or was last asked something (timers.now()). */
+  private lastHeard = 0;
+  private watchdog: unknown = null;
+
+  constructor(createWorker: () => WorkerLike = createModuleWorker, timers: ClientTimers = BROWSER_TIMERS) {
     this.createWorker = createWorker;
+    this.timers = timers;
   }
 
   /** Resolves with the engine's defaults and catalogue once it is loaded. */
@@ -87,6 +117,7 @@ export class EngineClient {
     const result = new Promise<RunResult>((r) => (resolve = r));
     this.pending = { id, handlers, resolve };
     worker.postMessage(debug ? { type: 'run', id, scenario, debug } : { type: 'run', id, scenario });
+    this.expectAnswer();
     return {
       id,
       result,
@@ -107,6 +138,7 @@ export class EngineClient {
     return new Promise<ValidationError[]>((resolve, reject) => {
       this.validations.set(id, { resolve, reject });
       worker.postMessage({ type: 'validate', id, scenario });
+      this.expectAnswer();
     });
   }
 
@@ -114,6 +146,43 @@ export class EngineClient {
     this.cancelPending();
     this.worker?.terminate();
     this.worker = null;
+    this.disarm();
+  }
+
+  /** Something was asked of the worker: start (or keep) watching for its silence. */
+  private expectAnswer(): void {
+    this.lastHeard = this.timers.now();
+    if (this.watchdog === null) this.watchdog = this.timers.setInterval(() => this.checkHeartbeat(), HEARTBEAT_CHECK_MS);
+  }
+
+  private disarm(): void {
+    if (this.watchdog === null) return;
+    this.timers.clearInterval(this.watchdog);
+    this.watchdog = null;
+  }
+
+  private awaitingAnswer(): boolean {
+    return this.pending !== null || this.validations.size > 0;
+  }
+
+  /**
+   * A loaded worker that owes an answer and has been silent for
+   * HEARTBEAT_TIMEOUT_MS is reported as a crash and replaced. Before it is
+   * ready, loading (fetching and compiling the wasm) may take longer, and a
+   * failure to load is reported by the worker's error event.
+   */
+  private checkHeartbeat(): void {
+    const w = this.worker;
+    if (!w || !this.awaitingAnswer()) {
+      this.disarm();
+      return;
+    }
+    if (!this.workerReady) return;
+    if (this.timers.now() - this.lastHeard < HEARTBEAT_TIMEOUT_MS) return;
+    this.onWorkerFailure(w, {
+      kind: 'trap',
+      message: `the engine stopped responding for ${HEARTBEAT_TIMEOUT_MS / 1000} s (its worker exited or hung without an error)`,
+    });
   }
 
   private cancelPending(): void {
@@ -164,6 +233,7 @@ export class EngineClient {
 
   private onWorkerFailure(w: WorkerLike, error: EngineError): void {
     this.discardWorker(w);
+    this.disarm();
     this.readyReject?.(error);
     this.readyReject = null;
     this.readyResolve = null;
@@ -180,6 +250,7 @@ export class EngineClient {
 
   private onMessage(w: WorkerLike, msg: FromWorker): void {
     if (this.worker !== w) return;
+    this.lastHeard = this.timers.now();
     if (msg.type === 'ready') {
       this.workerReady = true;
       this.readyResolve?.(msg.info);

@@ -14,9 +14,10 @@ export type ToWorker =
 /**
  * Test switches: 'trap' makes the engine trap before the run starts; 'crash'
  * makes the worker itself die (an uncaught error in the worker) once the run
- * has started.
+ * has started; 'exit' makes it exit silently (no error event), as a worker
+ * killed by the browser does.
  */
-export type RunDebug = 'trap' | 'crash';
+export type RunDebug = 'trap' | 'crash' | 'exit';
 
 export interface EngineInfo {
   defaultScenario: Scenario;

@@ -21,6 +21,8 @@ export interface RunnerDeps {
   firstSliceNs?: number;
   /** Kill the worker from outside the run (debug 'crash'); worker.ts throws an uncaught error. */
   crash?: () => void;
+  /** End the worker without a word (debug 'exit'); worker.ts closes itself. */
+  exit?: () => void;
 }
 
 const MIN_SLICE_NS = 1e6; // 1 ms of simulated time
@@ -116,6 +118,10 @@ export class Runner {
       const durationNs = sim.durationNs;
       post({ type: 'started', id, columns: sim.layout.names, flowCount: sim.flowCount, durationNs });
       if (debug === 'crash') this.deps.crash?.();
+      if (debug === 'exit') {
+        this.deps.exit?.();
+        return;
+      }
 
       let step = Math.max(MIN_SLICE_NS, this.deps.firstSliceNs ?? 20e6);
       let done = false;

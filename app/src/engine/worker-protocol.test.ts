@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EngineClient, type RunChunk } from './client';
+import { EngineClient, HEARTBEAT_CHECK_MS, HEARTBEAT_TIMEOUT_MS, type ClientTimers, type RunChunk } from './client';
 import { parseColumns, SeriesBuffer } from './columns';
 import type { FromWorker } from './protocol';
 import { Runner } from './runner';
@@ -179,6 +179,60 @@ describe('EngineClient over a worker', () => {
     });
     expect((await client.run(defaultMockScenario()).result).status).toBe('done');
     expect(made).toBe(1);
+    client.dispose();
+  });
+
+  it('notices a worker that exits without a word (heartbeat), reports it and replaces it', async () => {
+    // A hand-driven clock: the heartbeat is checked when the test says so.
+    let clock = 0;
+    const checks: (() => void)[] = [];
+    const timers: ClientTimers = {
+      now: () => clock,
+      setInterval: (f) => checks.push(f),
+      clearInterval: () => checks.splice(0),
+    };
+    const tick = (ms: number) => {
+      clock += ms;
+      for (const f of [...checks]) f();
+    };
+    const workers: FakeWorker[] = [];
+    const client = new EngineClient(() => {
+      const w = createFakeWorker(createMockEngine());
+      workers.push(w);
+      return w;
+    }, timers);
+    await client.ready();
+    const started: number[] = [];
+    const run = client.run(defaultMockScenario(), { onStart: () => started.push(clock) }, 'exit');
+    let settled: unknown = null;
+    void run.result.then((r) => (settled = r));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(started).toHaveLength(1); // it did start, then went silent
+    tick(HEARTBEAT_TIMEOUT_MS - HEARTBEAT_CHECK_MS);
+    await Promise.resolve();
+    expect(settled).toBeNull(); // silence shorter than the timeout is not death
+    tick(HEARTBEAT_CHECK_MS);
+    expect(await run.result).toMatchObject({ status: 'error', error: { kind: 'trap', message: expect.stringContaining('stopped responding') } });
+    expect(workers[0].terminated).toBe(true);
+    const r2 = await client.run(defaultMockScenario()).result;
+    expect(r2.status).toBe('done');
+    expect(workers).toHaveLength(2);
+    client.dispose();
+  });
+
+  it('does not take a busy, talking worker for dead', async () => {
+    let clock = 0;
+    const checks: (() => void)[] = [];
+    const timers: ClientTimers = { now: () => clock, setInterval: (f) => checks.push(f), clearInterval: () => checks.splice(0) };
+    const client = new EngineClient(() => createFakeWorker(createMockEngine()), timers);
+    // Every chunk the worker sends moves the clock by 4 s: never 5 s of silence.
+    const r = await client.run(defaultMockScenario(), {
+      onChunk: () => {
+        clock += 4000;
+        for (const f of [...checks]) f();
+      },
+    }).result;
+    expect(r.status).toBe('done');
     client.dispose();
   });
 });

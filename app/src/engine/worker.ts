@@ -41,6 +41,9 @@ const runner = new Runner({
     setTimeout(() => {
       throw new Error('deliberate worker crash requested by debug=crash');
     }, 0),
+  // ?debug=exit: the worker ends itself without an error event; only the
+  // client's heartbeat can notice.
+  exit: () => (self as unknown as { close(): void }).close(),
 });
 
 scope.onmessage = (ev: MessageEvent<ToWorker>) => runner.handle(ev.data);

@@ -14,13 +14,15 @@ export interface FakeWorker extends WorkerLike {
 
 export function createFakeWorker(engine: RawEngine | (() => Promise<RawEngine>), sliceBudgetMs = 5): FakeWorker {
   const later = (f: () => void) => setTimeout(f, 0);
+  // After debug 'exit': messages already posted still arrive, nothing more is heard or said.
+  let silent = false;
   const w: FakeWorker = {
     terminated: false,
     received: [],
     onmessage: null,
     onerror: null,
     postMessage(msg: ToWorker) {
-      if (w.terminated) return;
+      if (w.terminated || silent) return;
       const copy = structuredClone(msg);
       later(() => {
         if (w.terminated) return;
@@ -35,7 +37,7 @@ export function createFakeWorker(engine: RawEngine | (() => Promise<RawEngine>),
   const runner = new Runner({
     load: typeof engine === 'function' ? engine : async () => engine,
     post: (msg: FromWorker, transfer?: Transferable[]) => {
-      if (w.terminated) return;
+      if (w.terminated || silent) return;
       const copy = structuredClone(msg, { transfer: transfer as Transferable[] | undefined });
       later(() => {
         if (!w.terminated) w.onmessage?.({ data: copy } as MessageEvent<FromWorker>);
@@ -45,6 +47,10 @@ export function createFakeWorker(engine: RawEngine | (() => Promise<RawEngine>),
     now: () => performance.now(),
     sliceBudgetMs,
     firstSliceNs: 50e6,
+    // debug 'exit': from now on the worker neither hears nor speaks, and no error event fires.
+    exit: () => {
+      silent = true;
+    },
   });
   void runner.start();
   return w;
