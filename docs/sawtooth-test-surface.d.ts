@@ -13,12 +13,20 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 3;
+export type ContractVersion = 4;
 
 // ------------------------------------------------------------------ run state
 
-/** `<html data-run-state>`: what the page shows. */
-export type RunState = 'idle' | 'running' | 'done' | 'error';
+/**
+ * `<html data-run-state>`: what the page shows. 'waiting': a run estimated
+ * to take over a minute on this machine is held until the user starts it
+ * (the last finished run stays on screen); 'stopped': the user stopped the
+ * run, and what it computed stays on screen.
+ */
+export type RunState = 'idle' | 'running' | 'done' | 'error' | 'waiting' | 'stopped';
+
+/** The states in which nothing runs, and nothing will without the user: what whenDone() resolves with. */
+export type SettledState = 'done' | 'error' | 'waiting' | 'stopped';
 
 // ------------------------------------------------------------------ scenario (the engine's JSON format)
 
@@ -374,12 +382,12 @@ export interface Sawtooth {
    */
   runId(): number;
   /**
-   * Resolves with 'done' or 'error' once the current run has finished and
-   * is on screen. With `afterRunId`: once a run newer than that id has
-   * finished and is on screen (never for the run that was on screen when
-   * the id was read).
+   * Resolves with the settled state ('done', 'error', 'waiting' or
+   * 'stopped') once the current run has settled and is on screen. With
+   * `afterRunId`: once a run newer than that id has (never for the run that
+   * was on screen when the id was read).
    */
-  whenDone(afterRunId?: number): Promise<'done' | 'error'>;
+  whenDone(afterRunId?: number): Promise<SettledState>;
   /** The guided-labs view's state; null on the lab page. */
   lab(): LabSnapshot | null;
 }

@@ -3,7 +3,7 @@
 
 import type { EngineError } from './errors';
 import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
-import type { RunSummary, Scenario, ValidationError } from './types';
+import type { ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
 /** The part of Worker the client uses (a fake in unit tests). */
 export interface WorkerLike {
@@ -17,6 +17,8 @@ export interface RunStart {
   columns: string[];
   flowCount: number;
   durationNs: number;
+  /** The resource model's estimate for the run. */
+  estimate: ResourceEstimate;
 }
 
 export interface RunChunk {
@@ -28,13 +30,22 @@ export interface RunChunk {
 }
 
 export type RunResult =
-  | { status: 'done'; summary: RunSummary; wallMs: number }
+  /** `events`: engine events processed (with wallMs, the engine's speed here). */
+  | { status: 'done'; summary: RunSummary; wallMs: number; events: number }
+  /** Not started: longer than RunOptions.confirmAboveEvents; run it again with the user's consent. */
+  | { status: 'confirm'; estimate: ResourceEstimate }
   | { status: 'error'; error: EngineError }
   | { status: 'cancelled' };
 
 export interface RunHandlers {
   onStart?(start: RunStart): void;
   onChunk?(chunk: RunChunk): void;
+}
+
+export interface RunOptions {
+  debug?: RunDebug;
+  /** Hold back a run whose estimated engine events exceed this (RunResult 'confirm'). */
+  confirmAboveEvents?: number;
 }
 
 export interface RunHandle {
@@ -109,14 +120,15 @@ export class EngineClient {
     return this.readyPromise!;
   }
 
-  run(scenario: Scenario, handlers: RunHandlers = {}, debug?: RunDebug): RunHandle {
+  run(scenario: Scenario, handlers: RunHandlers = {}, options: RunOptions = {}): RunHandle {
     this.cancelPending();
     const worker = this.ensureWorker();
     const id = this.nextId++;
     let resolve!: (r: RunResult) => void;
     const result = new Promise<RunResult>((r) => (resolve = r));
     this.pending = { id, handlers, resolve };
-    worker.postMessage(debug ? { type: 'run', id, scenario, debug } : { type: 'run', id, scenario });
+    const { debug, confirmAboveEvents } = options;
+    worker.postMessage({ type: 'run', id, scenario, ...(debug ? { debug } : {}), ...(confirmAboveEvents !== undefined ? { confirmAboveEvents } : {}) });
     this.expectAnswer();
     return {
       id,
@@ -283,14 +295,18 @@ export class EngineClient {
     if (!p || msg.id !== p.id) return; // stale message of a cancelled run
     switch (msg.type) {
       case 'started':
-        p.handlers.onStart?.({ columns: msg.columns, flowCount: msg.flowCount, durationNs: msg.durationNs });
+        p.handlers.onStart?.({ columns: msg.columns, flowCount: msg.flowCount, durationNs: msg.durationNs, estimate: msg.estimate });
         break;
       case 'chunk':
         p.handlers.onChunk?.({ samples: msg.samples, rows: msg.rows, events: msg.events, nowNs: msg.nowNs, durationNs: msg.durationNs });
         break;
       case 'done':
         this.pending = null;
-        p.resolve({ status: 'done', summary: msg.summary, wallMs: msg.wallMs });
+        p.resolve({ status: 'done', summary: msg.summary, wallMs: msg.wallMs, events: msg.events });
+        break;
+      case 'confirm':
+        this.pending = null;
+        p.resolve({ status: 'confirm', estimate: msg.estimate });
         break;
       case 'cancelled':
         this.pending = null;

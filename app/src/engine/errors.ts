@@ -75,7 +75,12 @@ export function describeEngineError(error: EngineError): string[] {
     case 'validation':
       return error.errors.map(formatValidationError);
     case 'trap':
-      return [`The engine crashed (${error.message}); it has been restarted.`];
+      return [
+        /stopped responding/.test(error.message)
+          ? `The simulation stopped: ${error.message}.`
+          : `The simulation crashed inside the engine (technical detail: ${error.message}).`,
+        'The last finished result is still on screen, and a fresh engine has been started: change a setting to run again.',
+      ];
     case 'load':
       return [`The engine could not be loaded: ${error.message}`];
     case 'internal':

@@ -12,6 +12,8 @@ export interface RawSimulationLike {
   drain_samples(): Float64Array;
   drain_events(): Float64Array;
   summary_json(): string;
+  /** Engine events processed so far (the unit of the resource model's estimate). */
+  processed_events(): number;
   free(): void;
 }
 
@@ -21,6 +23,8 @@ export interface RawEngine {
   profiles_json(): string;
   default_scenario_json(): string;
   validate_scenario(json: string): string;
+  /** The resource model's estimate for a scenario (core/src/resources.rs), or `{"errors": […]}`. */
+  estimate_resources_json(json: string): string;
   /** Deliberately trap (a Rust panic), to test recovery end to end. */
   debug_trap?(): void;
 }

@@ -4,7 +4,7 @@
 import { isFatal, toEngineError, type EngineError } from './errors';
 import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
-import { catalogue, defaultScenario, EngineRunError, profiles, Simulation, validateScenario } from './simulation';
+import { catalogue, defaultScenario, EngineRunError, estimateResources, profiles, Simulation, validateScenario } from './simulation';
 import type { Scenario } from './types';
 
 export interface RunnerDeps {
@@ -52,7 +52,7 @@ export class Runner {
     switch (msg.type) {
       case 'run':
         this.current = msg.id;
-        void this.run(msg.id, msg.scenario, msg.debug);
+        void this.run(msg.id, msg.scenario, msg.debug, msg.confirmAboveEvents);
         break;
       case 'cancel':
         if (this.current === msg.id) this.current = null;
@@ -88,7 +88,7 @@ export class Runner {
     this.deps.post({ type: 'error', id, error, fatal });
   }
 
-  private async run(id: number, scenario: Scenario, debug?: RunDebug): Promise<void> {
+  private async run(id: number, scenario: Scenario, debug?: RunDebug, confirmAboveEvents?: number): Promise<void> {
     const { post, now, yieldToEvents } = this.deps;
     const budget = this.deps.sliceBudgetMs ?? 25;
     if (this.poisoned) {
@@ -114,9 +114,17 @@ export class Runner {
         if (!engine.debug_trap) throw new EngineRunError({ kind: 'internal', message: 'this engine has no debug_trap()' });
         engine.debug_trap();
       }
-      sim = Simulation.create(engine, scenario);
+      const json = JSON.stringify(scenario);
+      sim = Simulation.create(engine, json);
+      // Valid (create validated it), so the resource model can read it.
+      const estimate = estimateResources(engine, json);
+      if (confirmAboveEvents !== undefined && estimate.events > confirmAboveEvents) {
+        if (this.current === id) this.current = null;
+        post({ type: 'confirm', id, estimate });
+        return;
+      }
       const durationNs = sim.durationNs;
-      post({ type: 'started', id, columns: sim.layout.names, flowCount: sim.flowCount, durationNs });
+      post({ type: 'started', id, columns: sim.layout.names, flowCount: sim.flowCount, durationNs, estimate });
       if (debug === 'crash') this.deps.crash?.();
       if (debug === 'exit') {
         this.deps.exit?.();
@@ -153,7 +161,7 @@ export class Runner {
       }
       const summary = sim.summary();
       if (this.current === id) this.current = null;
-      post({ type: 'done', id, summary, wallMs: now() - wallStart });
+      post({ type: 'done', id, summary, wallMs: now() - wallStart, events: sim.processedEvents });
     } catch (e) {
       if (this.current === id) this.current = null;
       this.fail(id, e instanceof EngineRunError ? e.error : toEngineError(e));

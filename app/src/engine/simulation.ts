@@ -4,7 +4,7 @@ import { parseColumns, SeriesBuffer, type ColumnLayout, type RunSeries } from '.
 import { parseValidationErrors, toEngineError, type EngineError } from './errors';
 import { parseEvents } from './events';
 import type { RawEngine, RawSimulationLike } from './raw';
-import type { AlgorithmInfo, ProfileCatalogue, EngineEvent, RunSummary, Scenario, ValidationError } from './types';
+import type { AlgorithmInfo, ProfileCatalogue, EngineEvent, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
 /** Thrown by the facade; carries the classified engine error. */
 export class EngineRunError extends Error {
@@ -97,6 +97,11 @@ export class Simulation {
     return guard(() => JSON.parse(this.r.summary_json()) as RunSummary);
   }
 
+  /** Engine events processed so far. */
+  get processedEvents(): number {
+    return guard(() => this.r.processed_events());
+  }
+
   free(): void {
     const raw = this.raw;
     this.raw = null;
@@ -142,6 +147,19 @@ export function validateScenario(engine: RawEngine, scenario: Scenario | string)
   const errors = parseValidationErrors(text);
   if (!errors) throw new EngineRunError({ kind: 'internal', message: `unexpected validate_scenario output: ${text.slice(0, 200)}` });
   return errors;
+}
+
+/**
+ * What a run of `scenario` will record and roughly how much work it is (the
+ * engine's resource model); throws EngineRunError (kind 'validation') when
+ * the scenario cannot be read at all.
+ */
+export function estimateResources(engine: RawEngine, scenario: Scenario | string): ResourceEstimate {
+  const json = typeof scenario === 'string' ? scenario : JSON.stringify(scenario);
+  const text = guard(() => engine.estimate_resources_json(json));
+  const errors = parseValidationErrors(text);
+  if (errors) throw new EngineRunError({ kind: 'validation', errors });
+  return guard(() => JSON.parse(text) as ResourceEstimate);
 }
 
 export function defaultScenario(engine: RawEngine): Scenario {

@@ -151,7 +151,7 @@ describe('EngineClient over a worker', () => {
       workers.push(w);
       return w;
     });
-    const r1 = await client.run(defaultMockScenario(), {}, 'trap').result;
+    const r1 = await client.run(defaultMockScenario(), {}, { debug: 'trap' }).result;
     expect(r1).toMatchObject({ status: 'error', error: { kind: 'trap' } });
     expect(workers[0].terminated).toBe(true);
     const r2 = await client.run(defaultMockScenario()).result;
@@ -203,7 +203,7 @@ describe('EngineClient over a worker', () => {
     }, timers);
     await client.ready();
     const started: number[] = [];
-    const run = client.run(defaultMockScenario(), { onStart: () => started.push(clock) }, 'exit');
+    const run = client.run(defaultMockScenario(), { onStart: () => started.push(clock) }, { debug: 'exit' });
     let settled: unknown = null;
     void run.result.then((r) => (settled = r));
     await new Promise((r) => setTimeout(r, 20));

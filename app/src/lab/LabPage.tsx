@@ -16,6 +16,7 @@ import type { RunDebug } from '../engine/protocol';
 import type { RunSeries } from '../engine/columns';
 import type { AlgorithmInfo, ProfileCatalogue, Scenario, ValidationError } from '../engine/types';
 import { ErrorPanel } from '../ui/ErrorPanel';
+import { RunGate } from '../ui/RunGate';
 import { Explainer } from '../ui/Explainer';
 import { FieldErrorsContext } from '../ui/FieldErrors';
 import { PlaybackBar } from '../ui/PlaybackBar';
@@ -24,7 +25,7 @@ import { SummaryTable } from '../ui/SummaryTable';
 import { Tip } from '../ui/Tip';
 import type { LabStore } from './labStore';
 import * as pb from './playback';
-import type { RunSnapshot, RunState, RunStore } from './runStore';
+import { isSettled, type RunSnapshot, type RunState, type RunStore } from './runStore';
 import type { RenderedRun } from './testHooks';
 import { flatFlows } from './topology';
 
@@ -152,7 +153,7 @@ export function LabPage(props: LabPageProps) {
     const key = JSON.stringify(scenario);
     if (key === lastStarted.current) return;
     lastStarted.current = key;
-    store.start(scenario, debug.current);
+    store.start(scenario, { debug: debug.current });
     debug.current = undefined;
     setPlayback((p) => pb.onNewRun(p));
   }, [scenario, store]);
@@ -278,10 +279,20 @@ export function LabPage(props: LabPageProps) {
     rendered.publish(snap, shownState, error);
   }, [snap, shownState, error, rendered]);
 
+  // Escape stops a running run (unless something else, an open tip, used the key).
+  useEffect(() => {
+    if (runState !== 'running') return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !e.defaultPrevented) store.stop();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [runState, store]);
+
   // Set once the first run is on screen (later work, such as typesetting, waits for it).
   const [firstDone, setFirstDone] = useState(false);
   useEffect(() => {
-    if (!firstDone && (runState === 'done' || runState === 'error')) setFirstDone(true);
+    if (!firstDone && isSettled(runState)) setFirstDone(true);
   }, [firstDone, runState]);
 
   const flows = flatFlows(scenario);
@@ -302,7 +313,14 @@ export function LabPage(props: LabPageProps) {
         )}
         <main className="lab-results" aria-label="Results">
           {props.notices}
-          {runState === 'error' && error && <ErrorPanel error={error} />}
+          {runState === 'error' && error && <ErrorPanel error={error} scenario={state.scenario} estimate={snap.estimate} />}
+          <RunGate
+            snap={snap}
+            eventsPerSecond={store.speed.eventsPerSecond()}
+            measured={store.speed.measured()}
+            onStart={() => store.confirm()}
+            onResume={() => snap.scenario && store.start(snap.scenario, { confirmed: true })}
+          />
           <PlaybackBar
             playback={playback}
             tShown={tShown}
@@ -311,6 +329,8 @@ export function LabPage(props: LabPageProps) {
             runState={runState}
             progress={snap.progress}
             wallMs={snap.wallMs}
+            timeLeftMs={snap.timeLeftMs}
+            onStop={() => store.stop()}
             onPlay={() => setPlayback((p) => pb.play(p, computedRef.current))}
             onPause={() => setPlayback((p) => pb.pause(p, computedRef.current))}
             onStep={(dir) => setPlayback((p) => pb.step(p, computedRef.current, dir * stepS))}

@@ -2,12 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { EngineClient } from '../engine/client';
 import { createFakeWorker } from '../engine/testing/fakeWorker';
 import { createMockEngine, defaultMockScenario, mockCwnd } from '../engine/testing/mockEngine';
-import { RunStore, type RunState } from './runStore';
+import { EngineSpeed } from '../engine/speed';
+import { CONFIRM_ABOVE_MS, RunStore, type RunState } from './runStore';
 import { RenderedRun } from './testHooks';
 
-function setup() {
+/** An engine speed of `eventsPerS`, as if measured here (no browser storage). */
+function speedOf(eventsPerS: number): EngineSpeed {
+  const speed = new EngineSpeed(null);
+  speed.record(eventsPerS, 1000);
+  return speed;
+}
+
+function setup(eventsPerS = 1e9) {
   const client = new EngineClient(() => createFakeWorker(createMockEngine()));
-  const store = new RunStore(client);
+  const store = new RunStore(client, { speed: speedOf(eventsPerS) });
   const states: RunState[] = [];
   store.subscribe(() => {
     const s = store.getSnapshot().state;
@@ -56,6 +64,85 @@ describe('RunStore', () => {
     expect(final.state).toBe('error');
     expect(final.error).toEqual({ kind: 'validation', errors: [{ field: 'rtt_ms', value: '5000', message: 'must be between 0 and 1000 ms' }] });
     expect(final.summary).toBeNull();
+    client.dispose();
+  });
+});
+
+describe('RunStore: long runs wait, any run can be stopped (issue 11)', () => {
+  // The mock engine does one event per simulated microsecond: a 1 s scenario is 1e6 events.
+  it('holds a run estimated above a minute, keeps the last result, and runs it on confirm', async () => {
+    const { client, store, states } = setup(1e6 / 30); // the default 1 s mock run takes 30 s here
+    const s = defaultMockScenario();
+    store.start({ ...s, duration_ms: 500 }); // 15 s: runs at once
+    const first = await store.whenDone();
+    expect(first.state).toBe('done');
+    const long = { ...s, duration_ms: 3000 }; // 90 s > CONFIRM_ABOVE_MS
+    store.start(long);
+    const held = await store.whenDone();
+    expect(held.state).toBe('waiting');
+    expect(held.held).toEqual(long);
+    expect(held.estimate!.events).toBe(3e6);
+    expect(held.estimatedMs).toBeGreaterThan(CONFIRM_ABOVE_MS);
+    // What is on screen is still the last finished run.
+    expect(held.scenario!.duration_ms).toBe(500);
+    expect(held.summary).toEqual(first.summary);
+    store.confirm();
+    expect(store.getSnapshot().state).toBe('running');
+    const done = await store.whenDone();
+    expect(done.state).toBe('done');
+    expect(done.scenario).toEqual(long);
+    expect(states).toEqual(['running', 'done', 'running', 'waiting', 'running', 'done']);
+    client.dispose();
+  });
+
+  it('measures the engine’s speed from finished runs', async () => {
+    const client = new EngineClient(() => createFakeWorker(createMockEngine({ busyMsPerAdvance: 3 })));
+    const speed = new EngineSpeed(null);
+    const store = new RunStore(client, { speed });
+    store.start({ ...defaultMockScenario(), duration_ms: 2000 });
+    const done = await store.whenDone();
+    expect(done.state).toBe('done');
+    expect(speed.measured()).toBe(true);
+    // 2e6 events in the run's wall time.
+    expect(speed.eventsPerSecond()).toBeCloseTo((2e6 / done.wallMs!) * 1000, -2);
+    client.dispose();
+  });
+
+  it('stops a running run: what was computed stays, nothing else runs', async () => {
+    const client = new EngineClient(() => createFakeWorker(createMockEngine({ busyMsPerAdvance: 2 })));
+    const store = new RunStore(client, { speed: speedOf(1e9) });
+    store.start({ ...defaultMockScenario(), duration_ms: 60_000 });
+    await new Promise<void>((resolve) => {
+      const off = store.subscribe(() => {
+        if ((store.getSnapshot().series?.length ?? 0) > 0) {
+          off();
+          resolve();
+        }
+      });
+    });
+    store.stop();
+    const stopped = await store.whenDone();
+    expect(stopped.state).toBe('stopped');
+    const rows = stopped.series!.length;
+    expect(rows).toBeGreaterThan(0);
+    expect(rows).toBeLessThan(6001);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(store.getSnapshot().state).toBe('stopped');
+    expect(store.getSnapshot().series!.length).toBe(rows);
+    client.dispose();
+  });
+
+  it('reports time left while running, from the estimate and then the pace', async () => {
+    const { client, store } = setup(1e6); // 1 s of mock simulation = 1 s here
+    const left: number[] = [];
+    store.subscribe(() => {
+      const t = store.getSnapshot().timeLeftMs;
+      if (store.getSnapshot().state === 'running' && t !== null) left.push(t);
+    });
+    store.start({ ...defaultMockScenario(), duration_ms: 2000 });
+    await store.whenDone();
+    expect(left[0]).toBe(2000); // the estimate, before any progress
+    expect(store.getSnapshot().timeLeftMs).toBe(0);
     client.dispose();
   });
 });

@@ -13,7 +13,7 @@ import type { RunSeries } from '../engine/columns';
 import type { EngineError } from '../engine/errors';
 import type { Comparison, PointResult } from '../engine/generated/labs';
 import type { EngineEvent, EventKind, RunSummary, Scenario } from '../engine/types';
-import type { RunSnapshot, RunState } from './runStore';
+import { isSettled, type RunSnapshot, type RunState, type SettledState } from './runStore';
 // guided labs (issue 7): window.sawtooth.lab().
 import { labHookSnapshot, type LabHookSnapshot } from '../labs/testHooks';
 
@@ -22,7 +22,7 @@ import { labHookSnapshot, type LabHookSnapshot } from '../labs/testHooks';
  * bump it, there and in docs/sawtooth-test-surface.d.ts, with every change
  * to what the contract promises.
  */
-export const CONTRACT_VERSION = 3 satisfies Contract.ContractVersion;
+export const CONTRACT_VERSION = 4 satisfies Contract.ContractVersion;
 
 /** window.sawtooth, exactly as the published declarations describe it. */
 export type SawtoothHooks = Contract.Sawtooth;
@@ -34,6 +34,7 @@ type Check<A, B> = Same<A, B> extends true ? (NotAny<A> extends true ? (NotAny<B
 type Expect<T extends true> = T;
 export type ContractChecks = [
   Expect<Check<RunState, Contract.RunState>>,
+  Expect<Check<SettledState, Contract.SettledState>>,
   Expect<Check<Scenario, Contract.Scenario>>,
   Expect<Check<RunSummary, Contract.RunSummary>>,
   Expect<Check<RunSeries, Contract.RunSeries>>,
@@ -61,8 +62,8 @@ function copySeries(s: RunSeries): RunSeries {
 
 const clone = <T>(v: T): T => (v === null ? v : structuredClone(v));
 
-type Finished = 'done' | 'error';
-const finished = (s: RunState): s is Finished => s === 'done' || s === 'error';
+type Finished = SettledState;
+const finished = isSettled;
 
 interface Waiter {
   /** Resolve only once a run newer than this has finished (undefined: the current run). */

@@ -2,6 +2,7 @@
 // with the run's progress.
 
 import { useId } from 'react';
+import { formatDuration } from '../engine/speed';
 import { SPEEDS, type Playback } from '../lab/playback';
 import type { RunState } from '../lab/runStore';
 
@@ -13,6 +14,9 @@ export interface PlaybackBarProps {
   runState: RunState;
   progress: number;
   wallMs: number | null;
+  /** Wall time left of the running run, ms (null: not known yet). */
+  timeLeftMs: number | null;
+  onStop(): void;
   onPlay(): void;
   onPause(): void;
   onStep(dir: 1 | -1): void;
@@ -36,12 +40,16 @@ export function PlaybackBar(p: PlaybackBarProps) {
   const speedIndex = SPEEDS.reduce((best, v, i) => (Math.abs(Math.log(v / p.playback.speed)) < Math.abs(Math.log(SPEEDS[best] / p.playback.speed)) ? i : best), 0);
   const status =
     p.runState === 'running'
-      ? `Simulating… ${Math.round(p.progress * 100)}%`
+      ? `Simulating… ${Math.round(p.progress * 100)}%${p.timeLeftMs !== null && p.timeLeftMs >= 2000 ? ` · ${formatDuration(p.timeLeftMs)} left` : ''}`
       : p.runState === 'done'
         ? `Done${p.wallMs !== null ? ` in ${(p.wallMs / 1000).toFixed(2)} s` : ''}`
         : p.runState === 'error'
           ? 'Not run'
-          : 'Starting…';
+          : p.runState === 'waiting'
+            ? 'Waiting for you to start it'
+            : p.runState === 'stopped'
+              ? 'Stopped'
+              : 'Starting…';
   const max = Math.max(p.duration, 1e-9);
   return (
     <div className="playback" role="group" aria-label="Playback" data-testid="playback" data-status={p.playback.status} data-play-t={String(p.tShown)}>
@@ -106,9 +114,14 @@ export function PlaybackBar(p: PlaybackBarProps) {
       <span className="pb-time" aria-live="off">
         {p.tShown.toFixed(2)} / {p.duration} s
       </span>
-      <span className="run-status" data-testid="run-status" aria-live="polite">
+      <span className="run-status" data-testid="run-status" aria-live="polite" data-time-left-ms={p.timeLeftMs === null ? '' : Math.round(p.timeLeftMs)}>
         {status}
       </span>
+      {p.runState === 'running' && (
+        <button type="button" className="pb-stop" onClick={p.onStop} aria-keyshortcuts="Escape" title="Stop the run (Esc)" data-testid="stop">
+          Stop
+        </button>
+      )}
     </div>
   );
 }

@@ -98,6 +98,8 @@ export function Tip({ id, text, label }: { id?: GlossaryId; text?: string; label
     const inside = (n: EventTarget | null) => n instanceof Node && (button.current?.contains(n) || body.current?.contains(n));
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
+      // The key is spent on this tip (a running simulation's Escape-to-stop must not also fire).
+      e.preventDefault();
       // Focus returns to the button when the tip was opened from it (focus, click), not when a hover opened it while focus was elsewhere.
       const refocus = state.pinned || state.focus || document.activeElement === button.current;
       close(refocus);

@@ -4,7 +4,7 @@
 // validation errors thrown as JSON, and a summary document.
 
 import type { RawEngine, RawSimulationLike } from '../raw';
-import type { FlowSummary, RunSummary, Scenario } from '../types';
+import type { FlowSummary, ResourceEstimate, RunSummary, Scenario } from '../types';
 
 export interface MockOptions {
   /** Throw a WebAssembly.RuntimeError-like trap once now_ns passes this (ns). */
@@ -46,6 +46,16 @@ export function defaultMockScenario(): Scenario {
       },
     ],
   };
+}
+
+/** The mock engine processes one event per simulated microsecond. */
+export const MOCK_NS_PER_EVENT = 1000;
+
+/** The mock's resource model: exact for its own event count, samples of 8 bytes per column. */
+export function mockEstimate(s: Scenario): ResourceEstimate {
+  const flows = s.hosts.reduce((n, h) => n + h.flows.length, 0);
+  const rows = Math.ceil(s.duration_ms / s.sample_interval_ms) + 1;
+  return { recorded_bytes: rows * (1 + 9 * flows + 1 + s.hosts.length) * 8, budget_bytes: 256 * 2 ** 20, events: (s.duration_ms * 1e6) / MOCK_NS_PER_EVENT, packets: 0 };
 }
 
 function validate(s: Scenario): { field: string; value: string; message: string }[] {
@@ -121,6 +131,9 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     }
     now_ns() {
       return this.now;
+    }
+    processed_events() {
+      return Math.round(this.now / MOCK_NS_PER_EVENT);
     }
     duration_ns() {
       return this.s.duration_ms * 1e6;
@@ -221,6 +234,7 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     default_scenario_json: () => JSON.stringify(defaultMockScenario()),
     profiles_json: () => JSON.stringify({ profiles: [], switches: [] }),
     validate_scenario: (json: string) => JSON.stringify({ errors: validate(JSON.parse(json) as Scenario) }),
+    estimate_resources_json: (json: string) => JSON.stringify(mockEstimate(JSON.parse(json) as Scenario)),
     debug_trap: () => {
       throw trapError();
     },
