@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { watchConsole } from './support/console';
 
 // The lab page, checked as data: chart attributes against the engine's
 // series, events and summary; linked zoom and hover; playback; keyboard.
@@ -6,14 +7,6 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 
 const CHARTS = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
 
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  return problems;
-}
 
 async function open(page: Page, query = '?seed=1'): Promise<void> {
   await page.goto(`./${query}`);

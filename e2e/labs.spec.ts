@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { DELIBERATE_CRASH, watchConsole } from './support/console';
 import type { LabHookSnapshot } from '../app/src/labs/testHooks';
 
 // Guided labs (issue 7): a lab opened by link runs its sweep across the
@@ -13,15 +14,7 @@ import type { LabHookSnapshot } from '../app/src/labs/testHooks';
 
 const CLI = fileURLToPath(new URL('../engine-wasm/target/debug/sawtooth', import.meta.url));
 
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    // A deliberate trap logs the Rust panic; anything else is a problem.
-    if (m.type() === 'error' && !/deliberate|panicked|unreachable|RuntimeError/.test(m.text())) problems.push(`console.error: ${m.text()}`);
-  });
-  return problems;
-}
+const watch = (page: Page) => watchConsole(page, { allow: DELIBERATE_CRASH });
 
 const lab = (page: Page) => page.getByTestId('guided-lab');
 

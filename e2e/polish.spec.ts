@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { watchConsole } from './support/console';
 
 // Polish that works (issue 16), at 1280×720 and 1440×900: every "?" tip opens
 // by click, keyboard focus and hover, lies inside the viewport and is not
@@ -16,14 +17,6 @@ const VIEWPORTS = [
 /** Two flows on two hosts sharing a 100 Mb/s bottleneck, windows of `win` (TEST-SURFACE §1). */
 const twoFlows = (win: string) => `?v=2&hosts=1,1&alg=reno,cubic&rtt=40&rate=100M&buf=300&txq=100&win=${win}&mtu=1500&dur=5&seed=7`;
 
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  return problems;
-}
 
 async function open(page: Page, query: string): Promise<void> {
   await page.goto(`./${query}`);

@@ -1,20 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { watchConsole as watch } from './support/console';
 import { parseCsv } from '../app/src/share/csv';
 
 // Share links, exports, uploads and hostile input (issue 6). Tests wait on the
 // page's state (data-run-state, window.sawtooth.whenDone()), never on time.
 
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('dialog', (d) => {
-    problems.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  return problems;
-}
 
 async function done(page: Page): Promise<string> {
   return page.evaluate(() => window.sawtooth!.whenDone());

@@ -1,14 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { watchConsole } from './support/console';
 
-// Every test collects console errors and uncaught page errors; none are allowed.
-function watchConsole(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
-  });
-  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-  return problems;
-}
 
 /** Wait until the page shows a finished run (of the given RTT, when given). */
 async function waitForRun(page: Page, rtt?: number): Promise<string> {
@@ -151,7 +143,8 @@ test('a wasm trap is reported and the engine recovers on the next run', async ({
   await page.goto('./?seed=1&debug=trap');
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('error');
   expect(await page.evaluate(() => window.sawtooth!.error()?.kind)).toBe('trap');
-  await expect(page.getByTestId('run-error')).toContainText('restarted');
+  await expect(page.getByTestId('run-error')).toContainText('crashed inside the engine');
+  await expect(page.getByTestId('run-error')).toContainText('a fresh engine has been started');
 
   await page.getByLabel('RTT slider').fill('40');
   expect(await waitForRun(page, 40)).toBe('done');
