@@ -6,6 +6,7 @@
 import type { RunSeries } from '../engine/columns';
 import type { Scenario } from '../engine/types';
 import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, SUM_COLOR } from './palette';
+import { capacityBps, mssBytes } from '../model/path';
 
 export type ChartId = 'cwnd' | 'outstanding' | 'throughput' | 'queues';
 export type CwndUnit = 'packets' | 'bytes';
@@ -64,11 +65,10 @@ export function flowLabel(i: number): string {
 }
 
 export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: SpecOptions): ChartSpec[] {
-  const mss = scenario.mtu_bytes - 52;
+  const mss = mssBytes(scenario.mtu_bytes);
   const flows = series.flows;
   const windows = scenario.hosts.flatMap((h) => h.flows.map((f) => f.window_bytes));
-  const nicSum = scenario.hosts.reduce((a, h) => a + h.nic_bps, 0);
-  const capacity = Math.min(scenario.bottleneck.rate_bps, nicSum);
+  const capacity = capacityBps(scenario);
   const bytes = opts.cwndUnit === 'bytes';
 
   const cwnd: ChartSpec = {

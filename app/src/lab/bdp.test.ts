@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultMockScenario } from '../engine/testing/mockEngine';
-import { analyseWindow, bdpPackets, bdpPayloadBytes, bufferFromBdpFraction, mssBytes } from './bdp';
+import { bdpPackets, bdpPayloadBytes, bufferFromBdpFraction, mssBytes } from '../model/path';
+import { analyseWindow } from './bdp';
 
 describe('BDP', () => {
   it('counts wire bytes per packet (MTU + 38)', () => {

@@ -3,29 +3,7 @@
 // computed before running.
 
 import type { Scenario } from '../engine/types';
-
-/** Ethernet framing per packet on the wire (header, FCS, preamble, gap): the engine's. */
-export const ETHERNET_OVERHEAD_BYTES = 38;
-/** IP + TCP + timestamp option headers: MSS = MTU − 52. */
-export const TCP_IP_HEADER_BYTES = 52;
-
-export const mssBytes = (mtu: number) => mtu - TCP_IP_HEADER_BYTES;
-export const wireBytes = (mtu: number) => mtu + ETHERNET_OVERHEAD_BYTES;
-
-/** Packets in flight that fill a path of `rateBps` and `rttMs` (at least 0). */
-export function bdpPackets(rateBps: number, rttMs: number, mtu: number): number {
-  return Math.max(0, (rateBps * (rttMs / 1000)) / 8 / wireBytes(mtu));
-}
-
-/** The BDP as payload bytes (what a window of that size holds). */
-export function bdpPayloadBytes(rateBps: number, rttMs: number, mtu: number): number {
-  return bdpPackets(rateBps, rttMs, mtu) * mssBytes(mtu);
-}
-
-/** A buffer of `fraction` × BDP, in whole packets (at least 1). */
-export function bufferFromBdpFraction(fraction: number, rateBps: number, rttMs: number, mtu: number): number {
-  return Math.max(1, Math.round(fraction * bdpPackets(rateBps, rttMs, mtu)));
-}
+import { bdpPackets, capacityBps, mssBytes, wireBytes } from '../model/path';
 
 export type WindowVerdict =
   /** The windows are below the BDP: throughput is capped at window/RTT. */
@@ -66,8 +44,7 @@ export interface WindowAnalysis {
  */
 export function analyseWindow(s: Scenario): WindowAnalysis {
   const mss = mssBytes(s.mtu_bytes);
-  const nicSum = s.hosts.reduce((a, h) => a + h.nic_bps, 0);
-  const rateBps = Math.min(s.bottleneck.rate_bps, nicSum || s.bottleneck.rate_bps);
+  const rateBps = capacityBps(s);
   const rttMs = s.rtt_ms;
   const bdpPkts = bdpPackets(rateBps, rttMs, s.mtu_bytes);
   const windowBytes = s.hosts.reduce((a, h) => a + h.flows.reduce((b, f) => b + f.window_bytes, 0), 0);

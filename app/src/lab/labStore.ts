@@ -5,7 +5,7 @@
 
 import type { CwndUnit } from '../charts/specs';
 import type { Scenario } from '../engine/types';
-import { bufferFromBdpFraction } from './bdp';
+import { bufferFromBdpFraction, capacityBps } from '../model/path';
 import { applyTopology, inferTopology, type Topology } from './topology';
 
 export interface LabView {
@@ -33,7 +33,7 @@ export function normalise(state: LabState): LabState {
   const f = state.view.bufferBdpFraction;
   if (f === null) return state;
   const s = state.scenario;
-  const rate = Math.min(s.bottleneck.rate_bps, s.hosts.reduce((a, h) => a + h.nic_bps, 0));
+  const rate = capacityBps(s);
   const buffer = Math.min(1_000_000, bufferFromBdpFraction(f, rate, s.rtt_ms, s.mtu_bytes));
   if (buffer === s.bottleneck.buffer_pkts) return state;
   return { ...state, scenario: { ...s, bottleneck: { ...s.bottleneck, buffer_pkts: buffer } } };

@@ -4,9 +4,7 @@
 // points (work per millisecond of one worker) turns the work left into time.
 
 import type { Scenario } from '../engine/types';
-
-/** Ethernet framing per packet on the wire (preamble, header, FCS, gap). */
-const WIRE_OVERHEAD_BYTES = 38;
+import { capacityPps } from '../model/path';
 
 /**
  * Relative cost of running a scenario: about the number of packets it
@@ -14,10 +12,7 @@ const WIRE_OVERHEAD_BYTES = 38;
  * per run.
  */
 export function pointCost(s: Scenario): number {
-  const nic = s.hosts.reduce((a, h) => a + h.nic_bps, 0);
-  const rate = Math.min(s.bottleneck.rate_bps, nic > 0 ? nic : s.bottleneck.rate_bps);
-  const pps = rate / ((s.mtu_bytes + WIRE_OVERHEAD_BYTES) * 8);
-  const packets = (pps * s.duration_ms) / 1000;
+  const packets = (capacityPps(s) * s.duration_ms) / 1000;
   return Math.max(1, packets) + 2000;
 }
 

@@ -5,7 +5,7 @@
 import { memo } from 'react';
 import type { AlgorithmInfo, ProfileCatalogue, Scenario } from '../engine/types';
 import { CONTROLS, type ControlSpec } from '../lab/controls';
-import { bdpPackets } from '../lab/bdp';
+import { bdpPackets, capacityBps, mssBytes } from '../model/path';
 import type { LabState, LabStore } from '../lab/labStore';
 import {
   addFlow,
@@ -51,7 +51,7 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
   const windows = flows.map((f) => f.flow.window_bytes);
   const nics = s.hosts.map((h) => h.nic_bps);
   const txqs = s.hosts.map((h) => h.txqueuelen_pkts);
-  const bottleneckRate = Math.min(s.bottleneck.rate_bps, s.hosts.reduce((a, h) => a + h.nic_bps, 0));
+  const bottleneckRate = capacityBps(s);
   const bdpPkts = bdpPackets(bottleneckRate, s.rtt_ms, s.mtu_bytes);
   const bufferFraction = view.bufferBdpFraction;
 
@@ -119,7 +119,7 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
               </label>
             ))}
             {s.mtu_bytes !== 1500 && s.mtu_bytes !== 9000 && <span className="muted">{s.mtu_bytes} (from link)</span>}
-            <span className="muted">MSS {s.mtu_bytes - 52} B</span>
+            <span className="muted">MSS {mssBytes(s.mtu_bytes)} B</span>
           </div>
         )}
         {show(CONTROLS.lossRate) && <QuantityControl spec={CONTROLS.lossRate} value={s.loss_rate} onChange={(v) => up((x) => ({ ...x, loss_rate: v }))} />}

@@ -188,8 +188,7 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
     } else {
         0.0
     };
-    let nic_sum: f64 = s.hosts.iter().map(|h| h.nic_bps).sum();
-    let capacity_bps = s.bottleneck.rate_bps.min(nic_sum);
+    let capacity_bps = s.capacity_bps();
     let hosts = (0..s.hosts.len())
         .map(|h| HostSummary {
             host: h as u32,
