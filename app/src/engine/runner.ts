@@ -118,7 +118,7 @@ export class Runner {
       sim = Simulation.create(engine, json);
       // Valid (create validated it), so the resource model can read it.
       const estimate = estimateResources(engine, json);
-      if (confirmAboveEvents !== undefined && estimate.events > confirmAboveEvents) {
+      if (confirmAboveEvents !== undefined && estimate.engine_events > confirmAboveEvents) {
         if (this.current === id) this.current = null;
         post({ type: 'confirm', id, estimate });
         return;

@@ -39,16 +39,7 @@ export type RunSummary = JsonNumbers<GenSummary>;
 // ---------------------------------------------------------------- resources
 
 /** The engine's resource model of a run (engine-wasm/core/src/resources.rs). */
-export interface ResourceEstimate {
-  /** Bytes the run will record (samples, events, queues). */
-  recorded_bytes: number;
-  /** The most a valid scenario may record (one constant, browser and native). */
-  budget_bytes: number;
-  /** Engine events the run is expected to process: the measure of its work. */
-  events: number;
-  /** Simulated packets (data and ACKs) expected. */
-  packets: number;
-}
+export type { ResourceEstimate } from './generated/resources';
 
 // ---------------------------------------------------------------- events
 

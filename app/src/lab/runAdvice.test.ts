@@ -4,7 +4,20 @@ import type { ResourceEstimate, Scenario } from '../engine/types';
 import { crashSuspect, formatBytesShort, formatCount, quickerRun } from './runAdvice';
 
 const MB = 2 ** 20;
-const estimate = (recorded_bytes: number): ResourceEstimate => ({ recorded_bytes, budget_bytes: 256 * MB, events: 1e9, packets: 4e8 });
+const estimate = (recorded_bytes: number): ResourceEstimate => ({
+  samples_per_flow: 0,
+  columns: 0,
+  sample_bytes: recorded_bytes,
+  events: 0,
+  event_bytes: 0,
+  event_bytes_max: 0,
+  recorded_bytes,
+  recorded_bytes_max: recorded_bytes,
+  budget_bytes: 256 * MB,
+  data_packets: 3e8,
+  ack_packets: 1e8,
+  engine_events: 1e9,
+});
 
 function withFlows(s: Scenario, n: number): Scenario {
   const flow = s.hosts[0].flows[0];

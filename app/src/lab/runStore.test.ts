@@ -81,7 +81,7 @@ describe('RunStore: long runs wait, any run can be stopped (issue 11)', () => {
     const held = await store.whenDone();
     expect(held.state).toBe('waiting');
     expect(held.held).toEqual(long);
-    expect(held.estimate!.events).toBe(3e6);
+    expect(held.estimate!.engine_events).toBe(3e6);
     expect(held.estimatedMs).toBeGreaterThan(CONFIRM_ABOVE_MS);
     // What is on screen is still the last finished run.
     expect(held.scenario!.duration_ms).toBe(500);

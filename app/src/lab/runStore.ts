@@ -159,7 +159,7 @@ export class RunStore {
           if (this.handle !== handle) return;
           buffer = new SeriesBuffer(parseColumns(start.columns), 1024);
           startedAt = this.now();
-          const estimatedMs = this.speed.estimateMs(start.estimate.events);
+          const estimatedMs = this.speed.estimateMs(start.estimate.engine_events);
           this.update({ series: buffer.series(), progress: 0, estimate: start.estimate, estimatedMs, timeLeftMs: estimatedMs });
         },
         onChunk: (chunk) => {
@@ -203,7 +203,7 @@ export class RunStore {
       } else if (r.status === 'confirm') {
         // Held back: the last finished result stays on screen until the user decides.
         const last = this.lastDone;
-        const estimatedMs = this.speed.estimateMs(r.estimate.events);
+        const estimatedMs = this.speed.estimateMs(r.estimate.engine_events);
         this.update({
           state: 'waiting',
           held: scenario,

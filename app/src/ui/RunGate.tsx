@@ -22,7 +22,7 @@ export function RunGate({ snap, eventsPerSecond, measured, onStart, onResume }: 
       <div className="run-gate" role="region" aria-label="Long run" data-testid="run-gate" data-state="waiting" data-estimated-ms={Math.round(snap.estimatedMs)}>
         <strong>This run would take {formatDuration(snap.estimatedMs)} on this machine.</strong>
         <p>
-          The engine expects about {formatCount(e.events)} events ({formatCount(e.packets)} packets) and runs about {formatCount(eventsPerSecond)} events a
+          The engine expects about {formatCount(e.engine_events)} events ({formatCount(e.data_packets + e.ack_packets)} packets) and runs about {formatCount(eventsPerSecond)} events a
           second here{measured ? '' : ' (a first guess until a run has been timed in this browser)'}; it will record {formatBytesShort(e.recorded_bytes)}.
           {snap.series ? ' The last finished run stays on screen until you start this one.' : ''}
         </p>

@@ -55,7 +55,22 @@ export const MOCK_NS_PER_EVENT = 1000;
 export function mockEstimate(s: Scenario): ResourceEstimate {
   const flows = s.hosts.reduce((n, h) => n + h.flows.length, 0);
   const rows = Math.ceil(s.duration_ms / s.sample_interval_ms) + 1;
-  return { recorded_bytes: rows * (1 + 9 * flows + 1 + s.hosts.length) * 8, budget_bytes: 256 * 2 ** 20, events: (s.duration_ms * 1e6) / MOCK_NS_PER_EVENT, packets: 0 };
+  const columns = 1 + 9 * flows + 1 + s.hosts.length;
+  const sampleBytes = rows * columns * 8;
+  return {
+    samples_per_flow: rows,
+    columns,
+    sample_bytes: sampleBytes,
+    events: 10,
+    event_bytes: 240,
+    event_bytes_max: 240,
+    recorded_bytes: sampleBytes + 240,
+    recorded_bytes_max: sampleBytes + 240,
+    budget_bytes: 256 * 2 ** 20,
+    data_packets: 0,
+    ack_packets: 0,
+    engine_events: (s.duration_ms * 1e6) / MOCK_NS_PER_EVENT,
+  };
 }
 
 function validate(s: Scenario): { field: string; value: string; message: string }[] {
