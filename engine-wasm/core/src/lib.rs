@@ -10,6 +10,7 @@ pub mod labs;
 pub mod net;
 pub mod profile;
 pub mod record;
+pub mod resources;
 pub mod rng;
 pub mod scenario;
 pub mod sim;

@@ -64,7 +64,9 @@ pub mod col {
     pub const STATE: usize = 8;
 }
 
-/// Events beyond this many are counted but not stored.
+/// Events beyond this many are counted but not stored, so the event log
+/// never holds more than `MAX_STORED_EVENTS × size_of::<RecordedEvent>()`
+/// bytes (3.2 MB) whatever the scenario.
 pub const MAX_STORED_EVENTS: usize = 200_000;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,14 +86,18 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    pub fn new(flows: usize, hosts: usize) -> Recorder {
+    /// A recorder whose columns hold `rows` samples without reallocating:
+    /// reserving exactly avoids `Vec`'s doubling, which could otherwise
+    /// hold up to twice the recorded bytes (the resource model counts
+    /// exactly `rows`).
+    pub fn new(flows: usize, hosts: usize, rows: usize) -> Recorder {
         let mut names = vec!["t_s".to_string()];
         for f in 0..flows {
             names.extend(FLOW_COLUMNS.iter().map(|c| format!("f{f}.{c}")));
         }
         names.push("q.bottleneck_pkts".into());
         names.extend((0..hosts).map(|h| format!("h{h}.ifq_pkts")));
-        let columns = vec![Vec::new(); names.len()];
+        let columns = (0..names.len()).map(|_| Vec::with_capacity(rows)).collect();
         Recorder {
             names,
             columns,
@@ -130,6 +136,21 @@ impl Recorder {
         &self.events
     }
 
+    /// Bytes of samples and stored events recorded so far.
+    pub fn recorded_bytes(&self) -> u64 {
+        let values: usize = self.columns.iter().map(Vec::len).sum();
+        (values * std::mem::size_of::<f64>()
+            + self.events.len() * std::mem::size_of::<RecordedEvent>()) as u64
+    }
+
+    /// Bytes the recorder has allocated (reserved columns and the event
+    /// log's capacity): what the run actually holds in memory.
+    pub fn allocated_bytes(&self) -> u64 {
+        let values: usize = self.columns.iter().map(Vec::capacity).sum();
+        (values * std::mem::size_of::<f64>()
+            + self.events.capacity() * std::mem::size_of::<RecordedEvent>()) as u64
+    }
+
     pub(crate) fn begin_row(&mut self, now_ns: u64) {
         self.columns[0].push(now_ns as f64 / 1e9);
         self.next_column = 1;
@@ -155,6 +176,11 @@ impl Recorder {
 
     pub(crate) fn event(&mut self, now_ns: u64, flow: usize, kind: EventKind) {
         if self.events.len() < MAX_STORED_EVENTS {
+            if self.events.len() == self.events.capacity() {
+                // Grow by doubling, but never past the cap.
+                let target = (2 * self.events.len()).clamp(64, MAX_STORED_EVENTS);
+                self.events.reserve_exact(target - self.events.len());
+            }
             self.events.push(RecordedEvent {
                 time_s: now_ns as f64 / 1e9,
                 flow: flow as u32,

@@ -181,6 +181,18 @@ impl Scenario {
     /// where the document parses; a malformed document gives one error
     /// naming the path where parsing stopped.
     pub fn from_json(text: &str) -> Result<Scenario, Vec<ValidationError>> {
+        let scenario = Scenario::parse_json(text)?;
+        let errors = scenario.validate();
+        if errors.is_empty() {
+            Ok(scenario)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Parse a JSON document (migrating version 1) without validating its
+    /// values: for estimates of a scenario that may not be valid yet.
+    pub fn parse_json(text: &str) -> Result<Scenario, Vec<ValidationError>> {
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
             vec![ValidationError {
                 field: "(document)".into(),
@@ -223,12 +235,7 @@ impl Scenario {
                 message: e.into_inner().to_string(),
             }]
         })?;
-        let errors = scenario.validate();
-        if errors.is_empty() {
-            Ok(scenario)
-        } else {
-            Err(errors)
-        }
+        Ok(scenario)
     }
 
     pub fn to_json(&self) -> String {
@@ -253,6 +260,14 @@ impl Scenario {
                 self.sample_interval_ms,
                 format!("gives more than {MAX_SAMPLES} samples for this duration; use a longer interval"),
             );
+        }
+        let in_range = |x: f64, (lo, hi): (f64, f64)| x >= lo && x <= hi;
+        if in_range(self.duration_ms, DURATION_MS)
+            && in_range(self.sample_interval_ms, SAMPLE_INTERVAL_MS)
+        {
+            if let Some(message) = crate::resources::over_budget_message(self) {
+                v.push("sample_interval_ms", self.sample_interval_ms, message);
+            }
         }
         v.range_u("mtu_bytes", self.mtu_bytes, MTU_BYTES, "bytes");
         v.range_f("rtt_ms", self.rtt_ms, RTT_MS, "ms");
@@ -475,7 +490,14 @@ impl Scenario {
 
     /// Maximum segment size: MTU less 20 IP + 20 TCP + 12 timestamp bytes.
     pub fn mss_bytes(&self) -> u32 {
-        self.mtu_bytes - 52
+        self.mtu_bytes - crate::net::TCP_IP_HEADER_BYTES
+    }
+
+    /// The path's capacity: the bottleneck rate, or the senders' NICs
+    /// together when they are slower (b/s of wire time).
+    pub fn capacity_bps(&self) -> f64 {
+        let nic_sum: f64 = self.hosts.iter().map(|h| h.nic_bps).sum();
+        self.bottleneck.rate_bps.min(nic_sum)
     }
 
     pub fn flow_count(&self) -> usize {

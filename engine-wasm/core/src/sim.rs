@@ -176,7 +176,7 @@ pub struct Simulation {
     interrupt_interval_ns: u64,
 }
 
-fn ms_to_ns(ms: f64) -> u64 {
+pub(crate) fn ms_to_ns(ms: f64) -> u64 {
     (ms * MS).round() as u64
 }
 
@@ -287,7 +287,8 @@ impl Simulation {
         }
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
         events.push(sample_interval_ns.min(end_ns), Event::Sample);
-        let recorder = Recorder::new(flows.len(), hosts.len());
+        let rows = crate::resources::samples_per_flow(&s) as usize;
+        let recorder = Recorder::new(flows.len(), hosts.len(), rows);
         Ok(Simulation {
             rng: Rng::new(s.seed as u64),
             scenario: s,
@@ -328,6 +329,18 @@ impl Simulation {
 
     pub fn recorder(&self) -> &Recorder {
         &self.recorder
+    }
+
+    /// Bytes of samples and events recorded so far (the resource model's
+    /// `recorded_bytes` predicts this at the end of the run).
+    pub fn recorded_bytes(&self) -> u64 {
+        self.recorder.recorded_bytes()
+    }
+
+    /// Bytes the recorder holds allocated (columns are reserved whole at
+    /// the start).
+    pub fn recorder_allocated_bytes(&self) -> u64 {
+        self.recorder.allocated_bytes()
     }
 
     pub fn processed_events(&self) -> u64 {

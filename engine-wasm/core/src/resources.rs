@@ -1,0 +1,417 @@
+//! The resource model of a run (issue 11): the bytes a run records, held to
+//! one budget by validation, and the packets and engine events it is
+//! expected to simulate, for run-time estimates. The same numbers in the
+//! browser and natively.
+
+pub mod traffic;
+
+use crate::record::{RecordedEvent, FLOW_COLUMNS, MAX_STORED_EVENTS};
+use crate::scenario::{Aqm, Scenario};
+use crate::sim::ms_to_ns;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// Recorded bytes (sampled columns and the event log) a valid scenario may
+/// need: 256 MiB, in the browser and natively.
+pub const RECORDED_BYTES_BUDGET: u64 = 256 * 1024 * 1024;
+
+const F64_BYTES: u64 = std::mem::size_of::<f64>() as u64;
+const EVENT_BYTES: u64 = std::mem::size_of::<RecordedEvent>() as u64;
+
+/// The event log never stores more than this (record.rs caps it).
+pub const EVENT_LOG_BYTES_MAX: u64 = MAX_STORED_EVENTS as u64 * EVENT_BYTES;
+
+/// What a run will record and roughly how much it will simulate.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export, export_to = "resources.ts")]
+pub struct ResourceEstimate {
+    /// Sample rows: one per `sample_interval_ms` and one at the end.
+    #[ts(type = "number")]
+    pub samples_per_flow: u64,
+    /// Sampled columns: time, nine per flow, the bottleneck queue and one
+    /// interface queue per host.
+    #[ts(type = "number")]
+    pub columns: u64,
+    /// samples × columns × 8 bytes (exact).
+    #[ts(type = "number")]
+    pub sample_bytes: u64,
+    /// Congestion events expected in the log (at most its cap).
+    #[ts(type = "number")]
+    pub events: u64,
+    #[ts(type = "number")]
+    pub event_bytes: u64,
+    /// The event log's cap: it never holds more than this.
+    #[ts(type = "number")]
+    pub event_bytes_max: u64,
+    /// sample_bytes + event_bytes: what the run is expected to record.
+    #[ts(type = "number")]
+    pub recorded_bytes: u64,
+    /// sample_bytes + event_bytes_max: what validation holds to the budget.
+    #[ts(type = "number")]
+    pub recorded_bytes_max: u64,
+    #[ts(type = "number")]
+    pub budget_bytes: u64,
+    /// Data packets the senders are expected to transmit.
+    #[ts(type = "number")]
+    pub data_packets: u64,
+    #[ts(type = "number")]
+    pub ack_packets: u64,
+    /// Discrete events the engine is expected to process (what its speed is
+    /// measured in: `RawSimulation.processed_events`).
+    #[ts(type = "number")]
+    pub engine_events: u64,
+}
+
+/// Sample rows a run records: `Simulation` samples every interval and at
+/// the end, so ⌈duration / interval⌉ (at least one).
+pub fn samples_per_flow(s: &Scenario) -> u64 {
+    let end_ns = ms_to_ns(s.duration_ms);
+    let interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
+    end_ns.div_ceil(interval_ns).max(1)
+}
+
+/// Sampled columns (record.rs `Recorder::new`).
+pub fn columns(s: &Scenario) -> u64 {
+    2 + (s.flow_count() * FLOW_COLUMNS.len() + s.hosts.len()) as u64
+}
+
+/// Events one episode writes to the log, besides its drops or marks
+/// (sim.rs, tcp/sender.rs): entering Disorder, the fast retransmit,
+/// entering Recovery and back to Open; or local congestion, entering CWR
+/// and back to Open; or an ECN mark's CWR and Open.
+const EVENTS_PER_LOSS_EPISODE: f64 = 4.0;
+const EVENTS_PER_CWR_EPISODE: f64 = 3.0;
+
+/// Estimate what `s` will record and simulate. Works on any scenario that
+/// parses, valid or not (the app shows sizes beside validation errors).
+pub fn estimate(s: &Scenario) -> ResourceEstimate {
+    let samples = samples_per_flow(s);
+    let columns = columns(s);
+    let sample_bytes = samples.saturating_mul(columns).saturating_mul(F64_BYTES);
+    let flows = traffic::flows(s);
+    let ecn = matches!(s.bottleneck.aqm, Aqm::Red { ecn: true, .. });
+    let events: f64 = flows
+        .iter()
+        .map(|f| {
+            let congestion = if f.host_limited || ecn {
+                EVENTS_PER_CWR_EPISODE
+            } else {
+                // One drop per flow per episode of the sawtooth.
+                EVENTS_PER_LOSS_EPISODE + 1.0
+            };
+            f.random_drops
+                + f.overshoot_drops
+                + f.random_loss_episodes * EVENTS_PER_LOSS_EPISODE
+                + f.congestion_episodes * congestion
+        })
+        .sum();
+    let events = (events.round() as u64).min(MAX_STORED_EVENTS as u64);
+    let event_bytes = events * EVENT_BYTES;
+    let data: f64 = flows.iter().map(|f| f.data_pkts).sum();
+    let acks: f64 = flows.iter().map(|f| f.ack_pkts).sum();
+    ResourceEstimate {
+        samples_per_flow: samples,
+        columns,
+        sample_bytes,
+        events,
+        event_bytes,
+        event_bytes_max: EVENT_LOG_BYTES_MAX,
+        recorded_bytes: sample_bytes.saturating_add(event_bytes),
+        recorded_bytes_max: sample_bytes.saturating_add(EVENT_LOG_BYTES_MAX),
+        budget_bytes: RECORDED_BYTES_BUDGET,
+        data_packets: data.round() as u64,
+        ack_packets: acks.round() as u64,
+        engine_events: engine_events(s, &flows, samples).round() as u64,
+    }
+}
+
+/// Engine events per packet and timer, from sim.rs's dispatch: a data
+/// packet finishes at its NIC and at the bottleneck and arrives at the
+/// receiver (3), an ACK arrives (1), a paced packet waits for its pacing
+/// timer (1); each active flow's delayed-ACK timer fires at most every
+/// 40 ms; each host's receive interrupt at most once per interval.
+fn engine_events(s: &Scenario, flows: &[traffic::FlowTraffic], samples: u64) -> f64 {
+    let mut n = samples as f64;
+    for f in flows {
+        n += 3.0 * f.data_pkts + f.ack_pkts + 2.0;
+        if f.paced {
+            n += f.data_pkts;
+        }
+        if s.tcp.delayed_ack {
+            n += f.active_s * traffic::delack_timer_per_s();
+        }
+    }
+    let interrupt_us = s.resolved_mechanisms().interrupt_interval_us;
+    if interrupt_us > 0.0 {
+        let per_host = sane_div(s.duration_ms / 1e3, interrupt_us / 1e6);
+        let mut i = 0;
+        for host in &s.hosts {
+            let acks: f64 = flows[i..i + host.flows.len()]
+                .iter()
+                .map(|f| f.ack_pkts)
+                .sum();
+            n += acks.min(per_host);
+            i += host.flows.len();
+        }
+    }
+    n
+}
+
+fn sane_div(a: f64, b: f64) -> f64 {
+    let x = a / b;
+    if x.is_finite() && x > 0.0 {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// Why a scenario's recorded data exceed the budget, naming the fields that
+/// drive it and what to change; `None` when it fits.
+pub fn over_budget_message(s: &Scenario) -> Option<String> {
+    let row_bytes = columns(s) * F64_BYTES;
+    let sample_bytes = samples_per_flow(s).saturating_mul(row_bytes);
+    if sample_bytes.saturating_add(EVENT_LOG_BYTES_MAX) <= RECORDED_BYTES_BUDGET {
+        return None;
+    }
+    let rows_max = (RECORDED_BYTES_BUDGET - EVENT_LOG_BYTES_MAX) / row_bytes;
+    let flows = s.flow_count();
+    let hosts = if s.hosts.len() > 1 {
+        format!(" on {} hosts", s.hosts.len())
+    } else {
+        String::new()
+    };
+    let mut advice = Vec::new();
+    if let Some(ms) = min_interval_ms(s, rows_max) {
+        advice.push(format!("use ≥ {} ms", group_thousands(ms)));
+    }
+    advice.push("fewer flows".to_string());
+    advice.push("a shorter duration_ms".to_string());
+    Some(format!(
+        "{} ms samples × {} flow{}{hosts} × {} need {} of samples (limit {}); {}",
+        group_thousands(s.sample_interval_ms),
+        flows,
+        if flows == 1 { "" } else { "s" },
+        seconds(s.duration_ms),
+        bytes(sample_bytes),
+        bytes(RECORDED_BYTES_BUDGET),
+        join_or(&advice)
+    ))
+}
+
+/// The shortest whole-millisecond interval that records at most `rows_max`
+/// rows, if the validator's limits allow one.
+fn min_interval_ms(s: &Scenario, rows_max: u64) -> Option<f64> {
+    if rows_max == 0 {
+        return None;
+    }
+    let mut ms = (s.duration_ms / rows_max as f64).ceil().max(1.0);
+    let mut probe = s.clone();
+    loop {
+        probe.sample_interval_ms = ms;
+        if samples_per_flow(&probe) <= rows_max {
+            break;
+        }
+        ms += 1.0;
+    }
+    (ms <= crate::scenario::limits::SAMPLE_INTERVAL_MS.1).then_some(ms)
+}
+
+fn join_or(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{}, or {last}", init.join(", ")),
+    }
+}
+
+/// A number with thin groups of thousands ("1 000"), at most three decimals.
+pub fn group_thousands(x: f64) -> String {
+    let text = format!("{:.3}", x);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    let (sign, digits) = int.strip_prefix('-').map_or(("", int), |d| ("-", d));
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(' ');
+        }
+        grouped.push(c);
+    }
+    if frac.is_empty() {
+        format!("{sign}{grouped}")
+    } else {
+        format!("{sign}{grouped}.{frac}")
+    }
+}
+
+fn seconds(ms: f64) -> String {
+    if ms >= 1000.0 {
+        format!("{} s", group_thousands((ms / 1e3 * 10.0).round() / 10.0))
+    } else {
+        format!("{} ms", group_thousands(ms))
+    }
+}
+
+/// Bytes in binary units with two significant decimals at most: "4.3 GiB".
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = n as f64;
+    let mut unit = 0;
+    while x >= 1024.0 && unit + 1 < UNITS.len() {
+        x /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} bytes")
+    } else if x >= 100.0 || x.fract() == 0.0 {
+        format!("{x:.0} {}", UNITS[unit])
+    } else {
+        format!("{x:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Flow, Host};
+
+    /// The shared link of issue 11 that crashed the browser: one host, 64
+    /// Reno flows, 1 Mb/s, 1 ms samples, 1000 s.
+    fn one_host_64_flows_1000_s() -> Scenario {
+        let mut s = Scenario::default_scenario();
+        s.bottleneck.rate_bps = 1e6;
+        s.sample_interval_ms = 1.0;
+        s.duration_ms = 1_000_000.0;
+        s.hosts[0].flows = vec![Flow::new("reno", 16 << 20); 64];
+        s
+    }
+
+    /// The native abort of issue 11: 64 hosts × 64 flows, 1 ms samples.
+    fn hosts_64_by_flows_64() -> Scenario {
+        let mut s = Scenario::default_scenario();
+        s.sample_interval_ms = 1.0;
+        s.hosts = vec![
+            Host {
+                nic_bps: 1e9,
+                txqueuelen_pkts: 100,
+                flows: vec![Flow::new("reno", 16 << 20); 64],
+            };
+            64
+        ];
+        s
+    }
+
+    fn budget_error(s: &Scenario) -> crate::ValidationError {
+        let errors = s.validate();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        errors.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn the_crashing_link_is_rejected_naming_the_fields_and_the_interval_that_fits() {
+        let s = one_host_64_flows_1000_s();
+        let e = budget_error(&s);
+        assert_eq!(e.field, "sample_interval_ms");
+        assert_eq!(
+            e.message,
+            "1 ms samples × 64 flows × 1 000 s need 4.3 GiB of samples (limit 256 MiB); \
+             use ≥ 18 ms, fewer flows, or a shorter duration_ms"
+        );
+        let mut fixed = s.clone();
+        fixed.sample_interval_ms = 18.0;
+        assert!(fixed.validate().is_empty(), "{:?}", fixed.validate());
+        fixed.sample_interval_ms = 17.0;
+        assert!(
+            !fixed.validate().is_empty(),
+            "18 ms is the shortest that fits"
+        );
+    }
+
+    #[test]
+    fn sixty_four_hosts_of_sixty_four_flows_at_1_ms_are_rejected() {
+        let s = hosts_64_by_flows_64();
+        let e = budget_error(&s);
+        assert_eq!(e.field, "sample_interval_ms");
+        assert!(
+            e.message.contains("4096 flows on 64 hosts × 20 s"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("duration_ms"), "{}", e.message);
+        let suggested: f64 = e
+            .message
+            .split("use ≥ ")
+            .nth(1)
+            .unwrap()
+            .split(" ms")
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let mut fixed = s.clone();
+        fixed.sample_interval_ms = suggested;
+        assert!(fixed.validate().is_empty(), "{:?}", fixed.validate());
+        assert!(estimate(&fixed).recorded_bytes_max <= RECORDED_BYTES_BUDGET);
+    }
+
+    #[test]
+    fn a_scenario_within_the_budget_has_no_budget_error() {
+        let s = Scenario::default_scenario();
+        assert!(s.validate().is_empty());
+        let e = estimate(&s);
+        assert_eq!(e.samples_per_flow, 2000);
+        assert_eq!(e.columns, 1 + 9 + 1 + 1);
+        assert_eq!(e.sample_bytes, 2000 * 12 * 8);
+        assert!(e.recorded_bytes_max < RECORDED_BYTES_BUDGET);
+    }
+
+    #[test]
+    fn samples_count_the_end_of_a_run_that_is_not_a_whole_number_of_intervals() {
+        let mut s = Scenario::default_scenario();
+        s.duration_ms = 1005.0;
+        s.sample_interval_ms = 10.0;
+        assert_eq!(samples_per_flow(&s), 101);
+        s.sample_interval_ms = 5000.0;
+        assert_eq!(samples_per_flow(&s), 1);
+    }
+
+    #[test]
+    fn an_unvalidated_scenario_gets_an_estimate_without_panicking() {
+        let mut s = Scenario::default_scenario();
+        s.mtu_bytes = 0;
+        s.duration_ms = -5.0;
+        s.rtt_ms = f64::NAN;
+        s.bottleneck.rate_bps = 0.0;
+        s.hosts[0].flows[0].algorithm = "warp".into();
+        let e = estimate(&s);
+        assert_eq!(e.samples_per_flow, 1);
+        assert_eq!(e.data_packets, 0);
+        s.hosts.clear();
+        assert_eq!(estimate(&s).columns, 2);
+    }
+
+    #[test]
+    fn more_rate_and_time_mean_more_packets() {
+        let mut s = Scenario::default_scenario();
+        let base = estimate(&s).data_packets;
+        assert!(base > 0);
+        s.duration_ms *= 2.0;
+        assert!(estimate(&s).data_packets > base);
+        s.loss_rate = 0.1;
+        assert!(
+            estimate(&s).data_packets < base,
+            "random loss slows TCP down"
+        );
+    }
+
+    #[test]
+    fn sizes_read_as_a_person_would_write_them() {
+        assert_eq!(bytes(512), "512 bytes");
+        assert_eq!(bytes(RECORDED_BYTES_BUDGET), "256 MiB");
+        assert_eq!(bytes(4_632_000_000), "4.3 GiB");
+        assert_eq!(group_thousands(1_000.0), "1 000");
+        assert_eq!(group_thousands(1_234_567.5), "1 234 567.5");
+        assert_eq!(group_thousands(18.0), "18");
+    }
+}

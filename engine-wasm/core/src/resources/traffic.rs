@@ -1,0 +1,285 @@
+//! Expected traffic of a run, before it runs: data packets, ACKs and
+//! congestion episodes per flow, from rates, windows, loss and duration.
+//!
+//! A deliberately coarse model, for sizing and run-time estimates: each
+//! flow sends at the least of its window per RTT (the receiver's window),
+//! the random-loss throughput of Padhye et al. (SIGCOMM 1998, eq. 31) and
+//! its share of the NIC and the bottleneck, after a slow-start ramp
+//! (RFC 5681 §3.1) and Reno's additive increase above the initial ssthresh.
+//! Algorithm-specific growth (CUBIC, HighSpeed, Scalable) is not modelled,
+//! so for those the ramp above ssthresh is an underestimate.
+
+use crate::net::ETHERNET_OVERHEAD_BYTES;
+use crate::profile::{self, CwndCounting};
+use crate::scenario::{Aqm, Scenario};
+use crate::tcp::{DELACK_NS, RTO_MIN_NS};
+
+/// What one flow is expected to do over its active time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FlowTraffic {
+    /// Data packets sent (first transmissions and retransmissions).
+    pub data_pkts: f64,
+    pub ack_pkts: f64,
+    /// Packets lost at random (`loss_rate`).
+    pub random_drops: f64,
+    /// Packets dropped as slow start overshoots the queue.
+    pub overshoot_drops: f64,
+    /// Loss episodes (fast recovery or timeout) caused by random loss.
+    pub random_loss_episodes: f64,
+    /// Window reductions because the link or the NIC is full: one at the
+    /// end of slow start, then one per additive-increase cycle.
+    pub congestion_episodes: f64,
+    /// The NIC rather than the bottleneck limits the flow, so its episodes
+    /// are local congestion (CWR), not losses.
+    pub host_limited: bool,
+    /// The algorithm paces its packets (one timer event each).
+    pub paced: bool,
+    pub active_s: f64,
+}
+
+/// A positive finite number, or 0 (an unvalidated scenario must not give
+/// NaN or infinite estimates).
+fn sane(x: f64) -> f64 {
+    if x.is_finite() && x > 0.0 {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// Padhye, Firoiu, Towsley & Kurose, "Modeling TCP throughput" (SIGCOMM
+/// 1998), eq. (31): packets per second of a bulk Reno flow with loss
+/// probability `p`, round-trip time `rtt_s`, `b` packets per ACK and
+/// timeout `t0_s`.
+pub fn padhye_pps(p: f64, rtt_s: f64, b: f64, t0_s: f64) -> f64 {
+    if p <= 0.0 {
+        return f64::INFINITY;
+    }
+    let fast = rtt_s * (2.0 * b * p / 3.0).sqrt();
+    let timeouts = t0_s * (3.0 * (3.0 * b * p / 8.0).sqrt()).min(1.0) * p * (1.0 + 32.0 * p * p);
+    1.0 / (fast + timeouts)
+}
+
+/// A window's course over a run (Reno's, RFC 5681 §3.1): from `w0` it grows
+/// by the factor `g` per round trip up to `ss_end` (slow start), restarts
+/// from `ca_start` and grows by `a` packets per round trip up to `w`
+/// (congestion avoidance), then stays.
+#[derive(Clone, Copy, Debug)]
+struct Ramp {
+    w0: f64,
+    g: f64,
+    ss_end: f64,
+    ca_start: f64,
+    a: f64,
+    w: f64,
+}
+
+impl Ramp {
+    fn slow_start_rounds(&self) -> f64 {
+        (self.ss_end / self.w0).ln().max(0.0) / self.g.ln()
+    }
+
+    /// Packets sent in `rounds` round trips.
+    fn packets(&self, rounds: f64) -> f64 {
+        let ss_rounds = self.slow_start_rounds();
+        if rounds <= ss_rounds {
+            return self.w0 * (self.g.powf(rounds) - 1.0) / (self.g - 1.0);
+        }
+        let mut packets = (self.ss_end - self.w0).max(0.0) / (self.g - 1.0);
+        let (from, to) = (self.ca_start.min(self.w), self.w);
+        let ca_rounds = (to - from) / self.a;
+        let left = rounds - ss_rounds;
+        if left <= ca_rounds {
+            packets += left * from + self.a * left * left / 2.0;
+        } else {
+            packets += (from + to) / 2.0 * ca_rounds + to * (left - ca_rounds);
+        }
+        packets
+    }
+}
+
+/// The expected traffic of every flow, in scenario order.
+pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
+    let mech = s.resolved_mechanisms();
+    let mss_bytes = s.mtu_bytes.saturating_sub(52).max(1);
+    let wire_bits = (s.mtu_bytes as f64 + ETHERNET_OVERHEAD_BYTES as f64) * 8.0;
+    let bottleneck_bps = sane(s.bottleneck.rate_bps);
+    let bottleneck_pps = bottleneck_bps / wire_bits;
+    let duration_s = sane(s.duration_ms) / 1e3;
+    let p = sane(s.loss_rate).min(1.0);
+    let delayed_ack = s.tcp.delayed_ack;
+    // RFC 5681 §3.1: slow start adds one MSS per ACK; an ACK per two
+    // segments halves that unless every acked packet counts (RFC 3465).
+    let per_ack = mech.cwnd_counting == CwndCounting::PerAck && delayed_ack;
+    let g = if per_ack { 1.5 } else { 2.0 };
+    let a = if per_ack { 0.5 } else { 1.0 };
+    let packets_per_ack = if delayed_ack { 2.0 } else { 1.0 };
+    let w0 = s.tcp.initial_cwnd_pkts.max(1) as f64;
+    let ssthresh = s
+        .tcp
+        .initial_ssthresh_pkts
+        .map_or(f64::INFINITY, |x| x as f64);
+    let flow_count = s.flow_count().max(1) as f64;
+    let buffer_pkts = s.bottleneck.buffer_pkts as f64;
+    // RED signals early, with a drop or mark now and then, not a full queue.
+    let red = matches!(s.bottleneck.aqm, Aqm::Red { .. });
+
+    // Each flow's demand, then its share of its NIC and of the bottleneck.
+    struct Shape {
+        rtt_s: f64,
+        demand_pps: f64,
+        host_pps: f64,
+        host: usize,
+        /// The flow's share of its host's interface queue.
+        ifq_share_pkts: f64,
+        active_s: f64,
+        paced: bool,
+    }
+    let mut shapes = Vec::new();
+    for (h, host) in s.hosts.iter().enumerate() {
+        let mut host_bps = sane(host.nic_bps);
+        if mech.host_send_limit_bps > 0.0 {
+            host_bps = host_bps.min(mech.host_send_limit_bps);
+        }
+        let host_pps = host_bps / wire_bits;
+        for flow in &host.flows {
+            let start_s = sane(flow.start_ms) / 1e3;
+            let stop_s = flow.stop_ms.map_or(duration_s, |x| sane(x) / 1e3);
+            let active_s = (stop_s.min(duration_s) - start_s).max(0.0);
+            let serialisation_s = if host_bps > 0.0 && bottleneck_bps > 0.0 {
+                wire_bits / host_bps + wire_bits / bottleneck_bps
+            } else {
+                0.0
+            };
+            let rtt_s = (sane(s.rtt_ms) + sane(flow.extra_delay_ms)) / 1e3 + serialisation_s;
+            let rwnd_pkts =
+                (profile::advertised_window_bytes(flow.window_bytes, mss_bytes, s.mtu_bytes, &mech)
+                    / mss_bytes as u64)
+                    .max(2) as f64;
+            // Linux's RTO: the smoothed RTT plus at least its 200 ms floor.
+            let t0_s = rtt_s + RTO_MIN_NS as f64 / 1e9;
+            let demand_pps = (rwnd_pkts / rtt_s.max(f64::MIN_POSITIVE)).min(padhye_pps(
+                p,
+                rtt_s,
+                packets_per_ack,
+                t0_s,
+            ));
+            let paced = crate::cc::build_with(&flow.algorithm, &flow.params, &mech)
+                .map(|cc| cc.pacing_rate_bytes_per_s().is_some())
+                .unwrap_or(false);
+            shapes.push(Shape {
+                rtt_s,
+                demand_pps,
+                host_pps,
+                host: h,
+                // The driver's ring sits behind the interface queue (sim.rs).
+                ifq_share_pkts: (host.txqueuelen_pkts as f64 + mech.nic_ring_pkts as f64)
+                    / host.flows.len().max(1) as f64,
+                active_s,
+                paced,
+            });
+        }
+    }
+    let mut host_demand = vec![0.0; s.hosts.len()];
+    for sh in &shapes {
+        host_demand[sh.host] += sh.demand_pps;
+    }
+    let host_scale: Vec<f64> = shapes
+        .iter()
+        .map(|sh| (sh.host_pps / host_demand[sh.host].max(f64::MIN_POSITIVE)).min(1.0))
+        .collect();
+    let offered: f64 = shapes
+        .iter()
+        .zip(&host_scale)
+        .map(|(sh, k)| sh.demand_pps * k)
+        .sum();
+    let link_scale = (bottleneck_pps / offered.max(f64::MIN_POSITIVE)).min(1.0);
+
+    shapes
+        .iter()
+        .zip(&host_scale)
+        .map(|(sh, &k_host)| {
+            let rate_pps = sh.demand_pps * k_host * link_scale;
+            let limited = k_host < 1.0 || link_scale < 1.0;
+            let w = rate_pps * sh.rtt_s;
+            // Where the flow's queue builds: at the bottleneck, or at its own
+            // interface queue when the NIC is the tighter limit.
+            let bottleneck_limited = limited && !(k_host < 1.0 && k_host <= link_scale);
+            let queue_share = if bottleneck_limited {
+                buffer_pkts / flow_count
+            } else {
+                sh.ifq_share_pkts
+            };
+            // A limited flow's window also fills its share of the queue
+            // before it is cut.
+            let w_peak = if limited { w + queue_share } else { w };
+            // Slow start ends when that is full, or earlier when the queue
+            // is small: each ACK releases g packets for one drained, so the
+            // queue holds (g − 1)/g of the window and overflows at
+            // g/(g − 1) × queue (Lakshman & Madhow, IEEE/ACM ToN 1997, §III).
+            let overflow_at = if limited {
+                w_peak.min(queue_share * g / (g - 1.0)).max(w0)
+            } else {
+                w_peak
+            };
+            let ss_end = overflow_at.min(ssthresh).max(w0);
+            let ends_in_loss = limited && ss_end >= overflow_at && ss_end > w0;
+            let ramp = Ramp {
+                w0,
+                g,
+                ss_end,
+                ca_start: if ends_in_loss { ss_end / 2.0 } else { ss_end },
+                a,
+                w,
+            };
+            let rounds = sh.active_s / sh.rtt_s.max(f64::MIN_POSITIVE);
+            let data_pkts = if w <= w0 {
+                rate_pps * sh.active_s
+            } else {
+                ramp.packets(rounds).min(rate_pps * sh.active_s)
+            };
+            // RFC 3742 §1: slow start can add (g − 1) × window in its last
+            // round trip, all of it dropped once the queue is full.
+            let overshoot_drops =
+                if bottleneck_limited && !red && ends_in_loss && rounds >= ramp.slow_start_rounds()
+                {
+                    (g - 1.0) * ss_end
+                } else {
+                    0.0
+                };
+            let per_round = data_pkts / rounds.max(1.0);
+            let random_drops = data_pkts * p;
+            // Rounds with at least one loss: rounds × (1 − (1 − p)^per_round).
+            let random_loss_episodes = if p > 0.0 {
+                -(per_round * (-p).ln_1p()).exp_m1() * rounds.max(1.0)
+            } else {
+                0.0
+            };
+            // Reno's sawtooth: from w_peak/2 back to w_peak at a per round.
+            let congestion_episodes = if limited && p == 0.0 && rate_pps > 0.0 {
+                let cycle_rounds = (w_peak / 2.0 / a).max(1.0);
+                let ss_rounds = ramp.slow_start_rounds().min(rounds);
+                ends_in_loss as u8 as f64 + (rounds - ss_rounds) / cycle_rounds
+            } else {
+                0.0
+            };
+            FlowTraffic {
+                data_pkts,
+                ack_pkts: data_pkts / packets_per_ack,
+                random_drops,
+                overshoot_drops,
+                random_loss_episodes,
+                congestion_episodes,
+                host_limited: limited && !bottleneck_limited,
+                paced: sh.paced,
+                active_s: sh.active_s,
+            }
+        })
+        .collect()
+}
+
+/// Delayed-ACK timer firings per second of an active flow: at most one
+/// pending timer of 40 ms (RFC 1122 §4.2.3.2).
+pub fn delack_timer_per_s() -> f64 {
+    1e9 / DELACK_NS as f64
+}

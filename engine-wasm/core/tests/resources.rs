@@ -1,0 +1,140 @@
+//! The resource model against real runs: what it predicts a run records is
+//! what the run records, and the recorder never holds more than validation
+//! allowed.
+
+use sawtooth_core::resources::{estimate, RECORDED_BYTES_BUDGET};
+use sawtooth_core::scenario::{Aqm, Flow, Host};
+use sawtooth_core::{Scenario, Simulation};
+
+fn host(nic_bps: f64, flows: Vec<Flow>) -> Host {
+    Host {
+        nic_bps,
+        txqueuelen_pkts: 100,
+        flows,
+    }
+}
+
+/// A spread of scenarios: one and many flows and hosts, fine and coarse
+/// sampling, drop-tail and RED/ECN, random loss, several algorithms.
+fn spread() -> Vec<(&'static str, Scenario)> {
+    let base = Scenario::default_scenario();
+    let mut out = vec![("default", base.clone())];
+
+    let mut s = base.clone();
+    s.mtu_bytes = 1500;
+    s.duration_ms = 10_000.0;
+    s.hosts.push(s.hosts[0].clone());
+    out.push(("two-to-one 1 Gb/s", s));
+
+    let mut s = base.clone();
+    s.bottleneck.rate_bps = 100e6;
+    s.bottleneck.buffer_pkts = 10;
+    s.mtu_bytes = 1500;
+    s.duration_ms = 2000.0;
+    s.sample_interval_ms = 1.0;
+    s.hosts = vec![host(1e9, vec![Flow::new("cubic", 16 << 20); 8])];
+    out.push(("8 CUBIC flows, 10-packet buffer", s));
+
+    let mut s = base.clone();
+    s.loss_rate = 0.01;
+    s.duration_ms = 5000.0;
+    s.hosts = vec![host(
+        1e9,
+        ["reno", "highspeed", "scalable", "htcp"]
+            .iter()
+            .map(|a| Flow::new(a, 16 << 20))
+            .collect(),
+    )];
+    out.push(("random loss, four algorithms", s));
+
+    let mut s = base.clone();
+    s.bottleneck.aqm = Aqm::Red {
+        min_th_pkts: 100.0,
+        max_th_pkts: 500.0,
+        max_p: 0.1,
+        weight: 0.002,
+        ecn: true,
+    };
+    s.hosts[0].nic_bps = 10e9;
+    out.push(("RED with ECN", s));
+
+    let mut s = base.clone();
+    s.duration_ms = 500.0;
+    s.sample_interval_ms = 1.0;
+    s.hosts = vec![host(1e9, vec![Flow::new("bbr", 16 << 20); 4]); 64];
+    out.push(("64 hosts × 4 BBR flows, 1 ms samples", s));
+
+    let mut s = base.clone();
+    s.duration_ms = 600_000.0;
+    s.sample_interval_ms = 10_000.0;
+    s.loss_rate = 0.001;
+    s.mtu_bytes = 1500;
+    out.push(("10 min, 10 s samples, random loss", s));
+    out
+}
+
+#[test]
+fn the_estimate_is_within_10_percent_of_what_runs_record() {
+    for (name, s) in spread() {
+        assert!(s.validate().is_empty(), "{name}: {:?}", s.validate());
+        let e = estimate(&s);
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run_to_end();
+        let actual = sim.recorded_bytes();
+        let error = (e.recorded_bytes as f64 - actual as f64).abs() / actual as f64;
+        assert!(
+            error <= 0.10,
+            "{name}: estimated {} bytes, recorded {actual} ({:.1} % off)",
+            e.recorded_bytes,
+            error * 100.0
+        );
+        assert_eq!(sim.recorder().rows() as u64, e.samples_per_flow, "{name}");
+        assert_eq!(sim.recorder().columns().len() as u64, e.columns, "{name}");
+    }
+}
+
+#[test]
+fn the_recorder_allocates_no_more_than_validation_allowed() {
+    for (name, s) in spread() {
+        let e = estimate(&s);
+        let mut sim = Simulation::new(&s).unwrap();
+        let at_start = sim.recorder_allocated_bytes();
+        assert_eq!(
+            at_start, e.sample_bytes,
+            "{name}: columns are reserved whole"
+        );
+        sim.run_to_end();
+        let allocated = sim.recorder_allocated_bytes();
+        assert!(
+            allocated <= e.recorded_bytes_max,
+            "{name}: {allocated} > {}",
+            e.recorded_bytes_max
+        );
+        assert!(allocated <= RECORDED_BYTES_BUDGET, "{name}");
+        let events = sim.recorder().events().len() as u64;
+        assert!(
+            allocated <= e.sample_bytes + 2 * events.max(32) * 16,
+            "{name}: the columns grew past their reservation"
+        );
+    }
+}
+
+#[test]
+fn every_guided_lab_point_fits_the_budget() {
+    use sawtooth_core::labs::{labs, Scale};
+    for lab in &labs().labs {
+        for scale in [Scale::Quick, Scale::Full] {
+            for p in lab.expand(scale).unwrap() {
+                let e = estimate(&p.scenario);
+                assert!(
+                    e.recorded_bytes_max <= RECORDED_BYTES_BUDGET,
+                    "lab {} {} x={}: {} bytes",
+                    lab.id,
+                    p.series,
+                    p.x,
+                    e.recorded_bytes_max
+                );
+            }
+        }
+    }
+}
