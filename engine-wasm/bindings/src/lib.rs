@@ -119,6 +119,18 @@ pub fn validate_scenario(scenario_json: &str) -> String {
     serde_json::json!({ "errors": errors }).to_string()
 }
 
+/// The resource model's `ResourceEstimate` (with `budget_bytes`) for any
+/// scenario that parses, valid or not, so the app can show sizes beside
+/// validation errors; `{"errors":[...]}` when it does not parse.
+#[wasm_bindgen]
+pub fn estimate_resources_json(scenario_json: &str) -> String {
+    match Scenario::parse_json(scenario_json) {
+        Ok(s) => serde_json::to_string(&sawtooth_core::resources::estimate(&s))
+            .expect("estimate serialises"),
+        Err(errors) => serde_json::json!({ "errors": errors }).to_string(),
+    }
+}
+
 /// Deliberately trap, so the app's recovery from a WebAssembly trap can be
 /// tested end to end.
 #[wasm_bindgen]
@@ -258,4 +270,30 @@ pub fn rank_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsError
         serde_json::to_string(&sawtooth_core::labs::rank_series(lab, &results))
             .expect("ranking serialises"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_come_back_for_valid_and_over_budget_scenarios_and_errors_for_bad_json() {
+        let mut s = Scenario::default_scenario();
+        let ok: serde_json::Value =
+            serde_json::from_str(&estimate_resources_json(&s.to_json())).unwrap();
+        assert_eq!(ok["budget_bytes"], 256 * 1024 * 1024);
+        assert_eq!(ok["sample_bytes"], 2000 * 12 * 8);
+
+        s.sample_interval_ms = 1.0;
+        s.duration_ms = 1_000_000.0;
+        s.hosts[0].flows = vec![s.hosts[0].flows[0].clone(); 64];
+        assert!(Scenario::from_json(&s.to_json()).is_err(), "over the budget");
+        let over: serde_json::Value =
+            serde_json::from_str(&estimate_resources_json(&s.to_json())).unwrap();
+        assert!(over["recorded_bytes_max"].as_u64().unwrap() > 256 * 1024 * 1024);
+
+        let bad: serde_json::Value =
+            serde_json::from_str(&estimate_resources_json("{not json")).unwrap();
+        assert_eq!(bad["errors"][0]["field"], "(document)");
+    }
 }
