@@ -21,11 +21,23 @@ const LabsView = lazy(() => import('./labs/LabsView').then((m) => ({ default: m.
 // share: links, embed mode, exports, chart text alternatives (app/src/share).
 import { loadFromUrl, resolveView } from './share/loadFromUrl';
 import { Notices } from './share/Notices';
-import { CHART_IDS, ChartAlternatives, ShareBridge, useEmbedChartHeight } from './share/ShareBridge';
+import { CHART_IDS, ChartAlternatives, ShareBridge } from './share/ShareBridge';
 import { useDocumentView } from './share/useShare';
-import { parseView, type ViewOptions } from './share/view';
+import { isFitted, parseView, type ViewOptions } from './share/view';
 import './share/share.css';
 import './share/dark.css';
+// Fitted views (embed, presentation), presentation mode (app/src/present).
+import { ChartSizingContext, type ChartSizing } from './charts/chartSizing';
+import { exitFullscreen, toggleFullscreen } from './present/fullscreen';
+import { LabStepper } from './present/LabStepper';
+import { PresentBar } from './present/PresentBar';
+import { useFitLayout } from './present/useFitLayout';
+import { pressPlaybackButton, usePresentKeys } from './present/usePresentKeys';
+import './present/fit.css';
+import './present/present.css';
+
+/** controls= id that shows the playback bar in an embed (not a scenario control). */
+const PLAYBACK_CONTROL = 'playback';
 
 export interface AppProps {
   client: EngineClient;
@@ -52,13 +64,39 @@ export function App({ client, store, rendered, search }: AppProps) {
   const render = params.get('render');
   const renderMode: RenderMode = render === 'svg' || render === 'canvas' ? render : 'auto';
   // share: embed mode and colour profile mark <html> at once (share.css).
-  const earlyView = useMemo(() => parseView(search).view, [search]);
-  useDocumentView(earlyView);
-  const embedChartHeight = useEmbedChartHeight(
-    earlyView.embed,
-    earlyView.charts ? CHART_IDS.filter((c) => earlyView.charts!.includes(c)).length : CHART_IDS.length,
-    loaded !== null,
+  const linkView = useMemo(() => parseView(search).view, [search]);
+  // Presentation mode: from the link (present=1) or the header's Present button.
+  const [presenting, setPresenting] = useState<boolean | null>(null);
+  const earlyView = useMemo<ViewOptions>(
+    () => (presenting === null || presenting === linkView.present ? linkView : { ...linkView, present: presenting, theme: presenting ? 'projector' : linkView.theme, profile: presenting ? 'projector' : linkView.profile }),
+    [linkView, presenting],
   );
+  const present = earlyView.present;
+  // The lab page fills the window in embed and presentation modes; a guided lab pages through screens instead.
+  const fitted = isFitted(earlyView) && viewId === 'lab';
+  const controlIds = earlyView.controls?.filter((c) => c !== PLAYBACK_CONTROL) ?? [];
+  const showPlayback = present || !!earlyView.controls?.includes(PLAYBACK_CONTROL);
+  useDocumentView(earlyView, fitted, fitted && showPlayback);
+  const { layout } = useFitLayout({
+    enabled: fitted,
+    frame: earlyView.embed ? earlyView.frame : null,
+    charts: earlyView.charts ? CHART_IDS.filter((c) => earlyView.charts!.includes(c)).length : CHART_IDS.length,
+    controls: controlIds.length,
+  });
+  const projector = earlyView.profile === 'projector';
+  const sizing = useMemo<ChartSizing>(
+    () => ({ fill: layout !== null, scale: layout?.chartScale ?? 1, lineScale: projector ? 2 : 1 }),
+    [layout, projector],
+  );
+  usePresentKeys('lab', present && viewId === 'lab', pressPlaybackButton);
+  const startPresenting = () => {
+    setPresenting(true);
+    void toggleFullscreen();
+  };
+  const stopPresenting = () => {
+    setPresenting(false);
+    void exitFullscreen();
+  };
 
   useEffect(() => {
     let live = true;
@@ -92,6 +130,9 @@ export function App({ client, store, rendered, search }: AppProps) {
       <header className="app-header" data-embed-hide="">
         <h1>Sawtooth</h1>
         <p className="tagline">A TCP congestion-control lab: a packet-level simulator running in your browser.</p>
+        <button type="button" className="share-button present-start" onClick={startPresenting} data-testid="present" title="Full screen, projector colours, big type; keyboard shortcuts">
+          Present
+        </button>
         {VIEWS.length > 1 && (
           <nav className="views" aria-label="Views">
             {VIEWS.map((v) => (
@@ -102,14 +143,16 @@ export function App({ client, store, rendered, search }: AppProps) {
           </nav>
         )}
       </header>
+      {present && <PresentBar page={viewId === 'labs' ? 'labs' : 'lab'} onExit={stopPresenting} />}
       {loadError && <ErrorPanel error={loadError} />}
       {!loaded && !loadError && (
         <p className="loading" role="status">
           Loading the simulator…
         </p>
       )}
-      {loaded && viewId === 'lab' && !loaded.view.embed && <StartHere />}
+      {loaded && viewId === 'lab' && !isFitted(earlyView) && <StartHere />}
       {loaded && viewId === 'lab' && (
+        <ChartSizingContext.Provider value={sizing}>
         <LabPage
           lab={loaded.lab}
           store={store}
@@ -120,9 +163,10 @@ export function App({ client, store, rendered, search }: AppProps) {
           renderMode={renderMode}
           // share: chosen charts and controls (?charts=, ?controls=; embed shows no builder unless asked).
           visibleCharts={loaded.view.charts}
-          visibleControls={loaded.view.controls}
-          hideBuilder={loaded.view.embed && !loaded.view.controls?.length}
-          chartHeight={embedChartHeight}
+          visibleControls={fitted ? controlIds : loaded.view.controls}
+          hideBuilder={fitted && controlIds.length === 0}
+          autoplay={earlyView.autoplay}
+          playbackSpeed={earlyView.speed ?? undefined}
           notices={<Notices notices={loaded.notices} />}
           footer={
             <ShareBridge
@@ -135,12 +179,15 @@ export function App({ client, store, rendered, search }: AppProps) {
           }
           renderChartExtra={(_id, chart) => <ChartAlternatives {...chart} />}
         />
+        </ChartSizingContext.Provider>
       )}
       {/* guided labs: the second view (?view=labs, ?lab=<id>[&quick=0]). */}
       {loaded && viewId === 'labs' && (
-        <Suspense fallback={<p className="loading" role="status">Loading the guided labs…</p>}>
-          <LabsView defaults={loaded.info.defaultScenario} search={search} />
-        </Suspense>
+        <LabStepper active={present && params.has('lab')}>
+          <Suspense fallback={<p className="loading" role="status">Loading the guided labs…</p>}>
+            <LabsView defaults={loaded.info.defaultScenario} search={search} />
+          </Suspense>
+        </LabStepper>
       )}
     </div>
   );

@@ -7,9 +7,10 @@
 // Public test surface on the <figure>: data-series-ids, data-point-counts,
 // data-x-domain, data-y-domain, data-marker-counts (JSON), see dataAttributes.ts.
 
-import { memo, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { memo, useContext, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { EngineEvent } from '../engine/types';
 import { drawLines } from './canvasDraw';
+import { BASE_AXIS_TITLE_PX, ChartSizingContext, chartMargins, fitAxisTitle, plotLayout } from './chartSizing';
 import { buildChartModel, chartYDomain, decimateSeries, formatReadout, sampleRange, valuesAt, type RunView } from './chartModel';
 import { chartDataAttributes } from './dataAttributes';
 import { layoutLimitLabels } from './labels';
@@ -18,7 +19,7 @@ import { flowColor } from './palette';
 import { linePath } from './path';
 import type { ChartSpec } from './specs';
 import { brushDomain, nearestSample, panBy, upperBound, zoomAt, type Domain } from './timeLink';
-import { useElementWidth } from './useElementWidth';
+import { useElementSize } from './useElementWidth';
 
 export type RenderMode = 'auto' | 'svg' | 'canvas';
 
@@ -45,8 +46,6 @@ export interface TimeChartProps {
   children?: ReactNode;
 }
 
-const M = { top: 10, right: 18, bottom: 34, left: 64 };
-
 /** Size a canvas to the plot at device resolution and clear it; the context draws in CSS pixels. */
 function prepare(c: HTMLCanvasElement, w: number, h: number): CanvasRenderingContext2D | null {
   const dpr = Math.min(2, window.devicePixelRatio || 1);
@@ -61,17 +60,25 @@ function prepare(c: HTMLCanvasElement, w: number, h: number): CanvasRenderingCon
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   return ctx;
 }
-const LANE_H = 11;
 
 function TimeChartImpl(props: TimeChartProps) {
   const { spec, run, ghost, events, laneKinds, view, bounds, minSpan, tShown, hoverT, onHover, onView } = props;
   const box = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const width = useElementWidth(box, 640);
-  const plotH = props.height ?? 190;
-  const lanesH = laneKinds.length * LANE_H + (laneKinds.length ? 6 : 0);
+  // Fitted views (embed, presentation) give the chart a box to fill and a
+  // type scale; the lab page gives it a plot height (chartSizing.ts).
+  const sizing = useContext(ChartSizingContext);
+  const s = sizing.scale;
+  const M = useMemo(() => chartMargins(s), [s]);
+  const boxSize = useElementSize(box, { width: 640, height: 240 });
+  const width = boxSize.width;
+  const layout = plotLayout(sizing.fill ? { boxHeight: boxSize.height, scale: s, laneKinds: laneKinds.length } : { plotHeight: props.height, scale: s, laneKinds: laneKinds.length });
+  const plotH = layout.plotHeight;
+  const lanesH = layout.lanesHeight;
+  const LANE_H = layout.laneHeight;
   const plotW = Math.max(10, width - M.left - M.right);
   const totalH = M.top + plotH + lanesH + M.bottom;
+  const yTitle = fitAxisTitle([spec.yLabel, spec.unit], plotH, M.top, BASE_AXIS_TITLE_PX * s);
   const uid = useId().replace(/:/g, '');
   const [brush, setBrush] = useState<{ a: number; b: number } | null>(null);
 
@@ -126,11 +133,11 @@ function TimeChartImpl(props: TimeChartProps) {
     const to = sampleRange(run.x, n, view)[1];
     if (to > from) {
       const lines = run.spec.series.filter((x) => typeof x.y !== 'number').map((x) => decimateSeries(run, x, view, plotW, run.spec.yFactor, from, to));
-      drawLines(ctx, lines, model.sx, model.sy);
+      drawLines(ctx, lines, model.sx, model.sy, undefined, sizing.lineScale);
     }
     drawn.current = { key, n };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run, tShown, view, yDomain, plotW, plotH, useCanvas, seriesKey, props.runId]);
+  }, [run, tShown, view, yDomain, plotW, plotH, useCanvas, seriesKey, props.runId, sizing.lineScale]);
 
   const paths = useMemo(
     () => (useCanvas ? [] : model.lines.filter((l) => !l.ghost).map((l) => ({ ...l, d: linePath(l.points, model.sx, model.sy) }))),
@@ -185,9 +192,9 @@ function TimeChartImpl(props: TimeChartProps) {
 
   const attrs = chartDataAttributes(model, props.runId);
   // Labels of the limit lines, nudged apart (two flows' windows at one height, several limits above the axis).
-  const limitLabels = useMemo(() => layoutLimitLabels(model.constants, model.sy, plotH, spec.unit), [model.constants, model.sy, plotH, spec.unit]);
+  const limitLabels = useMemo(() => layoutLimitLabels(model.constants, model.sy, plotH, spec.unit, s, plotW), [model.constants, model.sy, plotH, spec.unit, s, plotW]);
   const cursorPx = hover ? model.sx(hover.t) : null;
-  const laneY = (k: MarkerKind) => M.top + plotH + 6 + laneKinds.indexOf(k) * LANE_H + LANE_H / 2;
+  const laneY = (k: MarkerKind) => M.top + plotH + 6 * s + (layout.stackedLanes ? laneKinds.indexOf(k) : 0) * LANE_H + LANE_H / 2;
   const helpId = `${uid}-help`;
 
   return (
@@ -202,6 +209,7 @@ function TimeChartImpl(props: TimeChartProps) {
       aria-label={`${spec.title} chart`}
       aria-describedby={helpId}
       onKeyDown={onKeyDown}
+      style={{ '--chart-scale': s } as CSSProperties}
     >
       <figcaption>
         <span className="chart-title">{spec.title}</span>
@@ -220,7 +228,7 @@ function TimeChartImpl(props: TimeChartProps) {
         Drag across the chart to zoom every chart to that time range; double-click or press 0 to reset. With the chart focused, left and right arrows move the
         cursor, shift+arrows pan, plus and minus zoom.
       </p>
-      <div ref={box} className="chart-box" style={{ height: totalH }}>
+      <div ref={box} className="chart-box" style={sizing.fill ? undefined : { height: totalH }}>
         <canvas
           ref={canvasRef}
           className="chart-canvas"
@@ -238,14 +246,16 @@ function TimeChartImpl(props: TimeChartProps) {
               {model.yTicks.map((t) => (
                 <g key={t.v} transform={`translate(0,${t.px})`}>
                   <line className="grid" x1={0} x2={plotW} />
-                  <text x={-8} dy="0.32em" textAnchor="end">
+                  <text x={-8 * s} dy="0.32em" textAnchor="end">
                     {t.label}
                   </text>
                 </g>
               ))}
-              <text className="axis-label" transform={`translate(${-M.left + 14},${plotH / 2}) rotate(-90)`} textAnchor="middle">
-                {spec.yLabel}
-              </text>
+              {yTitle && (
+                <text className="axis-label" transform={`translate(${-M.left + 14 * s},${plotH / 2}) rotate(-90)`} textAnchor="middle">
+                  {yTitle}
+                </text>
+              )}
             </g>
             <g className="series" clipPath={`url(#${uid}-clip)`}>
               {[...ghostPaths, ...paths].map((p) => (
@@ -310,7 +320,7 @@ function TimeChartImpl(props: TimeChartProps) {
                     className={`marker marker-${b.kind}`}
                     data-count={b.count}
                     transform={`translate(${b.px + 0.5},${laneY(b.kind)})`}
-                    d={markerPath(shape, 4)}
+                    d={markerPath(shape, 4 * s)}
                     fill={shape === 'cross' ? flowColor(b.flow) : flowColor(b.flow)}
                     fillOpacity={shape === 'circle' ? 0.85 : 1}
                   />
@@ -322,13 +332,13 @@ function TimeChartImpl(props: TimeChartProps) {
             <line className="domain" x1={0} x2={plotW} />
             {model.xTicks.map((t) => (
               <g key={t.v} transform={`translate(${t.px},0)`}>
-                <line y2={5} />
-                <text y={17} textAnchor="middle">
+                <line y2={5 * s} />
+                <text y={17 * s} textAnchor="middle">
                   {t.label}
                 </text>
               </g>
             ))}
-            <text className="axis-label" x={plotW / 2} y={31} textAnchor="middle">
+            <text className="axis-label" x={plotW / 2} y={31 * s} textAnchor="middle">
               time (s)
             </text>
           </g>

@@ -7,13 +7,14 @@
 import type { DrawnLine } from './chartModel';
 import type { LinearScale } from './scale';
 
-export function drawLines(ctx: CanvasRenderingContext2D, lines: DrawnLine[], sx: LinearScale, sy: LinearScale, ghostAlpha = 0.28): void {
+/** `widthScale`: thicker lines (the projector profile, slides). */
+export function drawLines(ctx: CanvasRenderingContext2D, lines: DrawnLine[], sx: LinearScale, sy: LinearScale, ghostAlpha = 0.28, widthScale = 1): void {
   for (const l of lines) {
     const p = l.points;
     if (p.length === 0) continue;
     ctx.globalAlpha = l.ghost ? ghostAlpha : l.dash ? 0.6 : 1;
     ctx.strokeStyle = l.color;
-    ctx.lineWidth = l.dash ? Math.min(l.width, 1.25) : l.width;
+    ctx.lineWidth = (l.dash ? Math.min(l.width, 1.25) : l.width) * widthScale;
     ctx.lineJoin = 'round';
     ctx.beginPath();
     let pen = false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConstantLine } from './chartModel';
-import { layoutLimitLabels, LIMIT_LABEL_H, overlaps, spreadLabels } from './labels';
+import { layoutLimitLabels, LIMIT_LABEL_H, limitText, overlaps, spreadLabels } from './labels';
 import { linearScale } from './scale';
 
 /** Every two boxes of height `h` are at least `gap` apart. */
@@ -84,5 +84,19 @@ describe('layoutLimitLabels', () => {
     const [l] = layoutLimitLabels([line('capacity_bps', 20)], sy, 190, 'Mb/s');
     expect(l.y - 9).toBeGreaterThanOrEqual(0);
     expect(l.y).toBeGreaterThan(sy(20));
+  });
+});
+
+describe('limitText', () => {
+  const c = { label: 'bottleneck buffer', value: 1000, offScale: true };
+  it('names the limit where the plot is wide enough', () => {
+    expect(limitText(c, 'packets')).toBe('bottleneck buffer ↑ 1,000 packets');
+    expect(limitText({ ...c, offScale: false }, 'packets', 400)).toBe('bottleneck buffer 1,000 packets');
+  });
+
+  it('keeps only the value in a narrow plot (a small embed), larger type narrowing it sooner', () => {
+    expect(limitText(c, 'packets', 120)).toBe('↑ 1,000 packets');
+    expect(limitText({ ...c, offScale: false }, 'packets', 220)).toBe('bottleneck buffer 1,000 packets');
+    expect(limitText({ ...c, offScale: false }, 'packets', 220, 16)).toBe('1,000 packets');
   });
 });

@@ -87,24 +87,37 @@ export interface LimitLabel {
 export const LIMIT_LABEL_H = 12;
 const ASCENT = 9;
 
+/** Limit labels' type at scale 1, px (styles.css). */
+export const LIMIT_LABEL_PX = 10.5;
+
+/** "name value unit" (with ↑ above the axis), or just the value when that is wider than the plot. */
+export function limitText(c: Pick<ConstantLine, 'label' | 'value' | 'offScale'>, unit: string, plotW = Infinity, fontPx = LIMIT_LABEL_PX): string {
+  const value = `${c.offScale ? '↑ ' : ''}${formatReadout(c.value)} ${unit}`;
+  const full = `${c.label} ${value}`;
+  return full.length * 0.58 * fontPx <= plotW - 8 ? full : value;
+}
+
 /**
  * The labels of a chart's limit lines: just above their line (below it when
  * the line is at the top of the plot); those above the axis at the top edge
  * with an arrow and their value; all nudged apart by spreadLabels inside the
  * plot of height `plotH`.
  */
-export function layoutLimitLabels(constants: readonly ConstantLine[], sy: LinearScale, plotH: number, unit: string): LimitLabel[] {
+export function layoutLimitLabels(constants: readonly ConstantLine[], sy: LinearScale, plotH: number, unit: string, scale = 1, plotW = Infinity): LimitLabel[] {
+  // `scale`: the chart's type scale (fitted views draw larger labels);
+  // `plotW`: a label wider than the plot is shortened to its value (small embeds).
+  const h = LIMIT_LABEL_H * scale;
   const tops = constants.map((c) => {
     if (c.offScale) return 1;
     const ly = sy(c.value);
-    return ly - 3 - LIMIT_LABEL_H >= 0 ? ly - 3 - LIMIT_LABEL_H : ly + 3;
+    return ly - 3 - h >= 0 ? ly - 3 - h : ly + 3;
   });
-  const placed = spreadLabels(tops, LIMIT_LABEL_H, { min: 0, max: Math.max(LIMIT_LABEL_H, plotH), gap: 1 });
+  const placed = spreadLabels(tops, h, { min: 0, max: Math.max(h, plotH), gap: 1 });
   return constants.map((c, i) => ({
     id: c.id,
     color: c.color,
     offScale: c.offScale,
-    text: c.offScale ? `${c.label} ↑ ${formatReadout(c.value)} ${unit}` : `${c.label} ${formatReadout(c.value)} ${unit}`,
-    y: placed[i] + ASCENT,
+    text: limitText(c, unit, plotW, LIMIT_LABEL_PX * scale),
+    y: placed[i] + ASCENT * scale,
   }));
 }

@@ -50,6 +50,9 @@ export interface LabPageProps {
   footer?: ReactNode;
   /** share: plot height of each chart (embed mode fits the charts to the frame); default 190. */
   chartHeight?: number;
+  /** share: play each run from 0 s as it comes (?autoplay=1), at `playbackSpeed` (?speed=). */
+  autoplay?: boolean;
+  playbackSpeed?: number;
   /** Rendered inside each chart's figure (text summary, data table). */
   renderChartExtra?: (id: string, chart: { spec: ChartSpec; x: Float64Array; count: number }) => ReactNode;
 }
@@ -146,7 +149,13 @@ export function LabPage(props: LabPageProps) {
   const scenario = state.scenario;
 
   // ---- runs: a scenario change starts a run at once (the store cancels the stale one)
-  const [playback, setPlayback] = useState<pb.Playback>(pb.INITIAL_PLAYBACK);
+  const [playback, setPlayback] = useState<pb.Playback>(() => ({
+    ...pb.INITIAL_PLAYBACK,
+    status: props.autoplay ? 'playing' : pb.INITIAL_PLAYBACK.status,
+    speed: pb.clampSpeed(props.playbackSpeed ?? pb.INITIAL_PLAYBACK.speed),
+  }));
+  const autoplay = useRef(props.autoplay);
+  autoplay.current = props.autoplay;
   const lastStarted = useRef<string | null>(null);
   const debug = useRef(props.debugFirstRun);
   useEffect(() => {
@@ -155,7 +164,7 @@ export function LabPage(props: LabPageProps) {
     lastStarted.current = key;
     store.start(scenario, { debug: debug.current });
     debug.current = undefined;
-    setPlayback((p) => pb.onNewRun(p));
+    setPlayback((p) => (autoplay.current ? pb.restart(p) : pb.onNewRun(p)));
   }, [scenario, store]);
 
   const runScenario = snap.scenario ?? scenario;

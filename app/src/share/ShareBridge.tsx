@@ -3,7 +3,7 @@
 // embed mode) exports and loads scenarios, and each chart gets its text
 // summary and data table. App.tsx mounts these at the "share:" points.
 
-import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { ChartSpec } from '../charts/specs';
 import type { Scenario } from '../engine/types';
 import type { LabStore } from '../lab/labStore';
@@ -68,64 +68,4 @@ export function ChartAlternatives({ spec, x, count }: { spec: ChartSpec; x: Floa
   );
   const xs = useMemo(() => x.subarray(0, count), [x, count]);
   return <ChartTable title={spec.title} xLabel="time (s)" x={xs} columns={columns} testId={`chart-${spec.id}-a11y`} />;
-}
-
-/**
- * Embed mode: the plot height that makes the charts (stacked, or side by
- * side in a wide frame) fill the window
- * below whatever comes first (controls, legend). Undefined outside embed mode.
- * Re-measured when the page's content or the window changes.
- */
-export function useEmbedChartHeight(enabled: boolean, n: number, ready: boolean): number | undefined {
-  const [height, setHeight] = useState<number | undefined>(undefined);
-  const current = useRef<number | undefined>(undefined);
-  current.current = height;
-  useLayoutEffect(() => {
-    if (!enabled || !ready || n === 0) return;
-    let frame = 0;
-    const measure = () => {
-      frame = 0;
-      const charts = document.querySelector<HTMLElement>('[data-testid="charts"]');
-      const figs = charts ? Array.from(charts.querySelectorAll<HTMLElement>('figure.chart')) : [];
-      if (!charts || figs.length === 0 || !figs[0].querySelector('.chart-box')) return;
-      const plot = current.current ?? 190;
-      // How far the content reaches past the window (negative: room left),
-      // shared out among the charts.
-      const last = figs[figs.length - 1].getBoundingClientRect().bottom;
-      const scroller = document.scrollingElement ?? document.documentElement;
-      const excess = Math.max(scroller.scrollHeight - window.innerHeight, last + 10 - window.innerHeight);
-      // Charts side by side share a row: divide among the rows.
-      const rows = new Set(figs.map((f) => Math.round(f.getBoundingClientRect().top))).size;
-      const next = Math.max(40, Math.floor(plot - excess / Math.max(1, rows)));
-      if (next !== plot || current.current === undefined) setHeight(next);
-    };
-    const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(measure);
-    };
-    // Content appearing (charts replacing placeholders) and sizes changing
-    // (a new plot height, the controls above wrapping) both re-measure.
-    const root = document.getElementById('root') ?? document.body;
-    const ro = new ResizeObserver(schedule);
-    let watched: Element | null = null;
-    const watch = () => {
-      const lab = document.querySelector('[data-testid="lab"]');
-      if (lab && lab !== watched) {
-        if (watched) ro.unobserve(watched);
-        ro.observe(lab);
-        watched = lab;
-      }
-      schedule();
-    };
-    const mo = new MutationObserver(watch);
-    mo.observe(root, { childList: true, subtree: true });
-    window.addEventListener('resize', schedule);
-    watch();
-    return () => {
-      mo.disconnect();
-      ro.disconnect();
-      window.removeEventListener('resize', schedule);
-      if (frame) cancelAnimationFrame(frame);
-    };
-  }, [enabled, n, ready]);
-  return enabled ? height : undefined;
 }

@@ -3,6 +3,7 @@ import type { Scenario, ValidationError } from '../engine/types';
 import { chartSummaryText, tableRows } from './ChartTable';
 import { chartShown, controlShown, loadFromUrl, resolveView } from './loadFromUrl';
 import { engineDefaults } from './testing/defaults';
+import { DEFAULT_VIEW } from './view';
 
 const validate = async (s: Scenario): Promise<ValidationError[]> =>
   s.rtt_ms > 1000 ? [{ field: 'rtt_ms', value: String(s.rtt_ms), message: 'must be between 0 and 1000 ms' }] : [];
@@ -23,7 +24,7 @@ describe('loadFromUrl', () => {
     expect(r).toMatchObject({ scenario: d, notices: [], fromUrl: false });
   });
   it('views: charts and controls by name', () => {
-    const { view, notices } = resolveView({ embed: true, charts: ['cwnd', 'nope'], controls: ['rtt'], profile: 'projector', targetOrigin: '*' }, ['cwnd', 'throughput'], ['rtt', 'window']);
+    const { view, notices } = resolveView({ ...DEFAULT_VIEW, embed: true, charts: ['cwnd', 'nope'], controls: ['rtt'], profile: 'projector', theme: 'projector' }, ['cwnd', 'throughput'], ['rtt', 'window']);
     expect(notices).toHaveLength(1);
     expect(chartShown(view, 'cwnd')).toBe(true);
     expect(chartShown(view, 'throughput')).toBe(false);

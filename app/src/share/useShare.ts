@@ -2,10 +2,11 @@
 // scenario, mark the document for embed mode / colour profile, and post
 // embed messages to the parent page.
 
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { EngineError } from '../engine/errors';
 import type { RunSummary, Scenario } from '../engine/types';
 import { EmbedChannel, parentWindow } from './embedMessages';
+import { resolveTheme, useSystemDark } from './theme';
 import { encodeScenario } from './urlCodec';
 import { encodeView, type ViewOptions } from './view';
 
@@ -28,15 +29,30 @@ export function useUrlSync(scenario: Scenario | null, defaults: Scenario | null,
   }, [scenario, defaults, view]);
 }
 
-/** data-embed / data-profile on <html>, for share/share.css. */
-export function useDocumentView(view: ViewOptions | null): void {
-  useEffect(() => {
+function mark(el: HTMLElement, name: 'embed' | 'present' | 'fit' | 'showPlayback', on: boolean): void {
+  if (on) el.dataset[name] = '1';
+  else delete el.dataset[name];
+}
+
+/**
+ * Marks on <html> for the CSS: data-embed, data-present, data-fit (laid out
+ * to fill the window: embed or presentation mode on the lab page),
+ * data-show-playback (the playback bar in a fitted view), data-profile and
+ * data-theme (the theme shown: light, dark or projector). Set before the
+ * browser paints, so a forced theme never flashes the other.
+ */
+export function useDocumentView(view: ViewOptions | null, fit = false, showPlayback = false): void {
+  const systemDark = useSystemDark();
+  useLayoutEffect(() => {
     const el = document.documentElement;
     if (!view) return;
-    if (view.embed) el.dataset.embed = '1';
-    else delete el.dataset.embed;
+    mark(el, 'embed', view.embed);
+    mark(el, 'present', view.present);
+    mark(el, 'fit', fit);
+    mark(el, 'showPlayback', showPlayback);
     el.dataset.profile = view.profile;
-  }, [view]);
+    el.dataset.theme = resolveTheme(view.theme, systemDark);
+  }, [view, fit, showPlayback, systemDark]);
 }
 
 /**

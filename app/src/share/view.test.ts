@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { embedSnippet, escapeAttr, shareUrl } from './links';
 import { decodeScenario } from './urlCodec';
 import { engineDefaults } from './testing/defaults';
-import { checkNames, DEFAULT_VIEW, encodeView, parseOrigin, parseView } from './view';
+import { checkNames, DEFAULT_VIEW, encodeView, isFitted, parseFrame, parseOrigin, parseView } from './view';
 
 describe('view options', () => {
   it('reads embed, charts, controls, profile and origin', () => {
     const { view, notices } = parseView('?embed=1&charts=cwnd,throughput&controls=rtt,window&profile=projector&origin=https%3A%2F%2Fslides.example.org');
     expect(notices).toEqual([]);
-    expect(view).toEqual({ embed: true, charts: ['cwnd', 'throughput'], controls: ['rtt', 'window'], profile: 'projector', targetOrigin: 'https://slides.example.org' });
+    expect(view).toEqual({ ...DEFAULT_VIEW, embed: true, charts: ['cwnd', 'throughput'], controls: ['rtt', 'window'], profile: 'projector', theme: 'projector', targetOrigin: 'https://slides.example.org' });
     expect(parseView('').view).toEqual(DEFAULT_VIEW);
     expect(parseView(`?${encodeView(view)}`).view).toEqual(view);
   });
@@ -67,5 +67,42 @@ describe('links', () => {
     expect(html).toMatch(/^<iframe src="https:\/\/h\.example\/s\/\?v=2&amp;prof=linux-2\.4&amp;alg=reno/);
     expect(html).toContain('&amp;embed=1&amp;charts=cwnd&amp;controls=rtt&amp;profile=projector"');
     expect(escapeAttr('"><script>')).toBe('&quot;&gt;&lt;script&gt;');
+  });
+});
+
+describe('theme, autoplay, speed, present and frame', () => {
+  it('reads each of them and writes them back', () => {
+    const { view, notices } = parseView('?embed=1&theme=dark&autoplay=1&speed=2.5&frame=1280x720');
+    expect(notices).toEqual([]);
+    expect(view).toMatchObject({ theme: 'dark', profile: 'default', autoplay: true, speed: 2.5, frame: { width: 1280, height: 720 }, present: false });
+    expect(parseView(`?${encodeView(view)}`).view).toEqual(view);
+  });
+
+  it('keeps profile=projector as the older name of theme=projector', () => {
+    expect(parseView('?profile=projector').view).toMatchObject({ theme: 'projector', profile: 'projector' });
+    expect(parseView('?theme=projector').view).toMatchObject({ theme: 'projector', profile: 'projector' });
+    expect(encodeView(parseView('?profile=projector').view)).toBe('theme=projector');
+  });
+
+  it('presents in the projector profile unless the link chose a theme', () => {
+    expect(parseView('?present=1').view).toMatchObject({ present: true, theme: 'projector' });
+    expect(parseView('?present=1&theme=light').view).toMatchObject({ present: true, theme: 'light', profile: 'default' });
+    expect(isFitted(parseView('?present=1').view)).toBe(true);
+    expect(isFitted(parseView('?embed=1').view)).toBe(true);
+    expect(isFitted(parseView('').view)).toBe(false);
+  });
+
+  it('ignores values it cannot use, with a notice each', () => {
+    const r = parseView('?theme=neon&autoplay=yes&speed=1000&present=maybe&frame=99x99');
+    expect(r.view).toEqual(DEFAULT_VIEW);
+    expect(r.notices).toHaveLength(5);
+    for (const key of ['theme=', 'autoplay=', 'speed=', 'present=', 'frame=']) expect(r.notices.some((n) => n.includes(`Ignored ${key}`))).toBe(true);
+    expect(parseView('?speed=').notices).toHaveLength(1);
+  });
+
+  it('reads frame sizes in range only', () => {
+    expect(parseFrame('1920x1080')).toEqual({ width: 1920, height: 1080 });
+    expect(parseFrame('480x270')).toEqual({ width: 480, height: 270 });
+    for (const bad of ['1920', '1920x', 'x1080', '100x100', '5000x3000', '1920x1080x2', '-480x270', '480 x 270']) expect(parseFrame(bad)).toBeNull();
   });
 });
