@@ -40,7 +40,7 @@ test('a run estimated above a minute waits for the user; Stop and Escape stop a 
 
   // A quick scenario runs at once, as always.
   const quick = await page.evaluate(() => window.sawtooth!.runId());
-  await page.locator('[data-control-id="duration"]').getByRole('textbox').fill('0.5');
+  await page.locator('[data-control-id="duration"]').getByRole('textbox').fill('1');
   expect(await page.evaluate((id) => window.sawtooth!.whenDone(id), quick)).toBe('done');
   await expect(page.getByTestId('run-gate')).toHaveCount(0);
   expect(problems).toEqual([]);
@@ -53,7 +53,8 @@ test('a link that records more than the engine allows opens with a message namin
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
   const notice = page.getByTestId('url-notice');
   await expect(notice).toContainText('sample_interval_ms');
-  await expect(notice).toContainText('256 MB');
+  await expect(notice).toContainText('limit 256 MiB');
+  await expect(notice).toContainText('use ≥ 18 ms');
   // The page runs what it could keep and responds to the controls.
   const before = await page.evaluate(() => window.sawtooth!.runId());
   await page.locator('[data-control-id="rtt"]').getByRole('textbox').fill('40');
