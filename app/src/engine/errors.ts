@@ -79,7 +79,7 @@ export function describeEngineError(error: EngineError): string[] {
         /stopped responding/.test(error.message)
           ? `The simulation stopped: ${error.message}.`
           : `The simulation crashed inside the engine (technical detail: ${error.message}).`,
-        'The last finished result is still on screen, and a fresh engine has been started: change a setting to run again.',
+        'The last finished result is still on screen, and the engine has been restarted: change a setting to run again.',
       ];
     case 'load':
       return [`The engine could not be loaded: ${error.message}`];

@@ -14,6 +14,7 @@ pub mod resources;
 pub mod rng;
 pub mod scenario;
 pub mod sim;
+pub mod sim_claims;
 pub mod summary;
 pub mod tcp;
 
