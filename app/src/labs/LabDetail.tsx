@@ -1,7 +1,8 @@
 // One guided lab: the guide (question, prediction, control), the sweep
 // (run, progress and time left, cancel), the results as the paper drew
-// them, the paper's values beside the simulation, what the paper found and
-// why, and where the simulator's model differs from the testbed.
+// them with what they show (sentences checked against the runs), the
+// paper's values beside the simulation, what the paper found and why, and
+// where the simulator's model differs from the testbed.
 
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { Lab, PaperFile } from '../engine/generated/labs';
@@ -16,6 +17,7 @@ import { formatEta, sweepProgress } from './progress';
 import type { PointDebug } from './protocol';
 import { AblationPanel } from './AblationPanel';
 import { ResultChart } from './ResultChart';
+import { SimClaims } from './SimClaims';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
 import { FidelityNote, GainTable, NoCongestionNote, PaperTable, PointErrors, RankingTable } from './tables';
 import { setLabHookSource, type LabHookSnapshot } from './testHooks';
@@ -297,6 +299,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
             </div>
           ))}
         </div>
+        <SimClaims claims={snap.claims} />
         <NoCongestionNote lab={lab} results={snap.results} />
         <FidelityNote lab={lab} comparisons={snap.comparisons} anyResults={anyResults} />
         {showsRanking(lab) && (

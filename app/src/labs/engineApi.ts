@@ -14,6 +14,8 @@ export interface LabEngine {
   run_lab_point_json(lab_id: string, quick: boolean, index: number): string;
   /** Paper values beside the simulated ones (Comparison[]) as JSON. */
   compare_lab_json(lab_id: string, results_json: string): string;
+  /** What the lab's text says its runs show, filled from and checked against the results (ClaimOutcome[]) as JSON. */
+  lab_claims_json(lab_id: string, quick: boolean, results_json: string): string;
   /** The paper's ranking of the series ([series, combined, standard][] or null) as JSON. */
   rank_lab_json(lab_id: string, results_json: string): string;
   /** The lab's ablation variants (AblationVariant[]) as JSON. */

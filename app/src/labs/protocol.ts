@@ -3,6 +3,7 @@
 // spreads its points over a pool of them (pool.ts).
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
+import type { ClaimOutcome } from '../engine/generated/claims';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 
 /** Debug switches for one point (e2e tests of crash recovery). */
@@ -16,6 +17,7 @@ export type LabCall =
   | { fn: 'ablation'; lab: string }
   | { fn: 'ablationRow'; lab: string; variant: number; results: string }
   | { fn: 'compare'; lab: string; results: string }
+  | { fn: 'claims'; lab: string; quick: boolean; results: string }
   | { fn: 'rank'; lab: string; results: string };
 
 /** The ranking as rank_lab_json returns it: [series, combined, tie-break metric] best first, or null. */
@@ -26,6 +28,7 @@ export interface CallValues {
   points: SweepPoint[];
   run: PointResult;
   compare: Comparison[];
+  claims: ClaimOutcome[];
   rank: RankRow[] | null;
   ablation: AblationVariant[];
   ablationRow: AblationRow;

@@ -3,6 +3,7 @@
 // points). Every number comes from the engine.
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
+import type { ClaimOutcome } from '../engine/generated/claims';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 import type { RankRow } from './protocol';
 import { LabWorker, type LabWorkerLike } from './workerClient';
@@ -47,6 +48,11 @@ export class LabService {
 
   async compare(lab: string, results: readonly PointResult[]): Promise<Comparison[]> {
     return (await this.w().call({ fn: 'compare', lab, results: JSON.stringify(results) })).value;
+  }
+
+  /** The lab's sentences about its runs at this scale, filled from and checked against `results`. */
+  async claims(lab: string, quick: boolean, results: readonly PointResult[]): Promise<ClaimOutcome[]> {
+    return (await this.w().call({ fn: 'claims', lab, quick, results: JSON.stringify(results) })).value;
   }
 
   async rank(lab: string, results: readonly PointResult[]): Promise<RankRow[] | null> {

@@ -4,6 +4,7 @@ import type { PointDebug } from './protocol';
 import { LabService } from './service';
 import { fingerprint, parsePointDebug, SweepStore } from './sweepStore';
 import { createFakeLabWorker, fakeLabEngine } from './testing/fakeLabWorker';
+import type { Lab } from '../engine/generated/labs';
 import { lab, series } from './testing/fixtures';
 
 class MemoryStorage {
@@ -21,13 +22,13 @@ class MemoryStorage {
 
 const L = lab({ id: 'x', series: [series('s0', [{ algorithm: 'reno' }]), series('s1', [{ algorithm: 'scalable' }])] });
 
-function setup(o: { points?: number; trapAt?: number[]; debug?: Map<number, PointDebug>; storage?: MemoryStorage; delay?: number } = {}) {
+function setup(o: { points?: number; trapAt?: number[]; debug?: Map<number, PointDebug>; storage?: MemoryStorage; delay?: number; lab?: Lab } = {}) {
   const engine = fakeLabEngine({ points: o.points ?? 6, trapAt: o.trapAt });
   const make = () => createFakeLabWorker(engine, { delay: () => o.delay ?? 10 });
   const pool = new SweepPool(2, make);
   const service = new LabService(make);
   const storage = o.storage ?? new MemoryStorage();
-  const store = new SweepStore(L, true, { service, pool, now: () => Date.now(), storage: storage as unknown as Storage, debug: o.debug });
+  const store = new SweepStore(o.lab ?? L, true, { service, pool, now: () => Date.now(), storage: storage as unknown as Storage, debug: o.debug });
   return { store, pool, storage };
 }
 
@@ -63,6 +64,23 @@ describe('SweepStore', () => {
     expect(s.results[3]!.total_throughput_mbps).toBe(103);
     expect(s.comparisons).toEqual([{ key: 'k', simulated_points: 6 }]);
     expect(states.at(-1)).toBe('done');
+  });
+
+  it('asks the engine what the text’s sentences say of the results so far, and only for a lab that has some', async () => {
+    const sentence = { id: 'c', text: 't', checks: [], scales: [] };
+    const { store } = setup({ lab: { ...L, guide: { ...L.guide, simulator: [sentence] } } });
+    void store.load();
+    await settle(50);
+    expect(store.getSnapshot().claims).toEqual([expect.objectContaining({ id: 'c', text: '0 runs', holds: null })]);
+    store.run();
+    await settle(500);
+    expect(store.getSnapshot().state).toBe('done');
+    expect(store.getSnapshot().claims).toEqual([expect.objectContaining({ text: '6 runs', holds: true })]);
+    // Without sentences: none, and no call.
+    const plain = setup();
+    void plain.store.load();
+    await settle(50);
+    expect(plain.store.getSnapshot().claims).toEqual([]);
   });
 
   it('reports a trapped point and finishes the rest; running again retries only what is missing', async () => {

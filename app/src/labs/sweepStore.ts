@@ -1,9 +1,11 @@
 // One guided lab's sweep at one scale: the points (from the engine), the
 // state of each (pending, running, done, failed), the results as they
 // arrive, and the paper comparison recomputed by the engine as results come
-// in. Subscribe with useSyncExternalStore. Results are kept for the browser
+// in, with the lab's sentences about its runs checked against them. Subscribe
+// with useSyncExternalStore. Results are kept for the browser
 // tab (sessionStorage), so coming back from a drill-down shows them again.
 
+import type { ClaimOutcome } from '../engine/generated/claims';
 import type { Comparison, Lab, PointResult, SweepPoint } from '../engine/generated/labs';
 import { pointCost, runOrder, type PointStatus } from './progress';
 import type { SweepOutcome, SweepPool } from './pool';
@@ -35,6 +37,8 @@ export interface SweepSnapshot {
   results: (PointResult | null)[];
   comparisons: Comparison[] | null;
   ranking: RankRow[] | null;
+  /** What the lab's text says these runs show, each sentence checked against them (null: not asked yet). */
+  claims: ClaimOutcome[] | null;
   startedAt: number | null;
   finishedAt: number | null;
   /** Results restored from this tab's earlier visit. */
@@ -91,6 +95,7 @@ export class SweepStore {
       results: [],
       comparisons: null,
       ranking: null,
+      claims: null,
       startedAt: null,
       finishedAt: null,
       restored: false,
@@ -240,7 +245,7 @@ export class SweepStore {
     void this.refreshComparisons();
   }
 
-  /** Ask the engine for the comparison (and ranking) of the results so far; one request at a time. */
+  /** Ask the engine for the comparison (ranking, sentences) of the results so far; one request at a time. */
   refreshComparisons(): Promise<void> {
     const done = new Promise<void>((resolve) => this.compareWaiters.push(resolve));
     if (this.compareBusy) {
@@ -257,10 +262,15 @@ export class SweepStore {
       this.compareDirty = false;
       const waiters = this.compareWaiters.splice(0);
       const results = this.snap.results.filter((r): r is PointResult => r !== null);
-      const id = this.snap.lab.id;
+      const { lab, quick } = this.snap;
+      const id = lab.id;
       try {
-        const [comparisons, ranking] = await Promise.all([this.deps.service.compare(id, results), this.snap.lab.ranking ? this.deps.service.rank(id, results) : Promise.resolve(null)]);
-        this.set({ comparisons, ranking });
+        const [comparisons, ranking, claims] = await Promise.all([
+          this.deps.service.compare(id, results),
+          lab.ranking ? this.deps.service.rank(id, results) : Promise.resolve(null),
+          lab.guide.simulator.length ? this.deps.service.claims(id, quick, results) : Promise.resolve([]),
+        ]);
+        this.set({ comparisons, ranking, claims });
       } catch (e) {
         this.set({ message: `The comparison with the paper failed: ${(e as Error).message}` });
       }

@@ -49,6 +49,9 @@ export function handleCall(engine: LabEngine, call: LabCall, now: () => number):
       case 'compare':
         value = JSON.parse(engine.compare_lab_json(call.lab, call.results));
         break;
+      case 'claims':
+        value = JSON.parse(engine.lab_claims_json(call.lab, call.quick, call.results));
+        break;
       case 'rank':
         value = JSON.parse(engine.rank_lab_json(call.lab, call.results));
         break;

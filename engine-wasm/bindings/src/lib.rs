@@ -259,6 +259,22 @@ pub fn compare_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsEr
     )
 }
 
+/// What the lab's text says its runs show, each sentence filled from and
+/// checked against the point results gathered so far (ClaimOutcome[]), as
+/// JSON. Only the sentences made at this scale.
+#[wasm_bindgen]
+pub fn lab_claims_json(lab_id: &str, quick: bool, results_json: &str) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let results: Vec<sawtooth_core::labs::PointResult> =
+        serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))?;
+    Ok(serde_json::to_string(&sawtooth_core::sim_claims::evaluate(
+        lab,
+        scale(quick),
+        &results,
+    ))
+    .expect("claims serialise"))
+}
+
 /// The lab's series ranked as the paper ranked them (`null` when the lab
 /// has no ranking): [[series, combined, standard], ...].
 #[wasm_bindgen]

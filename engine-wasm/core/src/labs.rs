@@ -373,6 +373,10 @@ pub struct Guide {
     /// Suggested follow-ups.
     #[serde(default)]
     pub try_next: Vec<String>,
+    /// What the simulator shows: sentences whose numbers and truth come
+    /// from the runs ([`crate::sim_claims`]), unlike the prose above.
+    #[serde(default)]
+    pub simulator: Vec<crate::sim_claims::SimClaim>,
 }
 
 /// Quantities measured from a run (and published in the papers).

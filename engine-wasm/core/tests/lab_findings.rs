@@ -339,8 +339,9 @@ fn lab03_standard_gains_most_from_a_longer_txqueuelen() {
         gains[0] > gains[1] && gains[0] > gains[2],
         "Standard should gain most: {gains:?}"
     );
-    // The lab's mechanism text: the high-speed algorithms "lose less at
-    // short queues" (they regrow faster after the CWR cut).
+    // The lab's mechanism: the high-speed algorithms regrow faster after
+    // the CWR cut, so a short queue costs them less (the page's own
+    // sentence about it, at 5 packets, is checked in lab_claims.rs).
     let std25 = mean(&rs, "reno", Some(25.0), total);
     for s in ["highspeed", "scalable"] {
         let v = mean(&rs, s, Some(25.0), total);

@@ -67,6 +67,11 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): L
     },
     compare_lab_json: (_lab, results) => JSON.stringify([{ key: 'k', simulated_points: (JSON.parse(results) as unknown[]).length }]),
     rank_lab_json: () => 'null',
+    // One sentence, true once any result is in.
+    lab_claims_json: (_lab, _quick, results) => {
+      const n = (JSON.parse(results) as unknown[]).length;
+      return JSON.stringify([{ id: 'c', text: `${n} runs`, parts: [{ text: `${n} runs`, reference: null, value: null }], holds: n > 0 ? true : null, detail: '' }]);
+    },
     ablation_variants_json: () =>
       JSON.stringify([
         { index: 0, switch: null, label: 'fake as a whole', profile_value: '', turned_back_to: '', overrides: {} },

@@ -1,5 +1,6 @@
 // Small labs, points and results for unit tests (shapes of the generated types).
 
+import type { ClaimOutcome } from '../../engine/generated/claims';
 import type { Comparison, Lab, PaperValue, PointResult, Series, SweepPoint, SweepValue } from '../../engine/generated/labs';
 import type { Scenario } from '../../engine/types';
 
@@ -24,7 +25,7 @@ export function lab(o: Partial<Lab> & Pick<Lab, 'series'>): Lab {
     ranking: null,
     quick: { set: {}, values: null, seeds: null, series: null, measure: null, note: 'quick' },
     headline: [],
-    guide: { question: 'q', predict: 'p', control: 'c', paper_found: 'f', mechanism: 'm', model_differences: ['d'], try_next: [] },
+    guide: { question: 'q', predict: 'p', control: 'c', paper_found: 'f', mechanism: 'm', model_differences: ['d'], try_next: [], simulator: [] },
     ...o,
   };
 }
@@ -92,6 +93,22 @@ export function comparison(o: Partial<Comparison> = {}): Comparison {
     within_tolerance: false,
     points: 1,
     source: { seed: '000', file: 'f.txt', at: 'Fig. 31' },
+    ...o,
+  };
+}
+
+/** A sentence as the engine evaluates it: "Scalable reaches 943 Mb/s." holding, unless overridden. */
+export function claimOutcome(o: Partial<ClaimOutcome> = {}): ClaimOutcome {
+  return {
+    id: 'c',
+    text: 'Scalable reaches 943 Mb/s.',
+    parts: [
+      { text: 'Scalable reaches ', reference: null, value: null },
+      { text: '943 Mb/s', reference: 'scalable@16777216:total_throughput_mbps', value: 943.04 },
+      { text: '.', reference: null, value: null },
+    ],
+    holds: true,
+    detail: 'Scalable TCP: 943 Mb/s (at 16 MB)',
     ...o,
   };
 }

@@ -1,0 +1,159 @@
+//! What each guided lab says its own runs show (`guide.simulator` in
+//! labs.json) is true of those runs.
+//!
+//! One test per lab runs the lab's sweep exactly as the page's quick scale
+//! does (every point, natively) and asserts that every sentence made at
+//! that scale holds, through the same evaluator the page calls. A sentence
+//! that stops being true when the model changes fails here; rewrite it from
+//! what the runs show, never tune the model to it. The faithful scale is
+//! checked by the ignored `faithful_scale_claims` (long: run it with
+//! `--release -- --ignored` after changing the model or the claims).
+//!
+//! Run with `--nocapture` to see each sentence filled from the runs.
+
+use sawtooth_core::labs::{lab, labs, run_point, Lab, PointResult, Scale, SweepPoint};
+use sawtooth_core::sim_claims::{self, ClaimOutcome};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Every point of the lab's sweep at this scale, run on all cores.
+fn run_sweep(l: &Lab, scale: Scale) -> Vec<PointResult> {
+    let points: Vec<SweepPoint> = l.expand(scale).expect("the lab expands");
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<PointResult>>> = points.iter().map(|_| Mutex::new(None)).collect();
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(points.len());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(p) = points.get(i) else { break };
+                let r = run_point(l, p, scale).unwrap_or_else(|e| panic!("{}: {e}", p.series));
+                *slots[i].lock().unwrap() = Some(r);
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| m.into_inner().unwrap().expect("every point ran"))
+        .collect()
+}
+
+fn report(l: &Lab, scale: Scale, outcomes: &[ClaimOutcome]) {
+    for o in outcomes {
+        println!(
+            "lab {:>2} {scale:?} | {} {}: {} [{}]",
+            l.number,
+            match o.holds {
+                Some(true) => "holds  ",
+                Some(false) => "FAILS  ",
+                None => "unknown",
+            },
+            o.id,
+            o.text,
+            o.detail
+        );
+    }
+}
+
+/// Every sentence the lab makes at this scale holds for its runs.
+fn assert_claims_hold(id: &str, scale: Scale) {
+    let l = lab(id).unwrap_or_else(|| panic!("no lab {id}"));
+    let results = run_sweep(l, scale);
+    let outcomes = sim_claims::evaluate(l, scale, &results);
+    report(l, scale, &outcomes);
+    let wrong: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.holds != Some(true))
+        .map(|o| format!("{} ({:?}): {} [{}]", o.id, o.holds, o.text, o.detail))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "lab {id}: what the text says is not what the {scale:?} runs show:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn every_claim_is_well_formed_and_made_at_some_scale() {
+    let errors: Vec<String> = labs().labs.iter().flat_map(sim_claims::validate).collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn every_lab_says_what_its_quick_runs_show() {
+    for l in &labs().labs {
+        let made = l
+            .guide
+            .simulator
+            .iter()
+            .filter(|c| sim_claims::applies(c, l, Scale::Quick))
+            .count();
+        assert!(made > 0, "lab {} makes no claim at the quick scale", l.id);
+    }
+}
+
+#[test]
+fn lab01_claims_hold_at_quick_scale() {
+    assert_claims_hold("back-to-back", Scale::Quick);
+}
+
+#[test]
+fn lab02_claims_hold_at_quick_scale() {
+    assert_claims_hold("back-to-back-30ms", Scale::Quick);
+}
+
+#[test]
+fn lab03_claims_hold_at_quick_scale() {
+    assert_claims_hold("txqueuelen", Scale::Quick);
+}
+
+#[test]
+fn lab04_claims_hold_at_quick_scale() {
+    assert_claims_hold("two-to-one", Scale::Quick);
+}
+
+#[test]
+fn lab05_claims_hold_at_quick_scale() {
+    assert_claims_hold("scalable-ab", Scale::Quick);
+}
+
+#[test]
+fn lab06_claims_hold_at_quick_scale() {
+    assert_claims_hold("txqueuelen-two-to-one", Scale::Quick);
+}
+
+#[test]
+fn lab07_claims_hold_at_quick_scale() {
+    assert_claims_hold("parallel-streams", Scale::Quick);
+}
+
+#[test]
+fn lab08_claims_hold_at_quick_scale() {
+    assert_claims_hold("ten-into-one", Scale::Quick);
+}
+
+#[test]
+fn lab09_claims_hold_at_quick_scale() {
+    assert_claims_hold("rtt-fairness", Scale::Quick);
+}
+
+#[test]
+fn lab10_claims_hold_at_quick_scale() {
+    assert_claims_hold("highspeed-many-flows", Scale::Quick);
+}
+
+#[test]
+fn lab11_claims_hold_at_quick_scale() {
+    assert_claims_hold("low-ssthresh", Scale::Quick);
+}
+
+/// The faithful scale: hours of simulated time (minutes in release).
+#[test]
+#[ignore]
+fn faithful_scale_claims() {
+    for l in &labs().labs {
+        assert_claims_hold(&l.id, Scale::Full);
+    }
+}
