@@ -60,3 +60,26 @@ for (const [name, scenario] of cases) {
     `${name.padEnd(34)} ${best.ms.toFixed(0).padStart(6)} ms  ${(best.simS / (best.ms / 1000)).toFixed(0).padStart(5)}× real time  ${pps}  ${evps}`,
   );
 }
+
+// Issue 11: the page's estimate of a run's time is the resource model's
+// engine events ÷ the engine's speed measured on an earlier run. Calibrate
+// on the default scenario (the page's first run), then compare the estimate
+// with the measured time of each case (target: within a factor of 2).
+if (typeof m.estimate_resources_json === 'function') {
+  const calibration = runOnce(base);
+  const eventsPerMs = calibration.events / calibration.ms;
+  console.log(`\nrun-time estimate (speed from the default run: ${(eventsPerMs / 1e3).toFixed(2)} M events/s)`);
+  let worst = 1;
+  for (const [name, scenario] of cases) {
+    const estimate = JSON.parse(m.estimate_resources_json(JSON.stringify(scenario)));
+    const runs = Array.from({ length: repeats }, () => runOnce(scenario));
+    const best = runs.reduce((a, b) => (b.ms < a.ms ? b : a));
+    const estimatedMs = estimate.engine_events / eventsPerMs;
+    const ratio = estimatedMs / best.ms;
+    worst = Math.max(worst, ratio, 1 / ratio);
+    console.log(
+      `${name.padEnd(34)} estimated ${estimatedMs.toFixed(0).padStart(6)} ms, measured ${best.ms.toFixed(0).padStart(6)} ms (×${ratio.toFixed(2)}); events estimated ${(estimate.engine_events / 1e6).toFixed(1)} M, processed ${(best.events / 1e6).toFixed(1)} M`,
+    );
+  }
+  console.log(`worst factor: ${worst.toFixed(2)}`);
+}

@@ -7,9 +7,11 @@
 // slicing and the page's drawing: the time a student actually waits.
 
 /**
- * Until this browser has finished a run: a deliberately low guess, a third
- * of the WebAssembly engine's measured rate on the 2-core reference machine
- * (BENCHMARKS.md, canonical run), so the first estimate errs long.
+ * Until this browser has finished a run: a deliberately low guess, about a
+ * fifth of what the WebAssembly engine processes in Node on the 2-core
+ * reference machine (14–19 M events/s, `node scripts/bench-wasm.mjs`,
+ * BENCHMARKS.md), since in the page it shares the CPU with drawing; the
+ * first estimate errs long, never short.
  */
 export const FALLBACK_EVENTS_PER_S = 3e6;
 
