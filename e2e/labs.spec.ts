@@ -318,6 +318,52 @@ test('the ablation: the lab with its profile as a whole and each switch turned b
   expect(problems).toEqual([]);
 });
 
+/** The seed mean a claim's value reference names (`series@x|a..b|*:metric[group]`), from the points on the page. */
+function meanOf(s: LabHookSnapshot, ref: string): number {
+  const m = /^(.+)@([^:]+):([a-z_]+)(?:\[(\d+)\])?$/.exec(ref);
+  expect(m, ref).not.toBeNull();
+  const [, series, at, metric, group] = m!;
+  const inRange = (x: number) => {
+    if (at === '*') return true;
+    const [a, b] = at.split('..').map(Number);
+    return b === undefined ? Math.abs(x - a) < 1e-9 : x >= a && x <= b;
+  };
+  const perX = new Map<number, number[]>();
+  for (const p of s.points) {
+    if (p.series !== series || typeof p.x !== 'number' || !inRange(p.x)) continue;
+    const field = (p.result as unknown as Record<string, number | number[]>)[metric];
+    const v = group === undefined ? (field as number) : (field as number[])[Number(group)];
+    perX.set(p.x, [...(perX.get(p.x) ?? []), v]);
+  }
+  const means = [...perX.values()].map((vs) => vs.reduce((a, b) => a + b, 0) / vs.length);
+  expect(means.length, ref).toBeGreaterThan(0);
+  return means.reduce((a, b) => a + b, 0) / means.length;
+}
+
+test('lab 2: what this simulation shows is filled from the runs on the page, and every sentence holds', async ({ page }) => {
+  const problems = watch(page);
+  await page.goto('./?lab=back-to-back-30ms');
+  await labState(page, 'idle');
+  const list = page.getByTestId('sim-claims');
+  // Before the runs: nothing is asserted about them.
+  await expect(list.locator('li')).toHaveCount(0);
+  await expect(list).toContainText('appear here as the runs');
+  const s = await runToDone(page);
+  await expect(list).toHaveAttribute('data-waiting', '0');
+  const items = list.locator('li[data-claim-id]');
+  expect(await items.count()).toBeGreaterThan(0);
+  expect(await items.evaluateAll((els) => els.map((e) => e.getAttribute('data-holds')))).toEqual(Array(await items.count()).fill('true'));
+  await expect(list).not.toContainText('do not show');
+  // Every number in the sentences is the seed mean of the engine's results.
+  const values = await list.locator('.claim-value').evaluateAll((els) => els.map((e) => ({ ref: e.getAttribute('data-ref')!, value: e.getAttribute('data-value')!, text: e.textContent! })));
+  expect(values.length).toBeGreaterThan(0);
+  for (const v of values) {
+    expect(Number(v.value), v.ref).toBeCloseTo(meanOf(s, v.ref), 9);
+    expect(v.text).toMatch(/\d/);
+  }
+  expect(problems).toEqual([]);
+});
+
 test('lab 9 at quick scale: the series give identical results, and the page says why', async ({ page }) => {
   const problems = watch(page);
   await page.goto('./?lab=rtt-fairness');

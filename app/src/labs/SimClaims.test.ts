@@ -18,7 +18,7 @@ describe('SimClaims', () => {
     const out = html([claimOutcome({ holds: null, text: 'Scalable reaches … .' })]);
     expect(out).toContain('data-testid="sim-claims"');
     expect(out).not.toContain('<li');
-    expect(out).toContain('appears here as the runs it is about finish');
+    expect(out).toContain('Statements about these runs appear here as the runs they are about finish.');
   });
 
   it('a sentence that holds is stated, its numbers marked with their reference and value', () => {

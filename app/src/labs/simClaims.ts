@@ -21,6 +21,6 @@ export function claimsView(claims: readonly ClaimOutcome[] | null): ClaimsView {
 /** What the muted line under the list says, if anything. */
 export function waitingText(v: ClaimsView): string | null {
   if (v.waiting === 0) return null;
-  if (v.shown.length === 0) return 'What these runs show appears here as the runs it is about finish.';
+  if (v.shown.length === 0) return 'Statements about these runs appear here as the runs they are about finish.';
   return `${v.waiting} more ${v.waiting === 1 ? 'statement appears' : 'statements appear'} when the runs ${v.waiting === 1 ? 'it is' : 'they are'} about finish.`;
 }

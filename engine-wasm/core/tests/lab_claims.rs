@@ -63,6 +63,14 @@ fn assert_claims_hold(id: &str, scale: Scale) {
     let results = run_sweep(l, scale);
     let outcomes = sim_claims::evaluate(l, scale, &results);
     report(l, scale, &outcomes);
+    for o in &outcomes {
+        // What a student reads: placeholders filled, no internal names.
+        let leaks = o.text.contains(['{', '}', '…', '—'])
+            || o.text
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|w| w.contains('_') || l.series.iter().any(|s| s.id == w && w.contains('-')));
+        assert!(!leaks, "lab {id}, {}: {:?}", o.id, o.text);
+    }
     let wrong: Vec<String> = outcomes
         .iter()
         .filter(|o| o.holds != Some(true))
