@@ -27,7 +27,7 @@ import { isFitted, parseView, type ViewOptions } from './share/view';
 import './share/share.css';
 import './share/dark.css';
 // Fitted views (embed, presentation), presentation mode (app/src/present).
-import { ChartSizingContext, type ChartSizing } from './charts/chartSizing';
+import { ChartSizingContext, PROJECTOR_TYPE_SCALE, type ChartSizing } from './charts/chartSizing';
 import { exitFullscreen, toggleFullscreen } from './present/fullscreen';
 import { LabStepper } from './present/LabStepper';
 import { PresentBar } from './present/PresentBar';
@@ -85,7 +85,7 @@ export function App({ client, store, rendered, search }: AppProps) {
   });
   const projector = earlyView.profile === 'projector';
   const sizing = useMemo<ChartSizing>(
-    () => ({ fill: layout !== null, scale: layout?.chartScale ?? 1, lineScale: projector ? 2 : 1 }),
+    () => ({ fill: layout !== null, scale: (layout?.chartScale ?? 1) * (projector ? PROJECTOR_TYPE_SCALE : 1), lineScale: projector ? 2 : 1 }),
     [layout, projector],
   );
   usePresentKeys('lab', present && viewId === 'lab', pressPlaybackButton);

@@ -16,6 +16,9 @@ export interface ChartSizing {
 
 export const DEFAULT_SIZING: ChartSizing = { fill: false, scale: 1, lineScale: 1 };
 
+/** The projector profile's larger chart type (and margins to hold it). */
+export const PROJECTOR_TYPE_SCALE = 1.2;
+
 export const ChartSizingContext = createContext<ChartSizing>(DEFAULT_SIZING);
 
 export interface Margins {
@@ -71,9 +74,9 @@ export function plotLayout(o: { boxHeight?: number; plotHeight?: number; scale: 
   return { plotHeight: Math.max(MIN_PLOT_H, Math.floor(room - single)), laneHeight, stackedLanes: false, lanesHeight: single };
 }
 
-/** Estimated width of text in the page's sans-serif, px (a little generous: digits and lower case average 0.55 em). */
+/** Estimated width of text in the page's sans-serif, px (generous: wide faces such as DejaVu Sans, semi-bold, average about 0.6 em). */
 export function textWidth(text: string, fontPx: number): number {
-  return text.length * 0.58 * fontPx;
+  return text.length * 0.64 * fontPx;
 }
 
 /**

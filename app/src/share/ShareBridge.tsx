@@ -45,6 +45,8 @@ export function ShareBridge({ lab, store, view, defaults, validate }: ShareBridg
       events={snap.events}
       summary={snap.summary}
       charts={shown}
+      builderCharts={SHARE_CHARTS}
+      chartView={{ cwndUnit: state.view.cwndUnit, throughputAverageMs: state.view.throughputAverageMs }}
       validate={validate}
       onLoad={(s) => lab.load(s)}
     />

@@ -8,7 +8,11 @@ import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
 import { chartCanvas, chartSvg, serializeChartSvg, svgToPng } from './chartExport';
 import { eventsCsv, seriesCsv, summaryCsv } from './csv';
 import { downloadBlob, downloadText, fileStem } from './download';
-import { embedSnippet, shareUrl } from './links';
+import { SlideExport } from '../present/SlideExport';
+import type { ChartView } from '../present/slideCharts';
+import { EmbedBuilder } from './EmbedBuilder';
+import { DEFAULT_CHOICE, embedLink, iframeSnippet, type EmbedChoice } from './embedCode';
+import { shareUrl } from './links';
 import { sanitizeScenario, type Validate } from './sanitize';
 import { readScenarioFile, scenarioJson } from './scenarioFile';
 
@@ -25,6 +29,10 @@ export interface SharePanelProps {
   events: readonly EngineEvent[];
   summary: RunSummary | null;
   charts: ShareChart[];
+  /** How the page draws the charts (cwnd unit, throughput averaging), for slide images and video. */
+  chartView?: ChartView;
+  /** Every chart the embed builder offers (default: `charts`). */
+  builderCharts?: ShareChart[];
   /** Charts and controls put in the embed code. */
   embedCharts?: string[];
   embedControls?: string[];
@@ -49,7 +57,12 @@ function chartElement(id: string): Element | null {
 export function SharePanel(p: SharePanelProps) {
   const uid = useId();
   const [status, setStatus] = useState('');
-  const [embedCode, setEmbedCode] = useState('');
+  const [choice, setChoice] = useState<EmbedChoice>(() => ({
+    ...DEFAULT_CHOICE,
+    charts: p.embedCharts ?? p.charts.slice(0, 2).map((c) => c.id),
+    controls: p.embedControls ?? DEFAULT_CHOICE.controls,
+  }));
+  const [builderOpen, setBuilderOpen] = useState(false);
   const [link, setLink] = useState('');
   const [uploadErrors, setUploadErrors] = useState<{ title: string; items: string[] } | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -67,14 +80,16 @@ export function SharePanel(p: SharePanelProps) {
     setStatus((await copyText(url)) ? 'Link copied.' : 'Copy the link from the field below.');
   };
 
+  // "Copy embed code" copies the builder's code as it stands and opens the builder to adjust it.
   const onCopyEmbed = async () => {
     if (!p.scenario || !p.defaults) return;
-    const code = embedSnippet(window.location.href, p.scenario, p.defaults, {
-      charts: p.embedCharts ?? p.charts.slice(0, 2).map((c) => c.id),
-      controls: p.embedControls ?? ['rtt'],
-    });
-    setEmbedCode(code);
-    setStatus((await copyText(code)) ? 'Embed code copied.' : 'Copy the embed code from the field below.');
+    setBuilderOpen(true);
+    const code = iframeSnippet(embedLink(window.location.href, p.scenario, p.defaults, choice), choice.size);
+    setStatus((await copyText(code)) ? 'Embed code copied.' : 'Copy the embed code from the embed builder below.');
+  };
+  const onCopyBuilt = async (text: string, what: 'code' | 'link') => {
+    const name = what === 'code' ? 'Embed code' : 'Embed link';
+    setStatus((await copyText(text)) ? `${name} copied.` : `Copy the ${name.toLowerCase()} from its field.`);
   };
 
   const exportChart = async (c: ShareChart, kind: 'svg' | 'png') => {
@@ -150,12 +165,16 @@ export function SharePanel(p: SharePanelProps) {
           <input type="text" readOnly value={link} data-testid="share-link" onFocus={(e) => e.currentTarget.select()} />
         </label>
       )}
-      {embedCode && (
-        <label className="share-field">
-          <span>Embed code</span>
-          <textarea readOnly rows={3} value={embedCode} data-testid="embed-code" onFocus={(e) => e.currentTarget.select()} />
-        </label>
-      )}
+      <EmbedBuilder
+        scenario={p.scenario}
+        defaults={p.defaults}
+        charts={p.builderCharts ?? p.charts}
+        choice={choice}
+        onChoice={setChoice}
+        open={builderOpen}
+        onOpen={setBuilderOpen}
+        onCopy={(text, what) => void onCopyBuilt(text, what)}
+      />
       <div className="share-row" role="group" aria-label="Export the run as CSV">
         <button type="button" className="share-button" disabled={!hasRun} data-testid="export-series-csv" onClick={() => p.series && downloadText(seriesCsv(p.series), `${stem()}-series.csv`, 'text/csv')}>
           Series CSV
@@ -180,6 +199,15 @@ export function SharePanel(p: SharePanelProps) {
           </span>
         ))}
       </div>
+      <SlideExport
+        scenario={p.scenario}
+        series={p.series}
+        events={p.events}
+        charts={p.charts}
+        chartView={p.chartView ?? { cwndUnit: 'packets', throughputAverageMs: 100 }}
+        stem={stem()}
+        onStatus={setStatus}
+      />
       <div className="share-row" role="group" aria-label="Scenario file">
         <button type="button" className="share-button" disabled={!ready} data-testid="download-scenario" onClick={() => p.scenario && downloadText(scenarioJson(p.scenario), `${stem()}.json`, 'application/json')}>
           Download scenario (JSON)

@@ -1,0 +1,198 @@
+// Draws charts on a slide-sized canvas (video frames, slide PNGs) from the
+// same chart model as the page (charts/chartModel.ts): axes, ticks, titles
+// that fit, limit lines with their labels, the lines up to the playback
+// time, and the event markers. Layout from slideLayout.ts.
+
+import { buildChartModel, type RunView } from '../charts/chartModel';
+import { BASE_AXIS_TITLE_PX, BASE_TICK_PX, fitAxisTitle } from '../charts/chartSizing';
+import { drawLines } from '../charts/canvasDraw';
+import { layoutLimitLabels, LIMIT_LABEL_PX } from '../charts/labels';
+import { MARKER_KINDS, markerPath } from '../charts/markers';
+import { flowColor } from '../charts/palette';
+import type { ChartSpec } from '../charts/specs';
+import type { EngineEvent } from '../engine/types';
+import type { SlideChartBox, SlideLayout } from './slideLayout';
+
+export interface SlideTheme {
+  background: string;
+  panel: string;
+  border: string;
+  ink: string;
+  muted: string;
+  grid: string;
+  axis: string;
+  /** Line width factor (the projector profile's thick lines). */
+  lineScale: number;
+}
+
+export const SLIDE_THEMES: Record<'light' | 'dark' | 'projector', SlideTheme> = {
+  light: { background: '#f4f6f9', panel: '#ffffff', border: '#d8dee6', ink: '#14202e', muted: '#5b6b7d', grid: '#eef1f4', axis: '#9aa7b5', lineScale: 1.5 },
+  dark: { background: '#10161e', panel: '#19212c', border: '#3a4757', ink: '#e6edf5', muted: '#a9b6c4', grid: '#263140', axis: '#6b7c90', lineScale: 1.5 },
+  projector: { background: '#ffffff', panel: '#ffffff', border: '#555555', ink: '#000000', muted: '#222222', grid: '#c4c9cf', axis: '#000000', lineScale: 2.5 },
+};
+
+export interface SlideChart {
+  spec: ChartSpec;
+  x: Float64Array;
+  /** Samples in the run. */
+  count: number;
+}
+
+export interface SlideContent {
+  charts: SlideChart[];
+  events: readonly EngineEvent[];
+  /** The run's duration, s (the x axis). */
+  duration: number;
+  /** Header texts (left: the scenario; right: the clock), when the layout has a header. */
+  header?: { left: string; right: string };
+}
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+
+function font(px: number, weight = 400): string {
+  return `${weight} ${px.toFixed(1)}px ${FONT}`;
+}
+
+function drawChart(ctx: CanvasRenderingContext2D, b: SlideChartBox, c: SlideChart, content: SlideContent, t: number, fontPx: number, th: SlideTheme): void {
+  const { box, plot, lane, scale: s } = b;
+  ctx.fillStyle = th.panel;
+  ctx.strokeStyle = th.border;
+  ctx.lineWidth = Math.max(1, s);
+  ctx.beginPath();
+  ctx.roundRect(box.x, box.y, box.width, box.height, fontPx * 0.4);
+  ctx.fill();
+  ctx.stroke();
+
+  const run: RunView = { spec: c.spec, x: c.x, computed: c.count };
+  const view: [number, number] = [0, content.duration];
+  // The axes are the whole run's (they hold still while the lines grow).
+  const model = buildChartModel({ run, ghost: null, events: content.events, view, tShown: t, width: plot.width, height: plot.height, withLines: true });
+
+  ctx.fillStyle = th.ink;
+  ctx.font = font(fontPx, 650);
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText(c.spec.title, box.x + fontPx * 0.5, b.titleY);
+
+  // Grid and y ticks.
+  const tickPx = BASE_TICK_PX * s;
+  ctx.font = font(tickPx);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const tk of model.yTicks) {
+    const y = plot.y + tk.px;
+    ctx.strokeStyle = th.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(plot.x, y);
+    ctx.lineTo(plot.x + plot.width, y);
+    ctx.stroke();
+    ctx.fillStyle = th.muted;
+    ctx.fillText(tk.label, plot.x - 8 * s, y);
+  }
+  // The y title, rotated, only as long as fits beside the plot.
+  const titlePx = BASE_AXIS_TITLE_PX * s;
+  const yTitle = fitAxisTitle([c.spec.yLabel, c.spec.unit], plot.height, 10 * s, titlePx);
+  if (yTitle) {
+    ctx.save();
+    ctx.translate(plot.x - 64 * s + 14 * s, plot.y + plot.height / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = font(titlePx, 600);
+    ctx.fillStyle = th.ink;
+    ctx.fillText(yTitle, 0, 0);
+    ctx.restore();
+  }
+
+  // x axis under the marker lane.
+  const axisY = lane.y + lane.height;
+  ctx.strokeStyle = th.axis;
+  ctx.lineWidth = Math.max(1, s);
+  ctx.beginPath();
+  ctx.moveTo(plot.x, axisY);
+  ctx.lineTo(plot.x + plot.width, axisY);
+  ctx.stroke();
+  ctx.font = font(tickPx);
+  ctx.fillStyle = th.muted;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'alphabetic';
+  for (const tk of model.xTicks) {
+    const x = plot.x + tk.px;
+    ctx.beginPath();
+    ctx.moveTo(x, axisY);
+    ctx.lineTo(x, axisY + 5 * s);
+    ctx.stroke();
+    ctx.fillText(tk.label, x, axisY + 17 * s);
+  }
+  ctx.font = font(titlePx, 600);
+  ctx.fillStyle = th.ink;
+  ctx.fillText('time (s)', plot.x + plot.width / 2, axisY + 31 * s);
+
+  // Limit lines and their labels, then the lines, clipped to the plot.
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(plot.x, plot.y - 2, plot.width, plot.height + 4);
+  ctx.clip();
+  ctx.translate(plot.x, plot.y);
+  for (const k of model.constants) {
+    if (k.offScale) continue;
+    const y = model.sy(k.value);
+    ctx.strokeStyle = k.color;
+    ctx.lineWidth = k.width * th.lineScale;
+    ctx.setLineDash((k.dash ?? []).map((d) => d * s));
+    ctx.beginPath();
+    ctx.moveTo(0, y);
+    ctx.lineTo(plot.width, y);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  drawLines(ctx, model.lines, model.sx, model.sy, 0.28, th.lineScale * Math.max(1, s * 0.8));
+  ctx.font = font(LIMIT_LABEL_PX * s, 600);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'alphabetic';
+  ctx.lineJoin = 'round';
+  for (const l of layoutLimitLabels(model.constants, model.sy, plot.height, c.spec.unit, s, plot.width)) {
+    ctx.strokeStyle = th.panel;
+    ctx.lineWidth = 3 * s;
+    ctx.strokeText(l.text, plot.width - 4 * s, l.y);
+    ctx.fillStyle = l.color;
+    ctx.fillText(l.text, plot.width - 4 * s, l.y);
+  }
+  ctx.restore();
+
+  // Event markers, every kind in the one lane (the shapes tell them apart).
+  const cy = lane.y + lane.height / 2;
+  for (const m of model.markers) {
+    const shape = MARKER_KINDS.find((k) => k.kind === m.kind)!.shape;
+    ctx.save();
+    ctx.translate(plot.x + m.px + 0.5, cy);
+    ctx.fillStyle = flowColor(m.flow);
+    ctx.fill(new Path2D(markerPath(shape, 4 * s)));
+    ctx.restore();
+  }
+}
+
+/** One frame: every chart at playback time `t` (s). */
+export function drawSlide(ctx: CanvasRenderingContext2D, layout: SlideLayout, content: SlideContent, t: number, theme: SlideTheme): void {
+  const { width, height } = layout.size;
+  ctx.save();
+  ctx.fillStyle = theme.background;
+  ctx.fillRect(0, 0, width, height);
+  if (layout.header && content.header) {
+    const h = layout.header;
+    const y = h.y + h.height * 0.7;
+    ctx.font = font(layout.fontPx, 600);
+    ctx.fillStyle = theme.ink;
+    ctx.textAlign = 'left';
+    ctx.fillText(content.header.left, h.x, y, h.width * 0.7);
+    ctx.textAlign = 'right';
+    ctx.font = font(layout.fontPx, 650);
+    ctx.fillText(content.header.right, h.x + h.width, y);
+  }
+  layout.charts.forEach((b, i) => {
+    const c = content.charts[i];
+    if (c) drawChart(ctx, b, c, content, t, layout.fontPx, theme);
+  });
+  ctx.restore();
+}
