@@ -6,6 +6,7 @@
 pub mod ablation;
 pub mod cc;
 pub mod fidelity;
+pub mod fuzz;
 pub mod labs;
 pub mod net;
 pub mod profile;

@@ -74,6 +74,57 @@ pub const RFC3649_TABLE: &[(u32, u32)] = &[
     (68113, 28), (71617, 27), (75401, 26), (79517, 26), (84035, 25), (89053, 24),
 ];
 
+/// The table rule's lookup: Linux's own table for RFC 3649's parameters,
+/// or for other parameters the same kind of table read row by row from
+/// the formulas (materialised, it can have tens of millions of rows at the
+/// parameters' limits).
+#[derive(Clone, Debug)]
+enum Table {
+    Linux(TableLookup),
+    Generated { params: HighSpeedParams, ai: usize },
+}
+
+impl Table {
+    /// Move to the row holding `cwnd` (Linux `hstcp_cong_avoid`).
+    fn update(&mut self, cwnd: u32) {
+        match self {
+            Table::Linux(t) => t.update(cwnd),
+            // The generated table's row ai ends one below the first
+            // window reaching a = ai + 2, so cwnd's row is ⌊a(cwnd)⌋ − 1
+            // (a(w) increases on [LW, HW]), and the last row is
+            // ⌊a(HW)⌋ − 1.
+            Table::Generated { params, ai } => {
+                let top = params.a(params.high_window).floor() as usize;
+                let row = params.a(cwnd as f64).floor() as usize;
+                *ai = row.min(top).saturating_sub(1);
+            }
+        }
+    }
+
+    /// a at the current row.
+    fn a(&self) -> u32 {
+        match self {
+            Table::Linux(t) => t.ai as u32 + 1,
+            Table::Generated { ai, .. } => *ai as u32 + 1,
+        }
+    }
+
+    /// b·256 at the current row: b where the row starts.
+    fn md(&self) -> u32 {
+        match self {
+            Table::Linux(t) => t.rows[t.ai].1,
+            Table::Generated { params, ai } => {
+                let w = if *ai == 0 {
+                    params.low_window
+                } else {
+                    first_window_reaching(params, *ai as u32 + 1)
+                };
+                (params.b(w) * 256.0).round() as u32
+            }
+        }
+    }
+}
+
 /// The kernels' lookup: a table of (window, b·256) rows and the current row.
 #[derive(Clone, Debug)]
 struct TableLookup {
@@ -192,20 +243,7 @@ pub fn highspeed_table(params: &HighSpeedParams) -> Vec<HighSpeedRow> {
     }];
     let top = params.a(params.high_window).floor() as u32;
     for a in 2..=top {
-        // a(w) increases on [LW, HW]: bisect for the first integer window.
-        let (mut lo, mut hi) = (lw, params.high_window);
-        while hi - lo > 0.5 {
-            let mid = 0.5 * (lo + hi);
-            if params.a(mid) >= a as f64 {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        let mut w = hi.floor().max(lw);
-        while params.a(w) < a as f64 {
-            w += 1.0;
-        }
+        let w = first_window_reaching(params, a);
         rows.push(HighSpeedRow {
             w: w as u32,
             a,
@@ -215,6 +253,26 @@ pub fn highspeed_table(params: &HighSpeedParams) -> Vec<HighSpeedRow> {
     rows
 }
 
+/// The first integer window at which a(w) reaches `a` (≥ 2): a(w)
+/// increases on [LW, HW], so bisect.
+fn first_window_reaching(params: &HighSpeedParams, a: u32) -> f64 {
+    let lw = params.low_window;
+    let (mut lo, mut hi) = (lw, params.high_window);
+    while hi - lo > 0.5 {
+        let mid = 0.5 * (lo + hi);
+        if params.a(mid) >= a as f64 {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    let mut w = hi.floor().max(lw);
+    while params.a(w) < a as f64 {
+        w += 1.0;
+    }
+    w
+}
+
 /// HighSpeed TCP congestion avoidance with RFC 3649's a(w) and b(w).
 pub struct HighSpeed {
     params: HighSpeedParams,
@@ -222,7 +280,7 @@ pub struct HighSpeed {
     /// a(w) for the window it was computed at (recomputed when cwnd moves).
     cached: (u32, f64),
     /// The kernels' table lookup instead of the formulas.
-    table: Option<TableLookup>,
+    table: Option<Table>,
 }
 
 impl HighSpeed {
@@ -240,21 +298,16 @@ impl HighSpeed {
     /// table generated from them (the window where a(w) reaches each
     /// integer, b at that window).
     pub fn with_table(params: HighSpeedParams) -> Self {
-        let rows = if params == HighSpeedParams::RFC3649 {
-            RFC3649_TABLE.to_vec()
+        let table = if params == HighSpeedParams::RFC3649 {
+            Table::Linux(TableLookup {
+                rows: RFC3649_TABLE.to_vec(),
+                ai: 0,
+            })
         } else {
-            // Row k must end where a(w) reaches k + 2.
-            let t = highspeed_table(&params);
-            let mut rows: Vec<(u32, u32)> = t
-                .windows(2)
-                .map(|r| (r[1].w - 1, (r[0].b * 256.0).round() as u32))
-                .collect();
-            let last = t.last().expect("the table has a first row");
-            rows.push((u32::MAX, (last.b * 256.0).round() as u32));
-            rows
+            Table::Generated { params, ai: 0 }
         };
         HighSpeed {
-            table: Some(TableLookup { rows, ai: 0 }),
+            table: Some(table),
             ..HighSpeed::new(params)
         }
     }
@@ -283,7 +336,7 @@ impl CongestionControl for HighSpeed {
         self.inc.reset();
         if let Some(t) = &self.table {
             // Linux `hstcp_ssthresh`: cwnd − cwnd·md/256 at the current row.
-            let md = t.rows[t.ai].1 as u64;
+            let md = t.md() as u64;
             let cwnd = w.cwnd_pkts as u64;
             return ((cwnd - ((cwnd * md) >> 8)) as u32).max(2);
         }
@@ -306,7 +359,7 @@ impl CongestionControl for HighSpeed {
             // one packet each time it reaches cwnd.
             t.update(w.cwnd_pkts);
             if w.cwnd_pkts < w.cwnd_clamp_pkts {
-                w.cwnd_cnt += (t.ai as u32 + 1) * acked;
+                w.cwnd_cnt += t.a() * acked;
                 while w.cwnd_cnt >= w.cwnd_pkts && w.cwnd_pkts < w.cwnd_clamp_pkts {
                     w.cwnd_cnt -= w.cwnd_pkts;
                     w.cwnd_pkts += 1;
@@ -457,6 +510,78 @@ mod tests {
         }
         // Rows are strictly increasing.
         assert!(table.windows(2).all(|r| r[0].w < r[1].w && r[0].b > r[1].b));
+    }
+
+    /// The generated table read row by row gives what the materialised
+    /// table gives: the same a and the same b at every window.
+    #[test]
+    fn generated_table_lookup_matches_the_materialised_table() {
+        let cases = [
+            HighSpeedParams {
+                high_window: 8300.0,
+                ..RFC
+            },
+            HighSpeedParams {
+                low_window: 37.3,
+                high_p: 1e-6,
+                ..RFC
+            },
+            HighSpeedParams {
+                low_window: 4.0,
+                high_window: 200.0,
+                high_p: 1e-4,
+                high_decrease: 0.5,
+            },
+            HighSpeedParams {
+                high_window: 1_000_000.0,
+                high_p: 1e-10,
+                high_decrease: 0.01,
+                ..RFC
+            },
+        ];
+        for params in cases {
+            let t = highspeed_table(&params);
+            let mut rows: Vec<(u32, u32)> = t
+                .windows(2)
+                .map(|r| (r[1].w - 1, (r[0].b * 256.0).round() as u32))
+                .collect();
+            rows.push((u32::MAX, (t.last().unwrap().b * 256.0).round() as u32));
+            let mut materialised = Table::Linux(TableLookup { rows, ai: 0 });
+            let mut generated = Table::Generated { params, ai: 0 };
+            for cwnd in (1..30_000).chain([100_000, 2_000_000]) {
+                materialised.update(cwnd);
+                generated.update(cwnd);
+                assert_eq!(materialised.a(), generated.a(), "{params:?} cwnd {cwnd}");
+                assert_eq!(materialised.md(), generated.md(), "{params:?} cwnd {cwnd}");
+            }
+        }
+    }
+
+    /// At the parameters' limits a(High Window) is tens of millions: the
+    /// table rule still builds and steps at once.
+    #[test]
+    fn the_table_rule_copes_with_parameters_at_their_limits() {
+        let params = HighSpeedParams {
+            low_window: 4.0,
+            high_window: 1_000_000.0,
+            high_p: 1e-4,
+            high_decrease: 0.5,
+        };
+        assert!(params.a(params.high_window) > 1e7);
+        let mut cc = HighSpeed::with_table(params);
+        let mut w = Window {
+            cwnd_pkts: 500_000,
+            cwnd_cnt: 0,
+            ssthresh_pkts: 10,
+            cwnd_clamp_pkts: u32::MAX,
+        };
+        let ack = AckSample {
+            counted_pkts: 1,
+            ..AckSample::default()
+        };
+        cc.cong_avoid(&mut w, &ack);
+        assert!(w.cwnd_pkts > 500_000, "a(w) is large, cwnd grows at once");
+        assert!(cc.ssthresh(&w, 0) < w.cwnd_pkts);
     }
 
     #[test]

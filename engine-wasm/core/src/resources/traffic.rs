@@ -12,7 +12,7 @@
 use crate::net::ETHERNET_OVERHEAD_BYTES;
 use crate::profile::{self, CwndCounting};
 use crate::scenario::{Aqm, Scenario};
-use crate::tcp::{DELACK_NS, RTO_MIN_NS};
+use crate::tcp::{DELACK_NS, DUP_THRESH, RTO_MIN_NS};
 
 /// What one flow is expected to do over its active time.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -130,6 +130,8 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
         demand_pps: f64,
         host_pps: f64,
         host: usize,
+        rwnd_pkts: f64,
+        t0_s: f64,
         /// The flow's share of its host's interface queue.
         ifq_share_pkts: f64,
         active_s: f64,
@@ -158,20 +160,18 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                     .max(2) as f64;
             // Linux's RTO: the smoothed RTT plus at least its 200 ms floor.
             let t0_s = rtt_s + RTO_MIN_NS as f64 / 1e9;
-            let demand_pps = (rwnd_pkts / rtt_s.max(f64::MIN_POSITIVE)).min(padhye_pps(
-                p,
-                rtt_s,
-                packets_per_ack,
-                t0_s,
-            ));
-            let paced = crate::cc::build_with(&flow.algorithm, &flow.params, &mech)
-                .map(|cc| cc.pacing_rate_bytes_per_s().is_some())
-                .unwrap_or(false);
+            let (paced, ignores_loss) = paces_and_ignores_loss(&flow.algorithm);
+            let mut demand_pps = rwnd_pkts / rtt_s.max(f64::MIN_POSITIVE);
+            if !ignores_loss {
+                demand_pps = demand_pps.min(padhye_pps(p, rtt_s, packets_per_ack, t0_s));
+            }
             shapes.push(Shape {
                 rtt_s,
                 demand_pps,
                 host_pps,
                 host: h,
+                rwnd_pkts,
+                t0_s,
                 // The driver's ring sits behind the interface queue (sim.rs).
                 ifq_share_pkts: (host.txqueuelen_pkts as f64 + mech.nic_ring_pkts as f64)
                     / host.flows.len().max(1) as f64,
@@ -233,33 +233,66 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 w,
             };
             let rounds = sh.active_s / sh.rtt_s.max(f64::MIN_POSITIVE);
+            // The first window leaves at once, as far as the interface queue
+            // takes it; after it, the rate bounds.
+            let first_window = if sh.active_s > 0.0 {
+                w0.min(sh.rwnd_pkts).min(sh.ifq_share_pkts.max(1.0))
+            } else {
+                0.0
+            };
             let data_pkts = if w <= w0 {
                 rate_pps * sh.active_s
             } else {
-                ramp.packets(rounds).min(rate_pps * sh.active_s)
+                ramp.packets(rounds)
+            }
+            .min(first_window + rate_pps * sh.active_s)
+            .max(first_window);
+            // Slow start ends only once it has sent its packets: with a
+            // queue building, its round trips stretch to the link's pace.
+            let ss_packets = (ss_end - w0).max(0.0) / (g - 1.0);
+            let ss_s = (ramp.slow_start_rounds() * sh.rtt_s)
+                .max(ss_packets / rate_pps.max(f64::MIN_POSITIVE));
+            let ss_done = sh.active_s >= ss_s && data_pkts >= ss_packets;
+            let ss_rounds = ramp.slow_start_rounds().min(rounds);
+            // Once the queue holds part of the window, a round trip lasts as
+            // long as the link takes to carry the window: on average ¾ of
+            // the peak of Reno's sawtooth (Mathis et al., CCR 1997).
+            let round_s = if limited && rate_pps > 0.0 {
+                sh.rtt_s.max(0.75 * w_peak / rate_pps)
+            } else {
+                sh.rtt_s
             };
+            let ca_rounds = if ss_done {
+                (sh.active_s - ss_s).max(0.0) / round_s.max(f64::MIN_POSITIVE)
+            } else {
+                0.0
+            };
+            let all_rounds = ss_rounds + ca_rounds;
             // RFC 3742 §1: slow start can add (g − 1) × window in its last
             // round trip, all of it dropped once the queue is full.
-            let overshoot_drops =
-                if bottleneck_limited && !red && ends_in_loss && rounds >= ramp.slow_start_rounds()
-                {
-                    (g - 1.0) * ss_end
-                } else {
-                    0.0
-                };
-            let per_round = data_pkts / rounds.max(1.0);
+            let overshoot_drops = if bottleneck_limited && !red && ends_in_loss && ss_done {
+                (g - 1.0) * ss_end
+            } else {
+                0.0
+            };
+            let per_round = data_pkts / all_rounds.max(1.0);
             let random_drops = data_pkts * p;
             // Rounds with at least one loss: rounds × (1 − (1 − p)^per_round).
             let random_loss_episodes = if p > 0.0 {
-                -(per_round * (-p).ln_1p()).exp_m1() * rounds.max(1.0)
+                -(per_round * (-p).ln_1p()).exp_m1() * all_rounds.max(1.0)
             } else {
                 0.0
             };
             // Reno's sawtooth: from w_peak/2 back to w_peak at a per round.
+            // A window too small for three duplicate ACKs (RFC 5681 §3.2)
+            // recovers only by timeout, so a cycle lasts at least an RTO.
             let congestion_episodes = if limited && p == 0.0 && rate_pps > 0.0 {
-                let cycle_rounds = (w_peak / 2.0 / a).max(1.0);
-                let ss_rounds = ramp.slow_start_rounds().min(rounds);
-                ends_in_loss as u8 as f64 + (rounds - ss_rounds) / cycle_rounds
+                let mut cycle_s = (w_peak / 2.0 / a).max(1.0) * round_s;
+                if w_peak / 2.0 < DUP_THRESH as f64 + 1.0 {
+                    cycle_s = cycle_s.max(sh.t0_s);
+                }
+                let ca_s = ca_rounds * round_s;
+                (ends_in_loss && ss_done) as u8 as f64 + ca_s / cycle_s.max(f64::MIN_POSITIVE)
             } else {
                 0.0
             };
@@ -276,6 +309,15 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
             }
         })
         .collect()
+}
+
+/// Whether the algorithm paces its packets, and whether it ignores loss
+/// (BBR): properties of the algorithm, not of its parameters (built with
+/// its defaults, so an estimate never pays for a parameter-sized setup).
+fn paces_and_ignores_loss(algorithm: &str) -> (bool, bool) {
+    crate::cc::build(algorithm, &Default::default()).map_or((false, false), |cc| {
+        (cc.pacing_rate_bytes_per_s().is_some(), cc.ignores_loss())
+    })
 }
 
 /// Delayed-ACK timer firings per second of an active flow: at most one

@@ -1,0 +1,515 @@
+//! The fuzz harness of issue 11: scenarios at the corners of every limit
+//! the validator allows (most hosts and flows, the shortest sample interval,
+//! 100 Gb/s, 1-packet buffers, RTT 0, every algorithm, AQM and profile,
+//! loss 0.5), generated from a seed and kept short. Each case is validated
+//! and, if valid, run and checked: no panic, packets conserved, recorded
+//! bytes within the budget and within 10 % of the resource model (or 1 %
+//! of the budget, for records too small for that to matter).
+//!
+//! `core/tests/fuzz.rs` runs a few hundred cases; `sawtooth fuzz --cases N
+//! --seed S` runs as many as asked.
+
+use crate::cc;
+use crate::profile::{self, CwndCounting, MechanismOverrides, RecoveryRule, RtoRule};
+use crate::resources::{self, RECORDED_BYTES_BUDGET};
+use crate::rng::Rng;
+use crate::scenario::{limits, Aqm, Flow, Host, Scenario, ValidationError};
+use crate::sim::Simulation;
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// How far the resource model's recorded bytes may be from a run's: 10 %,
+/// or 1 % of the budget for small records. Sample bytes are exact; the
+/// event log's expected size is a coarse model (bounded by its cap), and
+/// it dominates only records too small to matter for memory.
+pub const ESTIMATE_TOLERANCE: f64 = 0.10;
+pub const ESTIMATE_FLOOR_BYTES: u64 = RECORDED_BYTES_BUDGET / 100;
+
+/// Is `estimate` close enough to `actual` bytes?
+pub fn estimate_is_close(estimate: u64, actual: u64) -> bool {
+    let error = (estimate as f64 - actual as f64).abs();
+    error <= (ESTIMATE_TOLERANCE * actual as f64).max(ESTIMATE_FLOOR_BYTES as f64)
+}
+
+/// A case is run in this many slices, checking conservation after each.
+const SLICES: u64 = 4;
+
+/// A run that processes this many times the engine events the model
+/// predicted is stopped (and counted), so one misjudged case cannot hold
+/// the harness for hours.
+const RUNAWAY_FACTOR: u64 = 20;
+
+/// Uniform choices from the one seeded generator.
+struct Dice(Rng);
+
+impl Dice {
+    fn chance(&mut self, p: f64) -> bool {
+        self.0.uniform() < p
+    }
+
+    fn pick<T: Clone>(&mut self, options: &[T]) -> T {
+        let i = (self.0.uniform() * options.len() as f64) as usize;
+        options[i.min(options.len() - 1)].clone()
+    }
+
+    fn int(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + ((self.0.uniform() * (hi - lo + 1) as f64) as u32).min(hi - lo)
+    }
+
+    fn between(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + self.0.uniform() * (hi - lo)
+    }
+
+    /// A limit's low or high end, or a value between.
+    fn corner(&mut self, (lo, hi): (f64, f64)) -> f64 {
+        match self.int(0, 2) {
+            0 => lo,
+            1 => hi,
+            _ => self.between(lo, hi),
+        }
+    }
+}
+
+/// Case `index` of the run seeded `seed`: the same pair always gives the
+/// same scenario. Durations are shortened until the resource model expects
+/// at most `max_engine_events` (down to 1 ms).
+pub fn case(seed: u64, index: u64, max_engine_events: u64) -> Scenario {
+    let mut d = Dice(Rng::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+    let mut s = Scenario::default_scenario();
+    s.seed = d.int(0, u32::MAX - 1);
+    s.duration_ms = d.pick(&[1.0, 10.0, 100.0, 1000.0, 5000.0]);
+    s.mtu_bytes = d.pick(&[limits::MTU_BYTES.0, 1500, limits::MTU_BYTES.1]);
+    s.rtt_ms = d.pick(&[0.0, 0.05, 1.0, 30.0, limits::RTT_MS.1]);
+    s.loss_rate = d.pick(&[0.0, 0.0, 1e-4, 0.01, limits::LOSS_RATE.1]);
+    s.profile = d.pick(&profile::profile_ids()).to_string();
+    s.mechanisms = mechanisms(&mut d);
+    s.tcp.initial_cwnd_pkts = d.pick(&[1, 2, 10, limits::INITIAL_CWND_PKTS.1]);
+    s.tcp.initial_ssthresh_pkts = d.pick(&[None, Some(2), Some(100), Some(10_000_000)]);
+    s.tcp.delayed_ack = d.chance(0.5);
+    s.tcp.sack = d.chance(0.5);
+    let rates = [limits::RATE_BPS.0, 100e6, 1e9, 10e9, limits::RATE_BPS.1];
+    s.bottleneck.rate_bps = d.pick(&rates);
+    s.bottleneck.buffer_pkts = d.pick(&[1, 2, 10, 1000, limits::BUFFER_PKTS.1]);
+    if d.chance(0.4) {
+        let buffer = s.bottleneck.buffer_pkts as f64;
+        let min_th = d.pick(&[1.0, (buffer / 4.0).max(1.0)]);
+        s.bottleneck.aqm = Aqm::Red {
+            min_th_pkts: min_th,
+            max_th_pkts: d.pick(&[buffer, (min_th * 3.0).min(buffer)]),
+            max_p: d.pick(&[0.0, 0.1, 1.0]),
+            weight: d.pick(&[1e-6, 0.002, 1.0]),
+            ecn: d.chance(0.5),
+        };
+    }
+    let some = d.int(1, 64);
+    let hosts = d.pick(&[1, 2, some, limits::HOSTS.1 as u32]) as usize;
+    let some = d.int(1, 64);
+    let per_host = d.pick(&[1, 2, some, limits::FLOWS_PER_HOST.1 as u32]) as usize;
+    s.hosts = (0..hosts)
+        .map(|_| Host {
+            nic_bps: d.pick(&rates),
+            txqueuelen_pkts: d.pick(&[1, 100, 1000, limits::TXQUEUELEN_PKTS.1]),
+            flows: (0..per_host).map(|_| flow(&mut d, s.duration_ms)).collect(),
+        })
+        .collect();
+    s.sample_interval_ms = d.pick(&[
+        limits::SAMPLE_INTERVAL_MS.0,
+        10.0,
+        s.duration_ms,
+        limits::SAMPLE_INTERVAL_MS.1,
+    ]);
+    shorten(&mut s, max_engine_events);
+    s
+}
+
+fn flow(d: &mut Dice, duration_ms: f64) -> Flow {
+    let ids: Vec<&str> = cc::catalogue().iter().map(|a| a.id).collect();
+    let info = cc::algorithm_info(d.pick(&ids)).expect("from the catalogue");
+    let mut params = BTreeMap::new();
+    for p in info.params {
+        if d.chance(0.3) {
+            params.insert(p.id.to_string(), d.corner((p.min, p.max)));
+        }
+    }
+    let start_ms = if d.chance(0.3) {
+        d.between(0.0, duration_ms)
+    } else {
+        0.0
+    };
+    Flow {
+        algorithm: info.id.to_string(),
+        params,
+        window_bytes: d.pick(&[limits::WINDOW_BYTES.0, 16 << 20, limits::WINDOW_BYTES.1]),
+        start_ms,
+        stop_ms: d
+            .chance(0.2)
+            .then(|| start_ms + d.between(0.001, duration_ms)),
+        extra_delay_ms: d.pick(&[0.0, 0.0, 5.0, limits::EXTRA_DELAY_MS.1]),
+    }
+}
+
+/// Single switches at their corners, each now and then.
+fn mechanisms(d: &mut Dice) -> MechanismOverrides {
+    let mut m = MechanismOverrides::default();
+    let p = 0.2;
+    if d.chance(p) {
+        m.cwnd_counting = Some(d.pick(&[CwndCounting::PerPacket, CwndCounting::PerAck]));
+    }
+    if d.chance(p) {
+        m.rto = Some(d.pick(&[RtoRule::Rfc6298, RtoRule::Linux]));
+    }
+    if d.chance(p) {
+        m.recovery = Some(d.pick(&[
+            RecoveryRule::Prr,
+            RecoveryRule::RateHalving,
+            RecoveryRule::Rfc6675,
+        ]));
+    }
+    if d.chance(p) {
+        m.initial_rto_ms = Some(d.corner(limits::INITIAL_RTO_MS));
+    }
+    if d.chance(p) {
+        m.nic_ring_pkts = Some(d.pick(&[0, 256, limits::NIC_RING_PKTS.1]));
+    }
+    if d.chance(p) {
+        m.interrupt_interval_us = Some(d.corner(limits::INTERRUPT_INTERVAL_US));
+    }
+    if d.chance(p) {
+        m.rmem_max_bytes = Some(d.pick(&[0, limits::RMEM_MAX_BYTES.0, limits::RMEM_MAX_BYTES.1]));
+    }
+    if d.chance(p) {
+        m.host_send_limit_bps = Some(d.pick(&[0.0, limits::RATE_BPS.0, limits::RATE_BPS.1]));
+    }
+    if d.chance(p) {
+        m.delay_granularity_us = Some(d.corner(limits::DELAY_GRANULARITY_US));
+    }
+    m
+}
+
+/// Scale the duration (and the flows' start and stop times with it) down
+/// until the model expects at most `max_engine_events`.
+fn shorten(s: &mut Scenario, max_engine_events: u64) {
+    for _ in 0..8 {
+        let expected = resources::estimate(s).engine_events;
+        if expected <= max_engine_events || s.duration_ms <= 1.0 {
+            return;
+        }
+        let k = (max_engine_events as f64 / expected as f64).clamp(0.01, 0.9);
+        let duration_ms = (s.duration_ms * k).max(1.0).round();
+        let k = duration_ms / s.duration_ms;
+        s.duration_ms = duration_ms;
+        s.sample_interval_ms = s
+            .sample_interval_ms
+            .min(duration_ms)
+            .max(limits::SAMPLE_INTERVAL_MS.0);
+        for f in s.hosts.iter_mut().flat_map(|h| h.flows.iter_mut()) {
+            f.start_ms *= k;
+            f.stop_ms = f.stop_ms.map(|x| x * k);
+        }
+    }
+}
+
+/// What one valid case did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseRun {
+    pub recorded_bytes: u64,
+    pub allocated_bytes: u64,
+    pub estimated_bytes: u64,
+    /// |estimate − recorded| / recorded.
+    pub estimate_error: f64,
+    pub engine_events: u64,
+    pub estimated_engine_events: u64,
+    /// Stopped after `RUNAWAY_FACTOR` × the predicted engine events.
+    pub stopped_early: bool,
+    /// Broken checks, in words; empty when the case passed.
+    pub problems: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Rejected(Vec<ValidationError>),
+    Ran(CaseRun),
+}
+
+/// Validate `s` and, if valid, run it and check it.
+pub fn run_case(s: &Scenario) -> Outcome {
+    let errors = s.validate();
+    if !errors.is_empty() {
+        return Outcome::Rejected(errors);
+    }
+    let estimate = resources::estimate(s);
+    match catch_unwind(AssertUnwindSafe(|| simulate(s, &estimate))) {
+        Ok(run) => Outcome::Ran(run),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".into());
+            Outcome::Ran(CaseRun {
+                recorded_bytes: 0,
+                allocated_bytes: 0,
+                estimated_bytes: estimate.recorded_bytes,
+                estimate_error: 0.0,
+                engine_events: 0,
+                estimated_engine_events: estimate.engine_events,
+                stopped_early: false,
+                problems: vec![format!("the engine panicked: {what}")],
+            })
+        }
+    }
+}
+
+fn simulate(s: &Scenario, estimate: &resources::ResourceEstimate) -> CaseRun {
+    let mut problems = Vec::new();
+    let mut sim = match Simulation::new(s) {
+        Ok(sim) => sim,
+        Err(e) => panic!("a validated scenario was refused: {e:?}"),
+    };
+    let runaway = estimate
+        .engine_events
+        .max(100_000)
+        .saturating_mul(RUNAWAY_FACTOR);
+    let end_ns = sim.end_ns();
+    let mut stopped_early = false;
+    for k in 1..=SLICES {
+        sim.advance(end_ns / SLICES * k + if k == SLICES { end_ns % SLICES } else { 0 });
+        let a = sim.packet_accounting();
+        if !a.is_conserved() {
+            problems.push(format!("packets not conserved at slice {k}: {a:?}"));
+        }
+        if sim.processed_events() > runaway && k < SLICES {
+            stopped_early = true;
+            break;
+        }
+    }
+    let recorded = sim.recorded_bytes();
+    let allocated = sim.recorder_allocated_bytes();
+    if recorded > RECORDED_BYTES_BUDGET || allocated > RECORDED_BYTES_BUDGET {
+        problems.push(format!(
+            "recorded {recorded} bytes, allocated {allocated}: over the budget"
+        ));
+    }
+    let error = (estimate.recorded_bytes as f64 - recorded as f64).abs() / recorded.max(1) as f64;
+    if !stopped_early {
+        if !estimate_is_close(estimate.recorded_bytes, recorded) {
+            problems.push(format!(
+                "recorded {recorded} bytes, the model said {} ({:.1} % off)",
+                estimate.recorded_bytes,
+                error * 100.0
+            ));
+        }
+        if sim.recorder().rows() as u64 != estimate.samples_per_flow {
+            problems.push(format!(
+                "{} sample rows, the model said {}",
+                sim.recorder().rows(),
+                estimate.samples_per_flow
+            ));
+        }
+        let summary = sim.summary();
+        if !(summary.utilisation <= 1.0 + 1e-9) {
+            problems.push(format!("utilisation {} above 1", summary.utilisation));
+        }
+    }
+    CaseRun {
+        recorded_bytes: recorded,
+        allocated_bytes: allocated,
+        estimated_bytes: estimate.recorded_bytes,
+        estimate_error: if stopped_early { 0.0 } else { error },
+        engine_events: sim.processed_events(),
+        estimated_engine_events: estimate.engine_events,
+        stopped_early,
+        problems,
+    }
+}
+
+/// A failed case, with what it takes to reproduce it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub index: u64,
+    pub scenario_json: String,
+    pub problems: Vec<String>,
+}
+
+/// Totals over many cases.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub cases: u64,
+    pub rejected: u64,
+    /// Rejections per field (the first error of each rejected case).
+    pub rejected_by_field: BTreeMap<String, u64>,
+    pub ran: u64,
+    /// Cases stopped after `RUNAWAY_FACTOR` × the engine events the model
+    /// predicted (checked for conservation and the budget, not the model).
+    pub stopped_early: Vec<u64>,
+    pub max_recorded_bytes: u64,
+    pub max_allocated_bytes: u64,
+    /// The largest |estimate − recorded| / recorded over all runs, and
+    /// the case it came from.
+    pub max_estimate_error: f64,
+    pub worst_estimate_case: Option<u64>,
+    /// The same over runs that recorded at least `ESTIMATE_FLOOR_BYTES`.
+    pub max_estimate_error_large: f64,
+    /// The largest |estimate − recorded| in bytes.
+    pub max_estimate_error_bytes: u64,
+    pub engine_events: u64,
+    pub failures: Vec<Failure>,
+}
+
+impl Report {
+    pub fn add(&mut self, index: u64, scenario: &Scenario, outcome: &Outcome) {
+        self.cases += 1;
+        match outcome {
+            Outcome::Rejected(errors) => {
+                self.rejected += 1;
+                let field = errors.first().map_or("?", |e| e.field.as_str());
+                // hosts[3].flows[1].x → hosts[].flows[].x, to group them.
+                let mut grouped = String::new();
+                let mut in_index = false;
+                for c in field.chars() {
+                    match c {
+                        '[' => {
+                            in_index = true;
+                            grouped.push('[');
+                        }
+                        ']' => {
+                            in_index = false;
+                            grouped.push(']');
+                        }
+                        _ if in_index => {}
+                        _ => grouped.push(c),
+                    }
+                }
+                *self.rejected_by_field.entry(grouped).or_default() += 1;
+            }
+            Outcome::Ran(run) => {
+                self.ran += 1;
+                if run.stopped_early {
+                    self.stopped_early.push(index);
+                }
+                self.max_recorded_bytes = self.max_recorded_bytes.max(run.recorded_bytes);
+                self.max_allocated_bytes = self.max_allocated_bytes.max(run.allocated_bytes);
+                self.engine_events += run.engine_events;
+                if run.estimate_error > self.max_estimate_error
+                    || self.worst_estimate_case.is_none()
+                {
+                    self.max_estimate_error = run.estimate_error;
+                    self.worst_estimate_case = Some(index);
+                }
+                if !run.stopped_early {
+                    if run.recorded_bytes >= ESTIMATE_FLOOR_BYTES {
+                        self.max_estimate_error_large =
+                            self.max_estimate_error_large.max(run.estimate_error);
+                    }
+                    self.max_estimate_error_bytes = self
+                        .max_estimate_error_bytes
+                        .max(run.estimated_bytes.abs_diff(run.recorded_bytes));
+                }
+                if !run.problems.is_empty() {
+                    self.failures.push(Failure {
+                        index,
+                        scenario_json: scenario.to_json(),
+                        problems: run.problems.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Run cases `0..cases` of `seed` one after another.
+pub fn run(seed: u64, cases: u64, max_engine_events: u64) -> Report {
+    let mut report = Report::default();
+    for i in 0..cases {
+        let s = case(seed, i, max_engine_events);
+        let outcome = run_case(&s);
+        report.add(i, &s, &outcome);
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seed_and_index_always_give_the_same_case() {
+        assert_eq!(case(7, 3, 1_000_000), case(7, 3, 1_000_000));
+        assert_ne!(case(7, 3, 1_000_000), case(7, 4, 1_000_000));
+        assert_ne!(case(7, 3, 1_000_000), case(8, 3, 1_000_000));
+    }
+
+    #[test]
+    fn cases_reach_the_corners_of_the_limits() {
+        let cases: Vec<Scenario> = (0..400).map(|i| case(1, i, 1_000_000)).collect();
+        let any = |f: &dyn Fn(&Scenario) -> bool| cases.iter().any(f);
+        assert!(any(&|s| s.hosts.len() == 64));
+        assert!(any(&|s| s.hosts.iter().any(|h| h.flows.len() == 64)));
+        assert!(any(&|s| s.sample_interval_ms == 1.0));
+        assert!(any(&|s| s.bottleneck.rate_bps == 100e9));
+        assert!(any(&|s| s.bottleneck.buffer_pkts == 1));
+        assert!(any(&|s| s.rtt_ms == 0.0));
+        assert!(any(&|s| s.loss_rate == 0.5));
+        assert!(any(&|s| matches!(
+            s.bottleneck.aqm,
+            Aqm::Red { ecn: true, .. }
+        )));
+        assert!(any(&|s| matches!(
+            s.bottleneck.aqm,
+            Aqm::Red { ecn: false, .. }
+        )));
+        for a in cc::catalogue() {
+            assert!(
+                any(&|s| s
+                    .hosts
+                    .iter()
+                    .flat_map(|h| &h.flows)
+                    .any(|f| f.algorithm == a.id)),
+                "{}",
+                a.id
+            );
+        }
+        for p in profile::profile_ids() {
+            assert!(any(&|s| s.profile == p), "{p}");
+        }
+    }
+
+    #[test]
+    fn the_estimate_may_miss_by_10_percent_or_1_percent_of_the_budget() {
+        assert!(estimate_is_close(109_000_000, 100_000_000));
+        assert!(!estimate_is_close(111_000_000, 100_000_000));
+        assert!(estimate_is_close(ESTIMATE_FLOOR_BYTES, 1));
+        assert!(!estimate_is_close(ESTIMATE_FLOOR_BYTES + 2, 1));
+    }
+
+    #[test]
+    fn a_failed_check_is_reported_with_the_scenario_to_reproduce_it() {
+        let s = Scenario::default_scenario();
+        let mut report = Report::default();
+        let run = CaseRun {
+            recorded_bytes: 10,
+            allocated_bytes: 10,
+            estimated_bytes: 20,
+            estimate_error: 1.0,
+            engine_events: 1,
+            estimated_engine_events: 1,
+            stopped_early: false,
+            problems: vec!["recorded 10 bytes, the model said 20".into()],
+        };
+        report.add(5, &s, &Outcome::Ran(run));
+        assert!(!report.passed());
+        assert_eq!(report.failures[0].index, 5);
+        assert_eq!(
+            Scenario::from_json(&report.failures[0].scenario_json).unwrap(),
+            s
+        );
+        let mut bad = s.clone();
+        bad.hosts[0].flows[0].window_bytes = 1;
+        report.add(6, &bad, &run_case(&bad));
+        assert_eq!(report.rejected_by_field["hosts[].flows[].window_bytes"], 1);
+    }
+}

@@ -1,0 +1,31 @@
+//! The fuzz harness in the normal test suite: a bounded number of corner
+//! scenarios (`sawtooth fuzz` runs many more). Each valid one must run
+//! without a panic, conserve packets, and record within the budget and
+//! within 10 % of the resource model (or 1 % of the budget for small
+//! records, which the event log dominates).
+
+use sawtooth_core::fuzz;
+
+/// Cases and their size here: a few seconds of a debug build.
+const CASES: u64 = 300;
+const MAX_ENGINE_EVENTS: u64 = 200_000;
+
+#[test]
+fn corner_scenarios_run_within_the_budget_and_the_model() {
+    let report = fuzz::run(1, CASES, MAX_ENGINE_EVENTS);
+    println!("{report:#?}");
+    for f in &report.failures {
+        eprintln!("case {}: {:?}\n{}", f.index, f.problems, f.scenario_json);
+    }
+    assert!(
+        report.passed(),
+        "{} of {} cases failed",
+        report.failures.len(),
+        report.cases
+    );
+    assert!(report.ran > CASES / 2, "most cases are valid: {report:?}");
+    assert!(
+        report.rejected > 0,
+        "some corners are rejected by validation"
+    );
+}
