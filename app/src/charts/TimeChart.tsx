@@ -86,8 +86,8 @@ function TimeChartImpl(props: TimeChartProps) {
   // At rest the lines become SVG paths (crisp, exportable).
   const useCanvas = props.renderMode === 'canvas' || (props.renderMode === 'auto' && props.animating);
   const model = useMemo(
-    () => buildChartModel({ run, ghost, events, view, tShown, width: plotW, height: plotH, yDomain, withLines: !useCanvas }),
-    [run, ghost, events, view, tShown, plotW, plotH, yDomain, useCanvas],
+    () => buildChartModel({ run, ghost, events, view, tShown, width: plotW, height: plotH, yDomain, withLines: !useCanvas, tickScale: s }),
+    [run, ghost, events, view, tShown, plotW, plotH, yDomain, useCanvas, s],
   );
 
   // The ghost (previous run) is static: SVG paths, rasterised off the main

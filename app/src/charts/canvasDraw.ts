@@ -7,14 +7,19 @@
 import type { DrawnLine } from './chartModel';
 import type { LinearScale } from './scale';
 
-/** `widthScale`: thicker lines (the projector profile, slides). */
-export function drawLines(ctx: CanvasRenderingContext2D, lines: DrawnLine[], sx: LinearScale, sy: LinearScale, ghostAlpha = 0.28, widthScale = 1): void {
+/**
+ * `widthScale`: thicker lines (the projector profile, slides); `dashes`:
+ * draw the dash patterns (a still image can afford them).
+ */
+export function drawLines(ctx: CanvasRenderingContext2D, lines: DrawnLine[], sx: LinearScale, sy: LinearScale, ghostAlpha = 0.28, widthScale = 1, dashes = false): void {
   for (const l of lines) {
     const p = l.points;
     if (p.length === 0) continue;
-    ctx.globalAlpha = l.ghost ? ghostAlpha : l.dash ? 0.6 : 1;
+    const dashed = dashes && !!l.dash;
+    ctx.globalAlpha = l.ghost ? ghostAlpha : l.dash && !dashed ? 0.6 : 1;
     ctx.strokeStyle = l.color;
-    ctx.lineWidth = (l.dash ? Math.min(l.width, 1.25) : l.width) * widthScale;
+    ctx.lineWidth = (l.dash && !dashed ? Math.min(l.width, 1.25) : l.width) * widthScale;
+    ctx.setLineDash(dashed ? l.dash!.map((d) => d * widthScale) : []);
     ctx.lineJoin = 'round';
     ctx.beginPath();
     let pen = false;
@@ -33,4 +38,5 @@ export function drawLines(ctx: CanvasRenderingContext2D, lines: DrawnLine[], sx:
     ctx.stroke();
   }
   ctx.globalAlpha = 1;
+  ctx.setLineDash([]);
 }

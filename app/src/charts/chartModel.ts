@@ -28,6 +28,8 @@ export interface ModelInput {
   tShown: number;
   width: number;
   height: number;
+  /** Type scale of the chart (chartSizing.ts): ticks keep their spacing relative to their labels. */
+  tickScale?: number;
 }
 
 export interface DrawnLine {
@@ -216,8 +218,9 @@ export function buildChartModel(input: ModelInput & { yDomain?: Domain; withLine
 
   const { bins, counts } = binMarkers(input.events, { t0: view[0], t1: view[1], pixels: width, tMax: run ? tShown : -Infinity });
 
-  const xTickCount = Math.max(2, Math.floor(width / 80));
-  const yTickCount = Math.max(2, Math.floor(height / 40));
+  const k = input.tickScale ?? 1;
+  const xTickCount = Math.max(2, Math.floor(width / (80 * k)));
+  const yTickCount = Math.max(2, Math.floor(height / (40 * k)));
   const xStep = sx.tickStep(xTickCount);
   const yStep = sy.tickStep(yTickCount);
   return {

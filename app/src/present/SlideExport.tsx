@@ -58,7 +58,7 @@ export function SlideExport(p: SlideExportProps) {
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
     const charts = slideCharts(p.series, p.scenario, p.chartView, [id]);
-    drawSlide(ctx, slideLayout(size, 1, false), { charts, events: p.events, duration }, duration, SLIDE_THEMES[theme]);
+    drawSlide(ctx, slideLayout(size, 1, false), { charts, events: p.events, duration, dashes: true }, duration, SLIDE_THEMES[theme]);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
     if (!blob) {
       p.onStatus('The slide PNG could not be encoded.');

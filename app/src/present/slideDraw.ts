@@ -43,6 +43,8 @@ export interface SlideContent {
   events: readonly EngineEvent[];
   /** The run's duration, s (the x axis). */
   duration: number;
+  /** Draw dash patterns (a still image; video frames draw dashed lines solid and lighter, as the page does while playing). */
+  dashes?: boolean;
   /** Header texts (left: the scenario; right: the clock), when the layout has a header. */
   header?: { left: string; right: string };
 }
@@ -66,7 +68,7 @@ function drawChart(ctx: CanvasRenderingContext2D, b: SlideChartBox, c: SlideChar
   const run: RunView = { spec: c.spec, x: c.x, computed: c.count };
   const view: [number, number] = [0, content.duration];
   // The axes are the whole run's (they hold still while the lines grow).
-  const model = buildChartModel({ run, ghost: null, events: content.events, view, tShown: t, width: plot.width, height: plot.height, withLines: true });
+  const model = buildChartModel({ run, ghost: null, events: content.events, view, tShown: t, width: plot.width, height: plot.height, withLines: true, tickScale: s });
 
   ctx.fillStyle = th.ink;
   ctx.font = font(fontPx, 650);
@@ -147,7 +149,7 @@ function drawChart(ctx: CanvasRenderingContext2D, b: SlideChartBox, c: SlideChar
     ctx.stroke();
   }
   ctx.setLineDash([]);
-  drawLines(ctx, model.lines, model.sx, model.sy, 0.28, th.lineScale * Math.max(1, s * 0.8));
+  drawLines(ctx, model.lines, model.sx, model.sy, 0.28, th.lineScale * Math.max(1, s * 0.8), content.dashes);
   ctx.font = font(LIMIT_LABEL_PX * s, 600);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'alphabetic';
