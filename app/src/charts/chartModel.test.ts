@@ -119,6 +119,13 @@ describe('buildChartModel', () => {
     expect(m.yDomain[1]).toBeGreaterThanOrEqual(64);
     expect(m.xDomain).toEqual([0, 9.99]);
   });
+  it('spaces ticks for the chart’s type scale (larger type, fewer ticks)', () => {
+    const normal = buildChartModel({ run: cw, events: [], view: [0, 9.99], tShown: 9.99, width: 1600, height: 800 });
+    const large = buildChartModel({ run: cw, events: [], view: [0, 9.99], tShown: 9.99, width: 1600, height: 800, tickScale: 2.5 });
+    expect(large.xTicks.length).toBeLessThan(normal.xTicks.length);
+    expect(large.yTicks.length).toBeLessThan(normal.yTicks.length);
+    expect(large.xTicks.length).toBeGreaterThanOrEqual(2);
+  });
   it('draws up to the playback cursor but keeps the axis of everything computed', () => {
     const full = buildChartModel({ run: cw, events: [], view: [0, 9.99], tShown: 9.99, width: 200, height: 100 });
     const half = buildChartModel({ run: cw, events: [], view: [0, 9.99], tShown: 4.995, width: 200, height: 100 });
