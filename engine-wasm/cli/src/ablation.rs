@@ -1,11 +1,11 @@
 //! `sawtooth ablation`: each lab's headline numbers with its profile as a
 //! whole and with each switch turned back, one at a time, as Markdown.
 
+use crate::progress::{self, Progress};
 use crate::{jobs_or_cores, run_points, select_labs, short};
 use sawtooth_core::ablation::{self, AblationRow, REFERENCE_PROFILE};
 use sawtooth_core::labs::{Lab, Scale};
 use std::fmt::Write as _;
-use std::time::Instant;
 
 pub fn run(
     faithful: bool,
@@ -18,25 +18,38 @@ pub fn run(
     let jobs = jobs_or_cores(jobs);
     let mut text = header(scale);
     let mut all_rows = Vec::new();
+    // Every lab's variants and their points, first, for one bar over all.
+    let mut plan = Vec::new();
     for lab in select_labs(only)? {
-        let t0 = Instant::now();
-        let mut rows = Vec::new();
-        let variants = ablation::variants(lab);
-        for v in &variants {
+        let mut variants = Vec::new();
+        for v in ablation::variants(lab) {
             let points = ablation::expand(lab, scale, v.index)?;
-            let results = run_points(lab, &points, scale, jobs, false)?;
-            rows.push(ablation::row(lab, v.index, &results)?);
+            variants.push((v, points));
         }
-        eprintln!(
-            "lab {:>2} {:<24} {:>2} variants {:>7.1}s",
-            lab.number,
-            lab.id,
-            variants.len(),
-            t0.elapsed().as_secs_f64()
-        );
-        lab_section(&mut text, lab, &rows);
-        all_rows.push(rows);
+        plan.push((lab, variants));
     }
+    let all = plan
+        .iter()
+        .flat_map(|(_, vs)| vs.iter().flat_map(|(_, p)| p));
+    let progress = Progress::new(
+        all.clone().count() as u64,
+        all.map(|p| progress::work(&p.scenario)).sum(),
+    );
+    let result = (|| {
+        for (lab, variants) in &plan {
+            progress.set_stage(&format!("lab {} {}", lab.number, lab.id));
+            let mut rows = Vec::new();
+            for (v, points) in variants {
+                let results = run_points(lab, points, scale, jobs, Some(&progress))?;
+                rows.push(ablation::row(lab, v.index, &results)?);
+            }
+            lab_section(&mut text, lab, &rows);
+            all_rows.push(rows);
+        }
+        Ok::<(), String>(())
+    })();
+    progress.finish();
+    result?;
     if json {
         text = serde_json::to_string_pretty(&all_rows).expect("rows serialise") + "\n";
     }

@@ -1,28 +1,37 @@
 //! `sawtooth fidelity`: every lab's paper comparison as one Markdown report.
 
-use crate::{jobs_or_cores, run_sweep, select_labs, short};
+use crate::progress::{self, Progress};
+use crate::{jobs_or_cores, run_points, select_labs, short, sweep_points};
 use sawtooth_core::fidelity::{self, LabFidelity, VALUE_TOLERANCE};
 use sawtooth_core::labs::{Lab, Scale};
 use std::fmt::Write as _;
-use std::time::Instant;
 
 pub fn run(quick: bool, jobs: Option<usize>, only: &[String], path: &str) -> Result<(), String> {
     let scale = if quick { Scale::Quick } else { Scale::Full };
     let jobs = jobs_or_cores(jobs);
-    let selected = select_labs(only)?;
+    let sweeps = select_labs(only)?
+        .into_iter()
+        .map(|lab| Ok((lab, sweep_points(lab, scale, &[])?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let all = sweeps.iter().flat_map(|(_, points)| points);
+    let progress = Progress::new(
+        all.clone().count() as u64,
+        all.map(|p| progress::work(&p.scenario)).sum(),
+    );
     let mut reports = Vec::new();
-    for lab in selected {
-        let t0 = Instant::now();
-        let results = run_sweep(lab, scale, jobs, &[], false)?;
-        eprintln!(
-            "lab {:>2} {:<24} {:>5} runs {:>7.1}s",
-            lab.number,
-            lab.id,
-            results.len(),
-            t0.elapsed().as_secs_f64()
-        );
-        reports.push((lab, fidelity::assess(lab, &results)));
+    for (lab, points) in &sweeps {
+        progress.set_stage(&format!("lab {} {}", lab.number, lab.id));
+        let results = run_points(lab, points, scale, jobs, Some(&progress));
+        let results = match results {
+            Ok(r) => r,
+            Err(e) => {
+                progress.finish();
+                return Err(e);
+            }
+        };
+        reports.push((*lab, fidelity::assess(lab, &results)));
     }
+    progress.finish();
     let text = report(scale, &reports);
     if path == "-" {
         print!("{text}");

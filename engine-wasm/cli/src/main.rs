@@ -8,7 +8,6 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +40,26 @@ enum Command {
         /// Also write series.csv, events.csv and summary.json into DIR.
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
+    },
+    /// What a scenario will record and roughly how much it will simulate
+    /// (the resource model), as JSON, even if it fails validation.
+    Estimate { scenario: String },
+    /// Run corner scenarios at every limit the validator allows and check
+    /// each: no panic, packets conserved, recorded bytes within the budget
+    /// and the resource model. Prints a summary; failures go to standard
+    /// error with their scenario, and the exit status is non-zero.
+    Fuzz {
+        #[arg(long, default_value_t = 2000)]
+        cases: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Shorten each case until the model expects at most this many
+        /// engine events.
+        #[arg(long, default_value_t = 2_000_000)]
+        max_events: u64,
+        /// Cases in parallel (default: available cores).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Print the default scenario as JSON.
     DefaultScenario,
@@ -121,6 +140,10 @@ enum Command {
 
 mod ablation;
 mod fidelity;
+mod fuzz;
+mod progress;
+
+use progress::Progress;
 
 fn read_input(path: &str) -> Result<String, String> {
     if path == "-" {
@@ -187,6 +210,21 @@ fn run(
         write_summary(&mut file("summary.json")?).map_err(io)?;
     }
     Ok(())
+}
+
+fn estimate(path: &str, out: &mut impl Write) -> Result<(), String> {
+    let text = read_input(path)?;
+    let scenario = Scenario::parse_json(&text).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
+        format!("unreadable scenario {path}:\n{}", lines.join("\n"))
+    })?;
+    let estimate = sawtooth_core::resources::estimate(&scenario);
+    writeln!(
+        out,
+        "{}",
+        serde_json::to_string_pretty(&estimate).expect("estimate serialises")
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Labs named by id or number; every lab when none is named.
@@ -314,21 +352,18 @@ fn lab_scenario(
     .map_err(|e| e.to_string())
 }
 
-/// Run every point of the lab on `jobs` threads; results in point order.
-pub(crate) fn run_sweep(
-    lab: &'static Lab,
+/// The lab's sweep points at `scale`, only the `only` series if any.
+pub(crate) fn sweep_points(
+    lab: &Lab,
     scale: Scale,
-    jobs: usize,
     only: &[String],
-    verbose: bool,
-) -> Result<Vec<PointResult>, String> {
-    let points: Vec<_> = lab
+) -> Result<Vec<labs::SweepPoint>, String> {
+    Ok(lab
         .expand(scale)
         .map_err(|e| format!("lab {}: {e}", lab.id))?
         .into_iter()
         .filter(|p| only.is_empty() || only.contains(&p.series))
-        .collect();
-    run_points(lab, &points, scale, jobs, verbose)
+        .collect())
 }
 
 /// Run sweep points on `jobs` threads; results in the points' order.
@@ -337,47 +372,27 @@ pub(crate) fn run_points(
     points: &[labs::SweepPoint],
     scale: Scale,
     jobs: usize,
-    verbose: bool,
+    progress: Option<&Progress>,
 ) -> Result<Vec<PointResult>, String> {
     if points.is_empty() {
         return Err("no points to run".into());
     }
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<PointResult, String>>>> =
         Mutex::new(vec![None; points.len()]);
-    let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1).min(points.len()) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(point) = points.get(i) else { break };
-                let t0 = Instant::now();
                 let r = labs::run_point(lab, point, scale).map_err(|e| e.to_string());
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if !verbose {
-                    results.lock().expect("no panics while locked")[i] = Some(r);
-                    continue;
+                if let Some(p) = progress {
+                    p.run_done(progress::work(&point.scenario));
                 }
-                eprintln!(
-                    "[{n}/{}] {} x={} seed={} {:.2}s",
-                    points.len(),
-                    point.series,
-                    point.x,
-                    point.seed,
-                    t0.elapsed().as_secs_f64()
-                );
                 results.lock().expect("no panics while locked")[i] = Some(r);
             });
         }
     });
-    if verbose {
-        eprintln!(
-            "{} runs in {:.1}s wall time",
-            points.len(),
-            started.elapsed().as_secs_f64()
-        );
-    }
     results
         .into_inner()
         .expect("threads finished")
@@ -512,7 +527,15 @@ fn sweep(
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let results = run_sweep(lab, scale, jobs, only, true)?;
+    let points = sweep_points(lab, scale, only)?;
+    let progress = Progress::new(
+        points.len() as u64,
+        points.iter().map(|p| progress::work(&p.scenario)).sum(),
+    );
+    progress.set_stage(&lab.id);
+    let results = run_points(lab, &points, scale, jobs, Some(&progress));
+    progress.finish();
+    let results = results?;
     if let Some(path) = compare_out {
         let mut file =
             std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
@@ -542,6 +565,13 @@ fn main() -> ExitCode {
             format,
             out: dir,
         } => run(&scenario, format, dir.as_deref(), &mut out),
+        Command::Estimate { scenario } => estimate(&scenario, &mut out),
+        Command::Fuzz {
+            cases,
+            seed,
+            max_events,
+            jobs,
+        } => fuzz::run(cases, seed, max_events, jobs_or_cores(jobs), &mut out),
         Command::DefaultScenario => writeln!(
             out,
             "{}",

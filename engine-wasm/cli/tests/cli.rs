@@ -92,3 +92,84 @@ fn out_writes_series_events_and_summary() {
     assert_eq!(summary["duration_s"], 1.0);
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Issue 11's shared link: one host, 64 Reno flows, 1 Mb/s, 1 ms samples,
+/// 1000 s. It used to run out of memory; now validation stops it.
+fn over_budget_scenario() -> serde_json::Value {
+    let mut s = default_scenario();
+    s["bottleneck"]["rate_bps"] = 1e6.into();
+    s["sample_interval_ms"] = 1.into();
+    s["duration_ms"] = 1_000_000.into();
+    let flow = s["hosts"][0]["flows"][0].clone();
+    s["hosts"][0]["flows"] = serde_json::Value::Array(vec![flow; 64]);
+    s
+}
+
+#[test]
+fn a_scenario_over_the_memory_budget_is_refused_with_what_to_change() {
+    let out = sawtooth(&["run", "-"], &over_budget_scenario().to_string());
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("sample_interval_ms = 1: "), "{err}");
+    assert!(err.contains("64 flows × 1 000 s"), "{err}");
+    assert!(err.contains("use ≥ 18 ms"), "{err}");
+    assert!(err.contains("duration_ms"), "{err}");
+}
+
+#[test]
+fn estimate_sizes_a_scenario_even_over_the_budget() {
+    let out = sawtooth(&["estimate", "-"], &over_budget_scenario().to_string());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let e: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(e["samples_per_flow"], 1_000_000);
+    assert!(e["recorded_bytes_max"].as_u64().unwrap() > e["budget_bytes"].as_u64().unwrap());
+}
+
+#[test]
+fn fuzz_prints_a_summary_and_keeps_standard_error_quiet_off_a_terminal() {
+    let out = sawtooth(
+        &[
+            "fuzz",
+            "--cases",
+            "6",
+            "--seed",
+            "3",
+            "--max-events",
+            "20000",
+            "--jobs",
+            "2",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.is_empty(), "no progress bar off a terminal: {err:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("6 cases from seed 3"), "{text}");
+    assert!(text.contains("failures                0"), "{text}");
+}
+
+#[test]
+fn a_sweep_writes_csv_and_keeps_standard_error_quiet_off_a_terminal() {
+    let out = sawtooth(
+        &[
+            "sweep",
+            "back-to-back-30ms",
+            "--quick",
+            "--series",
+            "reno-1500",
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.is_empty(), "no per-run lines, no bar: {err:?}");
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(csv.starts_with("lab,series,x,seed"), "{csv}");
+    assert!(csv.lines().count() > 1);
+}

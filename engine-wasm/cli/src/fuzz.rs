@@ -1,0 +1,137 @@
+//! `sawtooth fuzz`: many corner scenarios (sawtooth_core::fuzz) on every
+//! core, a summary on standard output, each failure with its scenario on
+//! standard error and a non-zero exit.
+
+use crate::progress::Progress;
+use sawtooth_core::fuzz::{self, Outcome, Report, ESTIMATE_FLOOR_BYTES};
+use sawtooth_core::resources::{bytes, group_thousands, RECORDED_BYTES_BUDGET};
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+pub fn run(
+    cases: u64,
+    seed: u64,
+    max_engine_events: u64,
+    jobs: usize,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let progress = Progress::new(cases, cases);
+    progress.set_stage("fuzz");
+    let next = AtomicU64::new(0);
+    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; cases as usize]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(cases.max(1) as usize) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= cases {
+                    break;
+                }
+                let s = fuzz::case(seed, i, max_engine_events);
+                let outcome = fuzz::run_case(&s);
+                outcomes.lock().expect("no panics while locked")[i as usize] = Some(outcome);
+                progress.run_done(1);
+            });
+        }
+    });
+    progress.finish();
+    // Totals in case order, whatever order the threads finished in.
+    let mut report = Report::default();
+    for (i, outcome) in outcomes
+        .into_inner()
+        .expect("threads finished")
+        .into_iter()
+        .enumerate()
+    {
+        let i = i as u64;
+        let outcome = outcome.expect("every case ran");
+        report.add(i, &fuzz::case(seed, i, max_engine_events), &outcome);
+    }
+    let wall_s = started.elapsed().as_secs_f64();
+    write_summary(&report, seed, max_engine_events, jobs, wall_s, out)
+        .map_err(|e| e.to_string())?;
+    for f in &report.failures {
+        eprintln!(
+            "case {}: {}\n{}",
+            f.index,
+            f.problems.join("; "),
+            f.scenario_json
+        );
+    }
+    if report.passed() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {} cases failed (seed {seed})",
+            report.failures.len(),
+            report.cases
+        ))
+    }
+}
+
+fn write_summary(
+    r: &Report,
+    seed: u64,
+    max_engine_events: u64,
+    jobs: usize,
+    wall_s: f64,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let rejected: Vec<String> = r
+        .rejected_by_field
+        .iter()
+        .map(|(field, n)| format!("{field} {n}"))
+        .collect();
+    let stopped = if r.stopped_early.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} stopped past 20× the expected events (cases {:?})",
+            r.stopped_early.len(),
+            r.stopped_early
+        )
+    };
+    writeln!(
+        out,
+        "sawtooth fuzz: {} cases from seed {seed}, each at most ~{} expected engine events, {jobs} jobs",
+        r.cases,
+        group_thousands(max_engine_events as f64)
+    )?;
+    writeln!(
+        out,
+        "  rejected by validation  {}{}",
+        r.rejected,
+        if rejected.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", rejected.join(", "))
+        }
+    )?;
+    writeln!(out, "  ran                     {}{stopped}", r.ran)?;
+    writeln!(
+        out,
+        "  engine events           {}",
+        group_thousands(r.engine_events as f64)
+    )?;
+    writeln!(
+        out,
+        "  max recorded            {} (allocated {}; budget {})",
+        bytes(r.max_recorded_bytes),
+        bytes(r.max_allocated_bytes),
+        bytes(RECORDED_BYTES_BUDGET)
+    )?;
+    writeln!(
+        out,
+        "  max estimate error      {:.1} % on records of {} or more; {:.0} % overall (case {}), at most {}",
+        r.max_estimate_error_large * 100.0,
+        bytes(ESTIMATE_FLOOR_BYTES),
+        r.max_estimate_error * 100.0,
+        r.worst_estimate_case
+            .map_or("none".to_string(), |c| c.to_string()),
+        bytes(r.max_estimate_error_bytes)
+    )?;
+    writeln!(out, "  failures                {}", r.failures.len())?;
+    writeln!(out, "  wall time               {wall_s:.1} s")
+}
