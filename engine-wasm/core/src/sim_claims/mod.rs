@@ -228,8 +228,8 @@ fn judge(c: &Check, v: &[f64]) -> bool {
             let lo = v.iter().cloned().fold(f64::MAX, f64::min);
             hi == lo || hi - lo <= t * hi.abs().max(lo.abs())
         }
-        CheckKind::Highest => v[1..].iter().all(|o| ahead(v[0], *o, t)),
-        CheckKind::Lowest => v[1..].iter().all(|o| ahead(*o, v[0], t)),
+        CheckKind::Highest => v.len() >= 2 && v[1..].iter().all(|o| ahead(v[0], *o, t)),
+        CheckKind::Lowest => v.len() >= 2 && v[1..].iter().all(|o| ahead(*o, v[0], t)),
         CheckKind::AtLeast => v.iter().all(|x| *x >= c.bound.unwrap_or(f64::INFINITY)),
         CheckKind::AtMost => v.iter().all(|x| *x <= c.bound.unwrap_or(f64::NEG_INFINITY)),
         CheckKind::NeverReached => v.iter().all(|x| x.is_infinite()),
@@ -316,6 +316,13 @@ fn listing(c: &Check, runs: &Runs, measured: &[Measured], xs: Xs) -> String {
     format!("{}{at}", items.join(" · "))
 }
 
+/// Does the value go the wrong way (by more than the relative tolerance)
+/// from `prev` to `next`? An undefined value always does.
+fn steps_back(prev: f64, next: f64, sign: f64, tolerance: f64) -> bool {
+    let step = sign * (next - prev);
+    step.is_nan() || step < -tolerance * prev.abs()
+}
+
 /// Rises and falls: each series' seed means along the selected values.
 fn trend(c: &Check, runs: &Runs) -> Verdict {
     let xs = runs.xs(c.xs());
@@ -343,8 +350,8 @@ fn trend(c: &Check, runs: &Runs) -> Verdict {
         }
         let label = runs.lab.series(s).map_or(s.as_str(), |x| x.label.as_str());
         let v = |i: usize| text::number(c.metric, vals[i]);
-        let step_back = (1..vals.len())
-            .find(|&i| !(sign * (vals[i] - vals[i - 1]) >= -c.tolerance * vals[i - 1].abs()));
+        let step_back =
+            (1..vals.len()).find(|&i| steps_back(vals[i - 1], vals[i], sign, c.tolerance));
         let last = vals.len().saturating_sub(1);
         let overall = vals.len() >= 2 && ahead(sign * vals[last], sign * vals[0], 0.0);
         details.push(match step_back {
