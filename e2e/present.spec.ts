@@ -203,8 +203,8 @@ test('the playback as WebM at the chosen size and speed, and slide-sized PNGs', 
   }, webm);
   expect(info.width).toBe(1920);
   expect(info.height).toBe(1080);
-  expect(info.duration).toBeGreaterThan(0.8);
-  expect(info.duration).toBeLessThan(1.4);
+  expect(info.duration).toBeGreaterThan(0.95);
+  expect(info.duration).toBeLessThan(1.05);
   expect(info.colours).toBeGreaterThan(20);
   expect(problems).toEqual([]);
 });

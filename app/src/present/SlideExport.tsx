@@ -1,6 +1,7 @@
 // "For slides" in the share panel, for slide tools that cannot hold an
-// iframe: the run's playback as a WebM video at a chosen size and speed,
-// and any chart as a slide-sized PNG with type sized for a lecture hall.
+// iframe: the run's playback as a WebM video at a chosen size and speed
+// (encodeVideo.ts), and any chart as a slide-sized PNG with type sized for
+// a lecture hall.
 
 import { useId, useRef, useState } from 'react';
 import type { RunSeries } from '../engine/columns';
@@ -8,7 +9,8 @@ import type { EngineEvent, Scenario } from '../engine/types';
 import { SPEEDS } from '../lab/playback';
 import { downloadBlob } from '../share/download';
 import type { Size } from './frameLayout';
-import { canRecordVideo, recordCanvasWebm } from './recordVideo';
+import { encodeWebm } from './encodeVideo';
+import { canRecordVideo } from './recordVideo';
 import { slideCharts, type ChartView } from './slideCharts';
 import { drawSlide, SLIDE_THEMES } from './slideDraw';
 import { clockText, scenarioCaption, slideLayout } from './slideLayout';
@@ -77,17 +79,17 @@ export function SlideExport(p: SlideExportProps) {
     const ac = new AbortController();
     abort.current = ac;
     setProgress(0);
-    p.onStatus(`Recording ${lengthS.toFixed(1)} s of video…`);
+    p.onStatus(`Making ${lengthS.toFixed(1)} s of video…`);
     try {
-      const blob = await recordCanvasWebm({
+      const blob = await encodeWebm({
         width: size.width,
         height: size.height,
         fps: FPS,
         lengthMs: lengthS * 1000,
         signal: ac.signal,
         onProgress: setProgress,
-        draw: (ctx, elapsedMs) => {
-          const t = Math.min(duration, (elapsedMs / 1000) * speed);
+        draw: (ctx, timeMs) => {
+          const t = Math.min(duration, (timeMs / 1000) * speed);
           drawSlide(ctx, layout, { charts, events: p.events, duration, header: { left: caption, right: clockText(t, duration) } }, t, SLIDE_THEMES[theme]);
         },
       });

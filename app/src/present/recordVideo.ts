@@ -1,7 +1,9 @@
-// Records a canvas animation as WebM with the browser's MediaRecorder: each
-// frame is drawn for the wall time elapsed, so the video lasts exactly as
-// long as the animation (the run's duration ÷ the playback speed); the file
-// then gets its Duration written (webmDuration.ts) so players can seek.
+// Records a canvas animation as WebM with the browser's MediaRecorder, for
+// browsers without a WebCodecs VP8/VP9 encoder (encodeVideo.ts is used
+// where there is one: MediaRecorder works in real time, so a busy machine
+// drops frames). Each frame is drawn for the wall time elapsed, so the
+// video lasts as long as the animation; the file then gets its Duration
+// written (webmDuration.ts) so players can seek.
 
 import { withWebmDuration } from './webmDuration';
 
@@ -17,7 +19,9 @@ export function videoBitrate(width: number, height: number, fps: number): number
   return Math.round(Math.min(16e6, Math.max(2e6, width * height * fps * 0.1)));
 }
 
+/** Can this browser make a WebM video at all (WebCodecs, or MediaRecorder)? */
 export function canRecordVideo(): boolean {
+  if (typeof VideoEncoder !== 'undefined' && typeof VideoFrame !== 'undefined') return true;
   return typeof MediaRecorder !== 'undefined' && typeof HTMLCanvasElement.prototype.captureStream === 'function' && pickWebmType((t) => MediaRecorder.isTypeSupported(t)) !== null;
 }
 
