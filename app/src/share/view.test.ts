@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embedSnippet, escapeAttr, shareUrl } from './links';
+import { escapeAttr, shareUrl } from './links';
 import { decodeScenario } from './urlCodec';
 import { engineDefaults } from './testing/defaults';
 import { checkNames, DEFAULT_VIEW, encodeView, isFitted, parseFrame, parseOrigin, parseView } from './view';
@@ -62,10 +62,7 @@ describe('links', () => {
     expect(decodeScenario(new URL(url).search, d).scenario).toEqual(s);
   });
 
-  it('embed snippets are escaped iframes in embed mode', () => {
-    const html = embedSnippet('https://h.example/s/', d, d, { charts: ['cwnd'], controls: ['rtt'] });
-    expect(html).toMatch(/^<iframe src="https:\/\/h\.example\/s\/\?v=2&amp;prof=linux-2\.4&amp;alg=reno/);
-    expect(html).toContain('&amp;embed=1&amp;charts=cwnd&amp;controls=rtt&amp;profile=projector"');
+  it('escapes attribute text (embed code: embedCode.test.ts)', () => {
     expect(escapeAttr('"><script>')).toBe('&quot;&gt;&lt;script&gt;');
   });
 });
