@@ -22,6 +22,7 @@ const LabsView = lazy(() => import('./labs/LabsView').then((m) => ({ default: m.
 import { loadFromUrl, resolveView } from './share/loadFromUrl';
 import { Notices } from './share/Notices';
 import { CHART_IDS, ChartAlternatives, ShareBridge } from './share/ShareBridge';
+import { resolveTheme, useSystemDark } from './share/theme';
 import { useDocumentView } from './share/useShare';
 import { isFitted, parseView, type ViewOptions } from './share/view';
 import './share/share.css';
@@ -84,9 +85,10 @@ export function App({ client, store, rendered, search }: AppProps) {
     controls: controlIds.length,
   });
   const projector = earlyView.profile === 'projector';
+  const dark = resolveTheme(earlyView.theme, useSystemDark()) === 'dark';
   const sizing = useMemo<ChartSizing>(
-    () => ({ fill: layout !== null, scale: (layout?.chartScale ?? 1) * (projector ? PROJECTOR_TYPE_SCALE : 1), lineScale: projector ? 2 : 1 }),
-    [layout, projector],
+    () => ({ fill: layout !== null, scale: (layout?.chartScale ?? 1) * (projector ? PROJECTOR_TYPE_SCALE : 1), lineScale: projector ? 2 : 1, dark }),
+    [layout, projector, dark],
   );
   usePresentKeys('lab', present && viewId === 'lab', pressPlaybackButton);
   const startPresenting = () => {

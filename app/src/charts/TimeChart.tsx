@@ -15,7 +15,7 @@ import { buildChartModel, chartYDomain, decimateSeries, formatReadout, sampleRan
 import { chartDataAttributes } from './dataAttributes';
 import { layoutLimitLabels } from './labels';
 import { MARKER_KINDS, markerPath, type MarkerKind } from './markers';
-import { flowColor } from './palette';
+import { flowColor, onDark } from './palette';
 import { linePath } from './path';
 import type { ChartSpec } from './specs';
 import { brushDomain, nearestSample, panBy, upperBound, zoomAt, type Domain } from './timeLink';
@@ -70,6 +70,7 @@ function TimeChartImpl(props: TimeChartProps) {
   const sizing = useContext(ChartSizingContext);
   const s = sizing.scale;
   const M = useMemo(() => chartMargins(s), [s]);
+  const tone = sizing.dark ? onDark : (c: string) => c;
   const boxSize = useElementSize(box, { width: 640, height: 240 });
   const width = boxSize.width;
   const layout = plotLayout(sizing.fill ? { boxHeight: boxSize.height, scale: s, laneKinds: laneKinds.length } : { plotHeight: props.height, scale: s, laneKinds: laneKinds.length });
@@ -116,7 +117,7 @@ function TimeChartImpl(props: TimeChartProps) {
       drawn.current = null;
       return;
     }
-    const key = `${props.runId}|${seriesKey}|${view[0]}|${view[1]}|${yDomain[0]}|${yDomain[1]}|${plotW}|${plotH}`;
+    const key = `${props.runId}|${seriesKey}|${view[0]}|${view[1]}|${yDomain[0]}|${yDomain[1]}|${plotW}|${plotH}|${sizing.lineScale}|${sizing.dark}`;
     const n = upperBound(run.x, tShown, run.computed);
     const prev = drawn.current;
     let from: number;
@@ -133,11 +134,11 @@ function TimeChartImpl(props: TimeChartProps) {
     const to = sampleRange(run.x, n, view)[1];
     if (to > from) {
       const lines = run.spec.series.filter((x) => typeof x.y !== 'number').map((x) => decimateSeries(run, x, view, plotW, run.spec.yFactor, from, to));
-      drawLines(ctx, lines, model.sx, model.sy, undefined, sizing.lineScale);
+      drawLines(ctx, sizing.dark ? lines.map((l) => ({ ...l, color: onDark(l.color) })) : lines, model.sx, model.sy, undefined, sizing.lineScale);
     }
     drawn.current = { key, n };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run, tShown, view, yDomain, plotW, plotH, useCanvas, seriesKey, props.runId, sizing.lineScale]);
+  }, [run, tShown, view, yDomain, plotW, plotH, useCanvas, seriesKey, props.runId, sizing.lineScale, sizing.dark]);
 
   const paths = useMemo(
     () => (useCanvas ? [] : model.lines.filter((l) => !l.ghost).map((l) => ({ ...l, d: linePath(l.points, model.sx, model.sy) }))),
@@ -266,7 +267,7 @@ function TimeChartImpl(props: TimeChartProps) {
                   data-points={p.points.length}
                   d={p.d}
                   fill="none"
-                  stroke={p.color}
+                  stroke={tone(p.color)}
                   strokeWidth={p.width}
                   strokeOpacity={p.ghost ? 0.28 : undefined}
                   strokeDasharray={!p.ghost && p.dash ? p.dash.join(' ') : undefined}
@@ -285,7 +286,7 @@ function TimeChartImpl(props: TimeChartProps) {
                     x2={plotW}
                     y1={model.sy(c.value)}
                     y2={model.sy(c.value)}
-                    stroke={c.color}
+                    stroke={tone(c.color)}
                     strokeWidth={c.width}
                     strokeDasharray={c.dash?.join(' ')}
                   />
@@ -300,7 +301,7 @@ function TimeChartImpl(props: TimeChartProps) {
                   x={plotW - 4}
                   y={l.y}
                   textAnchor="end"
-                  fill={l.color}
+                  fill={tone(l.color)}
                 >
                   {l.text}
                 </text>

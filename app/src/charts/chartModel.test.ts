@@ -4,7 +4,7 @@ import { defaultMockScenario } from '../engine/testing/mockEngine';
 import type { EngineEvent } from '../engine/types';
 import { buildChartModel, formatReadout, valuesAt } from './chartModel';
 import { binMarkers, countMarkers, kindsPresent, markerPath, MARKER_KINDS } from './markers';
-import { flowColor, flowDash, OKABE_ITO } from './palette';
+import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, OKABE_ITO, onDark, SUM_COLOR } from './palette';
 import { buildChartSpecs, ColumnSum, MovingAverage } from './specs';
 
 const FIELDS = ['cwnd_pkts', 'cwnd_bytes', 'ssthresh_pkts', 'outstanding_bytes', 'outstanding_avg_bytes', 'outstanding_wavg_bytes', 'throughput_bps', 'srtt_ms', 'state'];
@@ -164,5 +164,13 @@ describe('buildChartModel', () => {
     expect(formatReadout(1234.5)).toBe('1,235');
     expect(formatReadout(12.345)).toBe('12.3');
     expect(formatReadout(NaN, '∞')).toBe('∞');
+  });
+});
+
+describe('onDark', () => {
+  it('draws the dark neutrals and black light on the dark theme, and leaves the flow colours', () => {
+    for (const c of [SUM_COLOR, BOTTLENECK_COLOR, LIMIT_COLOR, '#000000']) expect(onDark(c)).not.toBe(c);
+    expect(onDark(flowColor(0))).toBe(flowColor(0));
+    expect(onDark(flowColor(1))).toBe(flowColor(1));
   });
 });

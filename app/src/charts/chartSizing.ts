@@ -12,6 +12,8 @@ export interface ChartSizing {
   scale: number;
   /** Line width factor for the canvas (the projector profile's thick lines; SVG lines follow CSS). */
   lineScale: number;
+  /** The dark theme is shown: dark neutral colours are drawn light (palette.onDark). */
+  dark?: boolean;
 }
 
 export const DEFAULT_SIZING: ChartSizing = { fill: false, scale: 1, lineScale: 1 };

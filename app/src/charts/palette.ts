@@ -16,3 +16,15 @@ export function flowDash(flow: number): number[] | undefined {
 export const SUM_COLOR = '#3b3b3b';
 export const LIMIT_COLOR = '#7a8794';
 export const BOTTLENECK_COLOR = '#3b3b3b';
+
+/** Light stand-ins for the dark neutrals (and Okabe–Ito's black) on a dark background. */
+const ON_DARK: Record<string, string> = {
+  [SUM_COLOR]: '#c9d3de',
+  [LIMIT_COLOR]: '#9fb0c2',
+  '#000000': '#e6edf5',
+};
+
+/** A series colour that stays visible on the dark theme's background. */
+export function onDark(color: string): string {
+  return ON_DARK[color] ?? color;
+}

@@ -8,7 +8,7 @@ import { BASE_AXIS_TITLE_PX, BASE_TICK_PX, fitAxisTitle } from '../charts/chartS
 import { drawLines } from '../charts/canvasDraw';
 import { layoutLimitLabels, LIMIT_LABEL_PX } from '../charts/labels';
 import { MARKER_KINDS, markerPath } from '../charts/markers';
-import { flowColor } from '../charts/palette';
+import { flowColor, onDark } from '../charts/palette';
 import type { ChartSpec } from '../charts/specs';
 import type { EngineEvent } from '../engine/types';
 import type { SlideChartBox, SlideLayout } from './slideLayout';
@@ -23,12 +23,14 @@ export interface SlideTheme {
   axis: string;
   /** Line width factor (the projector profile's thick lines). */
   lineScale: number;
+  /** A dark background: dark neutral series colours are drawn light. */
+  dark: boolean;
 }
 
 export const SLIDE_THEMES: Record<'light' | 'dark' | 'projector', SlideTheme> = {
-  light: { background: '#f4f6f9', panel: '#ffffff', border: '#d8dee6', ink: '#14202e', muted: '#5b6b7d', grid: '#eef1f4', axis: '#9aa7b5', lineScale: 1.5 },
-  dark: { background: '#10161e', panel: '#19212c', border: '#3a4757', ink: '#e6edf5', muted: '#a9b6c4', grid: '#263140', axis: '#6b7c90', lineScale: 1.5 },
-  projector: { background: '#ffffff', panel: '#ffffff', border: '#555555', ink: '#000000', muted: '#222222', grid: '#c4c9cf', axis: '#000000', lineScale: 2.5 },
+  light: { background: '#f4f6f9', panel: '#ffffff', border: '#d8dee6', ink: '#14202e', muted: '#5b6b7d', grid: '#eef1f4', axis: '#9aa7b5', lineScale: 1.5, dark: false },
+  dark: { background: '#10161e', panel: '#19212c', border: '#3a4757', ink: '#e6edf5', muted: '#a9b6c4', grid: '#263140', axis: '#6b7c90', lineScale: 1.5, dark: true },
+  projector: { background: '#ffffff', panel: '#ffffff', border: '#555555', ink: '#000000', muted: '#222222', grid: '#c4c9cf', axis: '#000000', lineScale: 2.5, dark: false },
 };
 
 export interface SlideChart {
@@ -57,6 +59,7 @@ function font(px: number, weight = 400): string {
 
 function drawChart(ctx: CanvasRenderingContext2D, b: SlideChartBox, c: SlideChart, content: SlideContent, t: number, fontPx: number, th: SlideTheme): void {
   const { box, plot, lane, scale: s } = b;
+  const tone = th.dark ? onDark : (c: string) => c;
   ctx.fillStyle = th.panel;
   ctx.strokeStyle = th.border;
   ctx.lineWidth = Math.max(1, s);
@@ -140,7 +143,7 @@ function drawChart(ctx: CanvasRenderingContext2D, b: SlideChartBox, c: SlideChar
   for (const k of model.constants) {
     if (k.offScale) continue;
     const y = model.sy(k.value);
-    ctx.strokeStyle = k.color;
+    ctx.strokeStyle = tone(k.color);
     ctx.lineWidth = k.width * th.lineScale;
     ctx.setLineDash((k.dash ?? []).map((d) => d * s));
     ctx.beginPath();
@@ -149,7 +152,8 @@ function drawChart(ctx: CanvasRenderingContext2D, b: SlideChartBox, c: SlideChar
     ctx.stroke();
   }
   ctx.setLineDash([]);
-  drawLines(ctx, model.lines, model.sx, model.sy, 0.28, th.lineScale * Math.max(1, s * 0.8), content.dashes);
+  const lines = th.dark ? model.lines.map((l) => ({ ...l, color: onDark(l.color) })) : model.lines;
+  drawLines(ctx, lines, model.sx, model.sy, 0.28, th.lineScale * Math.max(1, s * 0.8), content.dashes);
   ctx.font = font(LIMIT_LABEL_PX * s, 600);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'alphabetic';
@@ -158,7 +162,7 @@ function drawChart(ctx: CanvasRenderingContext2D, b: SlideChartBox, c: SlideChar
     ctx.strokeStyle = th.panel;
     ctx.lineWidth = 3 * s;
     ctx.strokeText(l.text, plot.width - 4 * s, l.y);
-    ctx.fillStyle = l.color;
+    ctx.fillStyle = tone(l.color);
     ctx.fillText(l.text, plot.width - 4 * s, l.y);
   }
   ctx.restore();
@@ -169,7 +173,7 @@ function drawChart(ctx: CanvasRenderingContext2D, b: SlideChartBox, c: SlideChar
     const shape = MARKER_KINDS.find((k) => k.kind === m.kind)!.shape;
     ctx.save();
     ctx.translate(plot.x + m.px + 0.5, cy);
-    ctx.fillStyle = flowColor(m.flow);
+    ctx.fillStyle = tone(flowColor(m.flow));
     ctx.fill(new Path2D(markerPath(shape, 4 * s)));
     ctx.restore();
   }
