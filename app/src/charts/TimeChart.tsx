@@ -10,7 +10,7 @@
 import { memo, useContext, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { EngineEvent } from '../engine/types';
 import { drawLines } from './canvasDraw';
-import { BASE_AXIS_TITLE_PX, ChartSizingContext, chartMargins, fitAxisTitle, plotLayout } from './chartSizing';
+import { BASE_AXIS_TITLE_PX, ChartSizingContext, chartMargins, fitAxisTitle, lineWidthScale, plotLayout } from './chartSizing';
 import { buildChartModel, chartYDomain, decimateSeries, formatReadout, sampleRange, valuesAt, type RunView } from './chartModel';
 import { chartDataAttributes } from './dataAttributes';
 import { layoutLimitLabels } from './labels';
@@ -71,6 +71,8 @@ function TimeChartImpl(props: TimeChartProps) {
   const s = sizing.scale;
   const M = useMemo(() => chartMargins(s), [s]);
   const tone = sizing.dark ? onDark : (c: string) => c;
+  // Lines thicken with the type in big fitted views (and in the projector profile).
+  const widthScale = lineWidthScale(sizing);
   const boxSize = useElementSize(box, { width: 640, height: 240 });
   const width = boxSize.width;
   const layout = plotLayout(sizing.fill ? { boxHeight: boxSize.height, scale: s, laneKinds: laneKinds.length } : { plotHeight: props.height, scale: s, laneKinds: laneKinds.length });
@@ -117,7 +119,7 @@ function TimeChartImpl(props: TimeChartProps) {
       drawn.current = null;
       return;
     }
-    const key = `${props.runId}|${seriesKey}|${view[0]}|${view[1]}|${yDomain[0]}|${yDomain[1]}|${plotW}|${plotH}|${sizing.lineScale}|${sizing.dark}`;
+    const key = `${props.runId}|${seriesKey}|${view[0]}|${view[1]}|${yDomain[0]}|${yDomain[1]}|${plotW}|${plotH}|${widthScale}|${sizing.dark}`;
     const n = upperBound(run.x, tShown, run.computed);
     const prev = drawn.current;
     let from: number;
@@ -134,11 +136,11 @@ function TimeChartImpl(props: TimeChartProps) {
     const to = sampleRange(run.x, n, view)[1];
     if (to > from) {
       const lines = run.spec.series.filter((x) => typeof x.y !== 'number').map((x) => decimateSeries(run, x, view, plotW, run.spec.yFactor, from, to));
-      drawLines(ctx, sizing.dark ? lines.map((l) => ({ ...l, color: onDark(l.color) })) : lines, model.sx, model.sy, undefined, sizing.lineScale);
+      drawLines(ctx, sizing.dark ? lines.map((l) => ({ ...l, color: onDark(l.color) })) : lines, model.sx, model.sy, undefined, widthScale);
     }
     drawn.current = { key, n };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [run, tShown, view, yDomain, plotW, plotH, useCanvas, seriesKey, props.runId, sizing.lineScale, sizing.dark]);
+  }, [run, tShown, view, yDomain, plotW, plotH, useCanvas, seriesKey, props.runId, widthScale, sizing.dark]);
 
   const paths = useMemo(
     () => (useCanvas ? [] : model.lines.filter((l) => !l.ghost).map((l) => ({ ...l, d: linePath(l.points, model.sx, model.sy) }))),
@@ -268,7 +270,7 @@ function TimeChartImpl(props: TimeChartProps) {
                   d={p.d}
                   fill="none"
                   stroke={tone(p.color)}
-                  strokeWidth={p.width}
+                  strokeWidth={p.width * widthScale}
                   strokeOpacity={p.ghost ? 0.28 : undefined}
                   strokeDasharray={!p.ghost && p.dash ? p.dash.join(' ') : undefined}
                   strokeLinejoin="round"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartMargins, fitAxisTitle, MIN_PLOT_H, plotLayout, textWidth } from './chartSizing';
+import { chartMargins, DEFAULT_SIZING, fitAxisTitle, lineWidthScale, MIN_PLOT_H, plotLayout, textWidth } from './chartSizing';
 
 describe('plotLayout', () => {
   it('keeps the lab page as it was: a fixed plot, one lane per marker kind', () => {
@@ -41,5 +41,14 @@ describe('fitAxisTitle', () => {
 
   it('measures generously', () => {
     expect(textWidth(full, 11)).toBeGreaterThan(full.length * 0.6 * 11);
+  });
+});
+
+describe('lineWidthScale', () => {
+  it('keeps the lab page’s widths, thickens lines for big type and the projector', () => {
+    expect(lineWidthScale(DEFAULT_SIZING)).toBe(1);
+    expect(lineWidthScale({ scale: 1.2, lineScale: 1 })).toBe(1);
+    expect(lineWidthScale({ scale: 2.4, lineScale: 1 })).toBeCloseTo(1.8);
+    expect(lineWidthScale({ scale: 1, lineScale: 2 })).toBe(2);
   });
 });

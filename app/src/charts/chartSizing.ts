@@ -37,6 +37,11 @@ export const BASE_LANE_H = 11;
 export const BASE_TICK_PX = 11;
 export const BASE_AXIS_TITLE_PX = 11.5;
 
+/** Line width factor: the profile's (projector: thick), and thicker as type grows past 4/3 of the lab page's. */
+export function lineWidthScale(s: Pick<ChartSizing, 'scale' | 'lineScale'>): number {
+  return s.lineScale * Math.max(1, s.scale * 0.75);
+}
+
 export function chartMargins(scale: number): Margins {
   return { top: BASE.top * scale, right: BASE.right * scale, bottom: BASE.bottom * scale, left: BASE.left * scale };
 }
