@@ -3,7 +3,9 @@
 //! standard error and a non-zero exit.
 
 use crate::progress::Progress;
-use sawtooth_core::fuzz::{self, Outcome, Report, ESTIMATE_FLOOR_BYTES};
+use sawtooth_core::fuzz::{
+    self, Outcome, Report, ESTIMATE_FLOOR_BYTES, ESTIMATE_MISSES_ALLOWED, ESTIMATE_TOLERANCE,
+};
 use sawtooth_core::resources::{bytes, group_thousands, RECORDED_BYTES_BUDGET};
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -62,11 +64,16 @@ pub fn run(
     }
     if report.passed() {
         Ok(())
-    } else {
+    } else if !report.failures.is_empty() {
         Err(format!(
             "{} of {} cases failed (seed {seed})",
             report.failures.len(),
             report.cases
+        ))
+    } else {
+        Err(format!(
+            "the resource model missed more than {:.0} % of the runs (seed {seed})",
+            ESTIMATE_MISSES_ALLOWED * 100.0
         ))
     }
 }
@@ -131,6 +138,22 @@ fn write_summary(
         r.worst_estimate_case
             .map_or("none".to_string(), |c| c.to_string()),
         bytes(r.max_estimate_error_bytes)
+    )?;
+    let misses = &r.estimate_misses;
+    writeln!(
+        out,
+        "  outside the estimate    {} of {} runs ({:.1} %; allowed {:.0} %): off by more than {:.0} % and {}{}",
+        misses.len(),
+        r.ran,
+        100.0 * misses.len() as f64 / r.ran.max(1) as f64,
+        ESTIMATE_MISSES_ALLOWED * 100.0,
+        ESTIMATE_TOLERANCE * 100.0,
+        bytes(ESTIMATE_FLOOR_BYTES),
+        if misses.is_empty() {
+            String::new()
+        } else {
+            format!(" (cases {misses:?})")
+        }
     )?;
     writeln!(out, "  failures                {}", r.failures.len())?;
     writeln!(out, "  wall time               {wall_s:.1} s")

@@ -101,6 +101,8 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
             };
             f.random_drops
                 + f.overshoot_drops
+                + f.burst_drops
+                + (f.burst_drops >= 1.0) as u8 as f64 * EVENTS_PER_LOSS_EPISODE
                 + f.random_loss_episodes * EVENTS_PER_LOSS_EPISODE
                 + f.congestion_episodes * congestion
         })

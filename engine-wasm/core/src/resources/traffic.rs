@@ -24,6 +24,9 @@ pub struct FlowTraffic {
     pub random_drops: f64,
     /// Packets dropped as slow start overshoots the queue.
     pub overshoot_drops: f64,
+    /// Packets of the first window dropped as every flow starting at once
+    /// sends it into the bottleneck together.
+    pub burst_drops: f64,
     /// Loss episodes (fast recovery or timeout) caused by random loss.
     pub random_loss_episodes: f64,
     /// Window reductions because the link or the NIC is full: one at the
@@ -98,6 +101,51 @@ impl Ramp {
     }
 }
 
+/// Random loss below which BBR keeps its rate (Linux BBR patch series,
+/// net-next 2016: "if the packet loss rate is below 15% then BBR is able
+/// to fully utilize the path").
+const BBR_LOSS_TOLERANCE: f64 = 0.15;
+
+/// One flow as the model sees it before sharing the links.
+struct Shape {
+    rtt_s: f64,
+    demand_pps: f64,
+    host_pps: f64,
+    host: usize,
+    t0_s: f64,
+    /// The flow's share of its host's interface queue.
+    ifq_share_pkts: f64,
+    /// Packets sent at once at the start (its first window, as far as
+    /// its interface queue takes it).
+    first_window: f64,
+    starts_at_zero: bool,
+    active_s: f64,
+    paced: bool,
+}
+
+/// The fraction of the first windows lost when every flow that starts at
+/// time zero sends its first window at once: a fluid queue fed by the NICs
+/// (each host's burst arrives at its NIC's rate) and drained at the
+/// bottleneck's, holding `buffer_pkts`.
+fn first_burst_loss(shapes: &[Shape], hosts: usize, bottleneck_pps: f64, buffer_pkts: f64) -> f64 {
+    let mut per_host = vec![(0.0, 0.0); hosts];
+    for sh in shapes.iter().filter(|sh| sh.starts_at_zero) {
+        per_host[sh.host].0 += sh.first_window;
+        per_host[sh.host].1 = sh.host_pps;
+    }
+    let arriving: f64 = per_host.iter().map(|h| h.0).sum();
+    let arrival_s = per_host
+        .iter()
+        .map(|&(pkts, pps)| pkts / pps.max(f64::MIN_POSITIVE))
+        .fold(0.0, f64::max);
+    let lost = arriving - buffer_pkts - bottleneck_pps * arrival_s;
+    if arriving > 0.0 && lost > 0.0 {
+        lost / arriving
+    } else {
+        0.0
+    }
+}
+
 /// The expected traffic of every flow, in scenario order.
 pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
     let mech = s.resolved_mechanisms();
@@ -125,18 +173,6 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
     let red = matches!(s.bottleneck.aqm, Aqm::Red { .. });
 
     // Each flow's demand, then its share of its NIC and of the bottleneck.
-    struct Shape {
-        rtt_s: f64,
-        demand_pps: f64,
-        host_pps: f64,
-        host: usize,
-        rwnd_pkts: f64,
-        t0_s: f64,
-        /// The flow's share of its host's interface queue.
-        ifq_share_pkts: f64,
-        active_s: f64,
-        paced: bool,
-    }
     let mut shapes = Vec::new();
     for (h, host) in s.hosts.iter().enumerate() {
         let mut host_bps = sane(host.nic_bps);
@@ -158,11 +194,21 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 (profile::advertised_window_bytes(flow.window_bytes, mss_bytes, s.mtu_bytes, &mech)
                     / mss_bytes as u64)
                     .max(2) as f64;
+            // The driver's ring sits behind the interface queue (sim.rs).
+            let ifq_share_pkts = (host.txqueuelen_pkts as f64 + mech.nic_ring_pkts as f64)
+                / host.flows.len().max(1) as f64;
             // Linux's RTO: the smoothed RTT plus at least its 200 ms floor.
             let t0_s = rtt_s + RTO_MIN_NS as f64 / 1e9;
             let (paced, ignores_loss) = paces_and_ignores_loss(&flow.algorithm);
             let mut demand_pps = rwnd_pkts / rtt_s.max(f64::MIN_POSITIVE);
-            if !ignores_loss {
+            // An algorithm that ignores loss (BBR) keeps the path full below
+            // 15 % random loss (the Linux BBR patch series, net-next 2016),
+            // unless its window (2 × its share of the pipe) is too small for
+            // three duplicate ACKs and losses wait for a timeout (RFC 5681
+            // §3.2).
+            let share_pps = (bottleneck_pps / flow_count).min(host_pps);
+            let tiny_window = 2.0 * share_pps * rtt_s < 2.0 * (DUP_THRESH as f64 + 1.0);
+            if !ignores_loss || tiny_window || p >= BBR_LOSS_TOLERANCE {
                 demand_pps = demand_pps.min(padhye_pps(p, rtt_s, packets_per_ack, t0_s));
             }
             shapes.push(Shape {
@@ -170,11 +216,15 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 demand_pps,
                 host_pps,
                 host: h,
-                rwnd_pkts,
                 t0_s,
                 // The driver's ring sits behind the interface queue (sim.rs).
-                ifq_share_pkts: (host.txqueuelen_pkts as f64 + mech.nic_ring_pkts as f64)
-                    / host.flows.len().max(1) as f64,
+                ifq_share_pkts,
+                first_window: if active_s > 0.0 {
+                    w0.min(rwnd_pkts).min(ifq_share_pkts.max(1.0))
+                } else {
+                    0.0
+                },
+                starts_at_zero: start_s == 0.0,
                 active_s,
                 paced,
             });
@@ -194,6 +244,7 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
         .map(|(sh, k)| sh.demand_pps * k)
         .sum();
     let link_scale = (bottleneck_pps / offered.max(f64::MIN_POSITIVE)).min(1.0);
+    let burst_loss = first_burst_loss(&shapes, s.hosts.len(), bottleneck_pps, buffer_pkts);
 
     shapes
         .iter()
@@ -233,13 +284,8 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 w,
             };
             let rounds = sh.active_s / sh.rtt_s.max(f64::MIN_POSITIVE);
-            // The first window leaves at once, as far as the interface queue
-            // takes it; after it, the rate bounds.
-            let first_window = if sh.active_s > 0.0 {
-                w0.min(sh.rwnd_pkts).min(sh.ifq_share_pkts.max(1.0))
-            } else {
-                0.0
-            };
+            // The first window leaves at once; after it, the rate bounds.
+            let first_window = sh.first_window;
             let data_pkts = if w <= w0 {
                 rate_pps * sh.active_s
             } else {
@@ -277,6 +323,11 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
             };
             let per_round = data_pkts / all_rounds.max(1.0);
             let random_drops = data_pkts * p;
+            let burst_drops = if sh.starts_at_zero {
+                first_window * burst_loss
+            } else {
+                0.0
+            };
             // Rounds with at least one loss: rounds × (1 − (1 − p)^per_round).
             let random_loss_episodes = if p > 0.0 {
                 -(per_round * (-p).ln_1p()).exp_m1() * all_rounds.max(1.0)
@@ -301,6 +352,7 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 ack_pkts: data_pkts / packets_per_ack,
                 random_drops,
                 overshoot_drops,
+                burst_drops,
                 random_loss_episodes,
                 congestion_episodes,
                 host_limited: limited && !bottleneck_limited,
