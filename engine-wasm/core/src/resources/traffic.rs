@@ -121,6 +121,9 @@ struct Shape {
     starts_at_zero: bool,
     active_s: f64,
     paced: bool,
+    /// Neither the window nor the rate answers to loss (BBR): slow start
+    /// runs to the target, no sawtooth.
+    loss_blind: bool,
 }
 
 /// The fraction of the first windows lost when every flow that starts at
@@ -208,7 +211,8 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
             // §3.2).
             let share_pps = (bottleneck_pps / flow_count).min(host_pps);
             let tiny_window = 2.0 * share_pps * rtt_s < 2.0 * (DUP_THRESH as f64 + 1.0);
-            if !ignores_loss || tiny_window || p >= BBR_LOSS_TOLERANCE {
+            let loss_blind = ignores_loss && !tiny_window && p < BBR_LOSS_TOLERANCE;
+            if !loss_blind {
                 demand_pps = demand_pps.min(padhye_pps(p, rtt_s, packets_per_ack, t0_s));
             }
             shapes.push(Shape {
@@ -227,6 +231,7 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 starts_at_zero: start_s == 0.0,
                 active_s,
                 paced,
+                loss_blind,
             });
         }
     }
@@ -268,13 +273,13 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
             // is small: each ACK releases g packets for one drained, so the
             // queue holds (g − 1)/g of the window and overflows at
             // g/(g − 1) × queue (Lakshman & Madhow, IEEE/ACM ToN 1997, §III).
-            let overflow_at = if limited {
+            let overflow_at = if limited && !sh.loss_blind {
                 w_peak.min(queue_share * g / (g - 1.0)).max(w0)
             } else {
                 w_peak
             };
             let ss_end = overflow_at.min(ssthresh).max(w0);
-            let ends_in_loss = limited && ss_end >= overflow_at && ss_end > w0;
+            let ends_in_loss = limited && !sh.loss_blind && ss_end >= overflow_at && ss_end > w0;
             let ramp = Ramp {
                 w0,
                 g,
@@ -337,7 +342,7 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
             // Reno's sawtooth: from w_peak/2 back to w_peak at a per round.
             // A window too small for three duplicate ACKs (RFC 5681 §3.2)
             // recovers only by timeout, so a cycle lasts at least an RTO.
-            let congestion_episodes = if limited && p == 0.0 && rate_pps > 0.0 {
+            let congestion_episodes = if limited && !sh.loss_blind && p == 0.0 && rate_pps > 0.0 {
                 let mut cycle_s = (w_peak / 2.0 / a).max(1.0) * round_s;
                 if w_peak / 2.0 < DUP_THRESH as f64 + 1.0 {
                     cycle_s = cycle_s.max(sh.t0_s);
