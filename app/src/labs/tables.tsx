@@ -60,8 +60,7 @@ export function NoCongestionNote(props: { lab: Lab; results: readonly (PointResu
   return (
     <p className="fidelity-note differs" role="note" data-testid="no-congestion-note">
       Every series has given exactly the same result so far: the algorithms they compare have not acted differently in these runs, so their lines lie on
-      top of each other. Usually the flows running them have not met a congestion event yet and are still in slow start, where all algorithms grow alike;
-      longer runs (the faithful scale) let congestion, and the algorithms, come into play.
+      top of each other. Usually the flows running them have not met a congestion event yet and are still in slow start, where all algorithms grow alike.
     </p>
   );
 }
