@@ -23,6 +23,10 @@ if [ -n "${CI:-}" ] && git rev-parse --git-dir >/dev/null 2>&1; then
   fi
 fi
 
+step "engine: results bit for bit (every lab's quick sweep, the canonical run)"
+# The long part of core/tests/digest.rs, on the debug build just made.
+(cd engine-wasm && cargo test --quiet -p sawtooth-core --test digest -- --ignored)
+
 step "engine: native CLI (the e2e tests compare the page with it)"
 (cd engine-wasm && cargo build --quiet -p sawtooth-cli)
 
