@@ -256,9 +256,10 @@ fn lab02_highspeed_and_scalable_beat_standard_above_3_mb() {
         );
         assert!(hs > 1.05 * std, "HighSpeed {hs} vs Standard {std} at {w}");
         assert!(sc > 1.05 * std, "Scalable {sc} vs Standard {std} at {w}");
-        // What the lab's "still missing" text says the page will show: the
+        // The documented gap (the lab's "still missing" mechanism): the
         // gains stay below the paper's and Scalable, not HighSpeed, leads.
-        // If the model closes the gap this fails, and the text must change.
+        // If the model closes the gap this fails, and the lab's text and
+        // its simulator sentences must be revisited.
         assert!(
             hs - std < 100.0 && sc - std < 100.0,
             "gains {hs} / {sc} over {std}"
