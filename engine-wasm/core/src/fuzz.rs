@@ -311,7 +311,7 @@ fn simulate(s: &Scenario, estimate: &resources::ResourceEstimate) -> CaseRun {
             ));
         }
         let summary = sim.summary();
-        if !(summary.utilisation <= 1.0 + 1e-9) {
+        if summary.utilisation.is_nan() || summary.utilisation > 1.0 + 1e-9 {
             problems.push(format!("utilisation {} above 1", summary.utilisation));
         }
     }
