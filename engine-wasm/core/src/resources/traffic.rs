@@ -1,13 +1,16 @@
-//! Expected traffic of a run, before it runs: data packets, ACKs and
-//! congestion episodes per flow, from rates, windows, loss and duration.
+//! Expected traffic of a run, before it runs: data packets, ACKs, drops
+//! and congestion episodes per flow, from rates, windows, loss and
+//! duration.
 //!
 //! A deliberately coarse model, for sizing and run-time estimates: each
 //! flow sends at the least of its window per RTT (the receiver's window),
 //! the random-loss throughput of Padhye et al. (SIGCOMM 1998, eq. 31) and
 //! its share of the NIC and the bottleneck, after a slow-start ramp
-//! (RFC 5681 §3.1) and Reno's additive increase above the initial ssthresh.
-//! Algorithm-specific growth (CUBIC, HighSpeed, Scalable) is not modelled,
-//! so for those the ramp above ssthresh is an underestimate.
+//! (RFC 5681 §3.1) that ends where the queue overflows (Lakshman & Madhow
+//! 1997), then Reno's sawtooth. Drops: random loss, slow start's overshoot
+//! (RFC 3742) and the first windows' burst. Not modelled: growth specific
+//! to CUBIC, HighSpeed or Scalable, RED's equilibrium (its marks), and the
+//! drops of bursts into 1–2-packet buffers after the first window.
 
 use crate::net::ETHERNET_OVERHEAD_BYTES;
 use crate::profile::{self, CwndCounting};
@@ -221,7 +224,6 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 host_pps,
                 host: h,
                 t0_s,
-                // The driver's ring sits behind the interface queue (sim.rs).
                 ifq_share_pkts,
                 first_window: if active_s > 0.0 {
                     w0.min(rwnd_pkts).min(ifq_share_pkts.max(1.0))
