@@ -4,11 +4,14 @@
 //      RTT slider to the first frame where every chart shows the new run,
 //      and to the new run complete on screen (two-to-one, jumbo, 20 s);
 //   2. playback of two flows: frames per second while playing at 1×;
-//   3. initial JavaScript + WebAssembly, gzipped (the KaTeX chunk loads on
-//      demand and is reported apart).
+//   3. initial JavaScript + WebAssembly, gzipped: what the lab page fetches
+//      until its first run is on screen (the single-run engine only; the
+//      KaTeX chunk and the guided-labs view with its own engine load on
+//      demand and are reported apart).
 // Usage: node scripts/bench-ui.mjs   (builds into a temp dir; the wasm
-// package must exist: bash scripts/build-wasm.sh). Env: BENCH_UI_CHANGES (21),
-// BENCH_UI_PORT (4391), SAWTOOTH_CHROMIUM (/usr/bin/chromium).
+// packages must exist: bash scripts/build-wasm.sh). Env: BENCH_UI_CHANGES (21),
+// BENCH_UI_PORT (4391), SAWTOOTH_CHROMIUM (/usr/bin/chromium),
+// BENCH_UI_ONLY=first-load (measure 3 only, in a few seconds).
 import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,6 +23,7 @@ import { build, preview } from 'vite';
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const changes = Number(process.env.BENCH_UI_CHANGES ?? 21);
 const port = Number(process.env.BENCH_UI_PORT ?? 4391);
+const firstLoadOnly = process.env.BENCH_UI_ONLY === 'first-load';
 const outDir = mkdtempSync(join(tmpdir(), 'sawtooth-bench-ui-'));
 
 const median = (a) => {
@@ -38,6 +42,11 @@ try {
   const files = readdirSync(assets);
   const gz = (f) => gzipSync(readFileSync(join(assets, f)), { level: 9 }).length;
   const lazy = files.filter((f) => f.startsWith('katex') && f.endsWith('.js')).reduce((a, f) => a + gz(f), 0);
+  // The guided-labs view: its chunk, its worker and the guided-lab engine
+  // (engine-wasm/lab-bindings), fetched when the view is opened.
+  const isLabsAsset = (f) => /^(LabsView-.*\.js|labWorker-.*\.js|sawtooth_lab_bindings_bg-.*\.wasm)$/.test(f);
+  const labsFiles = files.filter(isLabsAsset);
+  const labsBytes = labsFiles.reduce((a, f) => a + gz(f), 0);
 
   progress('serving');
   const server = await preview({ configFile: join(root, 'vite.config.ts'), preview: { port, strictPort: true, host: '127.0.0.1' }, build: { outDir }, logLevel: 'warn' });
@@ -45,7 +54,9 @@ try {
     executablePath: process.env.SAWTOOTH_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'],
   });
-  try {
+  // Labelled so that the first-load-only mode can leave it early (the
+  // finally still closes the browser and the server).
+  bench: try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -65,6 +76,15 @@ try {
     const initial = [...fetched].sort();
     const initialBytes = initial.reduce((a, f) => a + gz(f), 0);
     const css = files.filter((f) => f.endsWith('.css') && !f.startsWith('katex')).reduce((a, f) => a + gz(f), 0);
+    const kib = (b) => `${(b / 1024).toFixed(1)} KiB`;
+    const firstLoadLine = `initial JS + wasm, gzipped: ${kib(initialBytes)} = ${initialBytes} bytes (${initial.map((f) => `${f} ${kib(gz(f))}`).join(', ')}); CSS ${kib(css)}; KaTeX on demand ${kib(lazy)}; guided-labs view on demand ${kib(labsBytes)} (${labsFiles.map((f) => `${f} ${kib(gz(f))}`).join(', ')})`;
+    // The split's point (issue 12): the lab page must not fetch the labs.
+    const leaked = initial.filter(isLabsAsset);
+    if (leaked.length) throw new Error(`the lab page's first load fetched the guided labs: ${leaked.join(', ')}`);
+    if (firstLoadOnly) {
+      console.log(firstLoadLine);
+      break bench;
+    }
     const base = await page.evaluate(() => window.sawtooth.scenario());
     const twoToOne = { ...base, hosts: [base.hosts[0], base.hosts[0]] };
     await page.goto(`http://127.0.0.1:${port}/?scenario=${encodeURIComponent(JSON.stringify(twoToOne))}`);
@@ -161,7 +181,7 @@ try {
       console.log(`slider change (${name}) → every chart shows the new run: median ${f(median(r.first))} ms (p90 ${f(pct(r.first, 90))} ms, n=${changes}); run complete on screen: median ${f(median(r.full))} ms (p90 ${f(pct(r.full, 90))} ms)`);
     }
     console.log(`playback, two flows at 1×: ${fps.rafFps.toFixed(1)} frames/s, ${fps.commitFps.toFixed(1)} chart updates/s, p95 frame ${fps.p95.toFixed(1)} ms, ${fps.longFrames}/${fps.frames} frames over 25 ms`);
-    console.log(`initial JS + wasm, gzipped: ${(initialBytes / 1024).toFixed(1)} KiB = ${initialBytes} bytes (${initial.map((f) => `${f} ${(gz(f) / 1024).toFixed(1)} KiB`).join(', ')}); CSS ${(css / 1024).toFixed(1)} KiB; KaTeX on demand ${(lazy / 1024).toFixed(1)} KiB`);
+    console.log(firstLoadLine);
   } finally {
     await browser.close();
     await new Promise((r) => server.httpServer.close(r));

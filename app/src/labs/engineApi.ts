@@ -1,7 +1,7 @@
-// The guided-lab part of the wasm-bindgen module (engine-wasm/bindings,
-// "Guided labs"): function signatures only. Data shapes are the ts-rs types
-// in ../engine/generated/labs.ts; labWorker.ts checks at compile time that
-// the built package fits this interface.
+// The guided-lab wasm-bindgen module (engine-wasm/lab-bindings, built into
+// ./pkg/sawtooth_lab_bindings.js): function signatures only. Data shapes
+// are the ts-rs types in ../engine/generated/labs.ts; labWorker.ts checks at
+// compile time that the built package fits this interface.
 
 export interface LabEngine {
   /** The eleven labs (LabsFile) as JSON. */

@@ -1,7 +1,9 @@
 // A guided-lab module Web Worker: one wasm instance, one call at a time
-// (see workerCore.ts for the logic and protocol.ts for the messages).
+// (see workerCore.ts for the logic and protocol.ts for the messages). It
+// loads the guided-lab engine (engine-wasm/lab-bindings), a module of its
+// own so that the lab page's first load carries only the single-run engine.
 
-import init, * as bindings from '../engine/pkg/sawtooth_bindings.js';
+import init, * as bindings from './pkg/sawtooth_lab_bindings.js';
 import type { LabEngine } from './engineApi';
 import type { FromLabWorker, ToLabWorker } from './protocol';
 import { errorMessage, handleCall } from './workerCore';

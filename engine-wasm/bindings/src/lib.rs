@@ -1,7 +1,10 @@
-//! The WebAssembly boundary: a thin `Raw*` layer over `sawtooth-core`.
-//! A scenario goes in as JSON; results come out as flat, column-oriented
-//! `Float64Array`s. Errors are returned as values (a JS `Error` whose
-//! message is JSON), never as panics.
+//! The single-run engine's WebAssembly boundary: a thin `Raw*` layer over
+//! `sawtooth-core`, all the lab page loads at first. A scenario goes in as
+//! JSON; results come out as flat, column-oriented `Float64Array`s. Errors
+//! are returned as values (a JS `Error` whose message is JSON), never as
+//! panics. The guided labs' API lives in `sawtooth-lab-bindings`: nothing
+//! here may reach `sawtooth_core::labs` (or ablation, sim_claims), so that
+//! the linker drops their code and embedded data from this module.
 
 use js_sys::Float64Array;
 use sawtooth_core::{Scenario, Simulation, ValidationError};
@@ -138,156 +141,6 @@ pub fn debug_trap() {
     panic!("deliberate trap requested by debug_trap()");
 }
 
-// ---- Guided labs (issue 7): sweeps run point by point across a pool of
-// workers; every number comes from the engine.
-
-fn lab_or_error(lab_id: &str) -> Result<&'static sawtooth_core::labs::Lab, JsError> {
-    sawtooth_core::labs::lab(lab_id)
-        .ok_or_else(|| JsError::new(&format!("no lab with id {lab_id:?}")))
-}
-
-fn scale(quick: bool) -> sawtooth_core::labs::Scale {
-    if quick {
-        sawtooth_core::labs::Scale::Quick
-    } else {
-        sawtooth_core::labs::Scale::Full
-    }
-}
-
-/// The eleven labs (definitions, guides, sweeps) as JSON.
-#[wasm_bindgen]
-pub fn labs_json() -> String {
-    sawtooth_core::labs::labs_json()
-}
-
-/// The papers' published values as JSON.
-#[wasm_bindgen]
-pub fn paper_json() -> String {
-    sawtooth_core::labs::paper_json()
-}
-
-/// Every run of a lab's sweep (series × x × seed), each with its complete
-/// scenario, as a JSON array.
-#[wasm_bindgen]
-pub fn lab_points_json(lab_id: &str, quick: bool) -> Result<String, JsError> {
-    let points = lab_or_error(lab_id)?
-        .expand(scale(quick))
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(serde_json::to_string(&points).expect("points serialise"))
-}
-
-/// Run point `index` of an expanded sweep to the end and return its
-/// measured result as JSON.
-fn run_expanded_point_json(
-    lab: &'static sawtooth_core::labs::Lab,
-    points: &[sawtooth_core::labs::SweepPoint],
-    quick: bool,
-    index: usize,
-) -> Result<String, JsError> {
-    let point = points.get(index).ok_or_else(|| {
-        JsError::new(&format!(
-            "lab {} has {} points, not {}",
-            lab.id,
-            points.len(),
-            index + 1
-        ))
-    })?;
-    let result = sawtooth_core::labs::run_point(lab, point, scale(quick))
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    Ok(serde_json::to_string(&result).expect("result serialises"))
-}
-
-/// Run point `index` of a lab's sweep to the end and return its measured
-/// result as JSON.
-#[wasm_bindgen]
-pub fn run_lab_point_json(lab_id: &str, quick: bool, index: usize) -> Result<String, JsError> {
-    let lab = lab_or_error(lab_id)?;
-    let points = lab
-        .expand(scale(quick))
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    run_expanded_point_json(lab, &points, quick, index)
-}
-
-/// The lab's ablation variants (AblationVariant[]): index 0 is its profile
-/// as a whole, each other turns one switch back to the plain model.
-#[wasm_bindgen]
-pub fn ablation_variants_json(lab_id: &str) -> Result<String, JsError> {
-    let lab = lab_or_error(lab_id)?;
-    Ok(serde_json::to_string(&sawtooth_core::ablation::variants(lab)).expect("variants serialise"))
-}
-
-/// Run point `index` of a lab's sweep under ablation variant `variant` to
-/// the end and return its measured result as JSON.
-#[wasm_bindgen]
-pub fn run_ablation_point_json(
-    lab_id: &str,
-    quick: bool,
-    variant: u32,
-    index: usize,
-) -> Result<String, JsError> {
-    let lab = lab_or_error(lab_id)?;
-    let points = sawtooth_core::ablation::expand(lab, scale(quick), variant)
-        .map_err(|e| JsError::new(&e))?;
-    run_expanded_point_json(lab, &points, quick, index)
-}
-
-/// One variant's headline numbers and fidelity counts (AblationRow) from
-/// its point results (a JSON array).
-#[wasm_bindgen]
-pub fn ablation_row_json(
-    lab_id: &str,
-    variant: u32,
-    results_json: &str,
-) -> Result<String, JsError> {
-    let lab = lab_or_error(lab_id)?;
-    let results: Vec<sawtooth_core::labs::PointResult> =
-        serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))?;
-    let row = sawtooth_core::ablation::row(lab, variant, &results).map_err(|e| JsError::new(&e))?;
-    Ok(serde_json::to_string(&row).expect("row serialises"))
-}
-
-/// The paper's values beside the simulated ones, given the point results
-/// gathered so far (a JSON array of results), as JSON.
-#[wasm_bindgen]
-pub fn compare_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsError> {
-    let lab = lab_or_error(lab_id)?;
-    let results: Vec<sawtooth_core::labs::PointResult> =
-        serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))?;
-    Ok(
-        serde_json::to_string(&sawtooth_core::labs::compare(lab, &results))
-            .expect("comparisons serialise"),
-    )
-}
-
-/// What the lab's text says its runs show, each sentence filled from and
-/// checked against the point results gathered so far (ClaimOutcome[]), as
-/// JSON. Only the sentences made at this scale.
-#[wasm_bindgen]
-pub fn lab_claims_json(lab_id: &str, quick: bool, results_json: &str) -> Result<String, JsError> {
-    let lab = lab_or_error(lab_id)?;
-    let results: Vec<sawtooth_core::labs::PointResult> =
-        serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))?;
-    Ok(serde_json::to_string(&sawtooth_core::sim_claims::evaluate(
-        lab,
-        scale(quick),
-        &results,
-    ))
-    .expect("claims serialise"))
-}
-
-/// The lab's series ranked as the paper ranked them (`null` when the lab
-/// has no ranking): [[series, combined, standard], ...].
-#[wasm_bindgen]
-pub fn rank_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsError> {
-    let lab = lab_or_error(lab_id)?;
-    let results: Vec<sawtooth_core::labs::PointResult> =
-        serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))?;
-    Ok(
-        serde_json::to_string(&sawtooth_core::labs::rank_series(lab, &results))
-            .expect("ranking serialises"),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,7 +156,10 @@ mod tests {
         s.sample_interval_ms = 1.0;
         s.duration_ms = 1_000_000.0;
         s.hosts[0].flows = vec![s.hosts[0].flows[0].clone(); 64];
-        assert!(Scenario::from_json(&s.to_json()).is_err(), "over the budget");
+        assert!(
+            Scenario::from_json(&s.to_json()).is_err(),
+            "over the budget"
+        );
         let over: serde_json::Value =
             serde_json::from_str(&estimate_resources_json(&s.to_json())).unwrap();
         assert!(over["recorded_bytes_max"].as_u64().unwrap() > 256 * 1024 * 1024);
