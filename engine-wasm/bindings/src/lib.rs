@@ -10,8 +10,27 @@ use js_sys::Float64Array;
 use sawtooth_core::{Scenario, Simulation, ValidationError};
 use wasm_bindgen::prelude::*;
 
+/// `{"errors":[...]}`, written straight from the slice: building a
+/// `serde_json::Value` instead (the `json!` macro) would link Value's
+/// serializer into the first load for nothing.
+#[derive(serde::Serialize)]
+struct Errors<'a> {
+    errors: &'a [ValidationError],
+}
+
+fn errors_json(errors: &[ValidationError]) -> String {
+    serde_json::to_string(&Errors { errors }).expect("errors serialise")
+}
+
 fn errors_to_js(errors: &[ValidationError]) -> JsError {
-    JsError::new(&serde_json::json!({ "errors": errors }).to_string())
+    JsError::new(&errors_json(errors))
+}
+
+/// The testbed profiles and their switches, for `profiles_json`.
+#[derive(serde::Serialize)]
+struct Profiles {
+    profiles: &'static [sawtooth_core::profile::Profile],
+    switches: &'static [sawtooth_core::profile::SwitchInfo],
 }
 
 /// A simulation the page advances in slices so charts grow live.
@@ -103,11 +122,11 @@ pub fn catalogue_json() -> String {
 /// app's profile control: `{"profiles":[...],"switches":[...]}`.
 #[wasm_bindgen]
 pub fn profiles_json() -> String {
-    serde_json::json!({
-        "profiles": sawtooth_core::profile::PROFILES,
-        "switches": sawtooth_core::profile::SWITCHES,
+    serde_json::to_string(&Profiles {
+        profiles: sawtooth_core::profile::PROFILES,
+        switches: sawtooth_core::profile::SWITCHES,
     })
-    .to_string()
+    .expect("profiles serialise")
 }
 
 #[wasm_bindgen]
@@ -119,7 +138,7 @@ pub fn default_scenario_json() -> String {
 #[wasm_bindgen]
 pub fn validate_scenario(scenario_json: &str) -> String {
     let errors = Scenario::from_json(scenario_json).err().unwrap_or_default();
-    serde_json::json!({ "errors": errors }).to_string()
+    errors_json(&errors)
 }
 
 /// The resource model's `ResourceEstimate` (with `budget_bytes`) for any
@@ -130,7 +149,7 @@ pub fn estimate_resources_json(scenario_json: &str) -> String {
     match Scenario::parse_json(scenario_json) {
         Ok(s) => serde_json::to_string(&sawtooth_core::resources::estimate(&s))
             .expect("estimate serialises"),
-        Err(errors) => serde_json::json!({ "errors": errors }).to_string(),
+        Err(errors) => errors_json(&errors),
     }
 }
 
