@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PointResult } from '../engine/generated/labs';
-import { defaultPoolSize, SweepPool, type SweepEvents, type SweepOutcome } from './pool';
+import { defaultPoolSize, MIN_POINT_DEADLINE_MS, pointDeadlineMs, POINT_DEADLINE_FACTOR, SweepPool, type SweepEvents, type SweepOutcome } from './pool';
 import type { PointDebug } from './protocol';
 import { createFakeLabWorker, fakeLabEngine, type FakeLabWorker, type FakeOptions } from './testing/fakeLabWorker';
 import { LabWorker } from './workerClient';
@@ -88,6 +88,31 @@ describe('SweepPool', () => {
     const rec = recorder();
     pool.run({ lab: 'x', quick: true, order: [] }, rec.events);
     expect(rec.outcome()).toEqual({ status: 'done' });
+  });
+
+  it('takes a worker that never answers for dead once the point is far past its expected time, replaces it and continues', async () => {
+    const { pool, workers } = makePool(1, { points: 4 }, { silentAt: [2] });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3], cost: () => 1 }, rec.events);
+    await vi.advanceTimersByTimeAsync(100);
+    // Points 0 and 1 answered in 10 ms each; point 2's worker went silent.
+    expect(rec.results.size).toBe(2);
+    await vi.advanceTimersByTimeAsync(MIN_POINT_DEADLINE_MS - 200);
+    expect(rec.errors.size).toBe(0); // not yet: the deadline is at least a minute
+    await vi.advanceTimersByTimeAsync(300);
+    expect(rec.errors.get(2)).toEqual({ message: expect.stringContaining('stopped answering'), crashed: true });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+    expect([...rec.results.keys()].sort()).toEqual([0, 1, 3]);
+    expect(workers).toHaveLength(2);
+    expect(workers[0].terminated).toBe(true);
+  });
+
+  it('bounds a point by a multiple of its expected time, at least a minute, and not before anything was measured', () => {
+    expect(pointDeadlineMs(1000, null)).toBeUndefined();
+    expect(pointDeadlineMs(undefined, 1)).toBeUndefined();
+    expect(pointDeadlineMs(10, 1)).toBe(MIN_POINT_DEADLINE_MS);
+    expect(pointDeadlineMs(1e6, 1)).toBe(POINT_DEADLINE_FACTOR * 1e6);
   });
 
   it('reports a trapped point, replaces its worker and continues', async () => {

@@ -26,6 +26,23 @@ export interface SweepJob {
   debug?: ReadonlyMap<number, PointDebug>;
   /** Run the sweep under this ablation variant (0 or absent: as defined). */
   variant?: number;
+  /** Relative work of a point (progress.ts pointCost), to bound how long its worker may stay silent. */
+  cost?: (index: number) => number;
+}
+
+/** However quick a point should be, its worker gets this long before it is taken for dead. */
+export const MIN_POINT_DEADLINE_MS = 60_000;
+/** A point's deadline, as a multiple of the time its work took on the points measured so far. */
+export const POINT_DEADLINE_FACTOR = 20;
+
+/**
+ * How long a point's worker may stay silent: POINT_DEADLINE_FACTOR × its
+ * expected time at the pace measured on finished points, at least
+ * MIN_POINT_DEADLINE_MS; unbounded until a point has been measured.
+ */
+export function pointDeadlineMs(cost: number | undefined, workPerMs: number | null): number | undefined {
+  if (cost === undefined || workPerMs === null || !(workPerMs > 0)) return undefined;
+  return Math.max(MIN_POINT_DEADLINE_MS, (POINT_DEADLINE_FACTOR * cost) / workPerMs);
 }
 
 export type SweepOutcome = { status: 'done' } | { status: 'cancelled' } | { status: 'error'; message: string };
@@ -62,6 +79,9 @@ export class SweepPool {
   generation = 0;
   /** Workers replaced after a crash or trap. */
   replaced = 0;
+  /** Work and wall time of the points finished by this pool (its measured pace). */
+  private measuredWork = 0;
+  private measuredMs = 0;
 
   constructor(size: number, create: () => LabWorkerLike) {
     this.size = Math.max(1, Math.floor(size));
@@ -148,8 +168,14 @@ export class SweepPool {
     cur.events.started(index, slot);
     const debug = cur.job.debug?.get(index);
     const variant = cur.job.variant;
-    w.call({ fn: 'run', lab: cur.job.lab, quick: cur.job.quick, index, ...(variant ? { variant } : {}), ...(debug ? { debug } : {}) }).then(
+    const cost = cur.job.cost?.(index);
+    const deadlineMs = pointDeadlineMs(cost, this.measuredMs > 0 ? this.measuredWork / this.measuredMs : null);
+    w.call({ fn: 'run', lab: cur.job.lab, quick: cur.job.quick, index, ...(variant ? { variant } : {}), ...(debug ? { debug } : {}) }, { deadlineMs }).then(
       (r) => {
+        if (cost !== undefined && r.wallMs > 0) {
+          this.measuredWork += cost;
+          this.measuredMs += r.wallMs;
+        }
         if (cur.over) return;
         cur.running--;
         cur.events.result(index, r.value, r.wallMs);

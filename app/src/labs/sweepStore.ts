@@ -197,7 +197,7 @@ export class SweepStore {
     const pointStates = s.pointStates.map((p) => (p.status === 'done' ? p : { ...p, status: 'pending' as const, error: null, crashed: false, startedAt: null }));
     this.set({ state: 'running', message: null, pointStates, startedAt: this.deps.now(), finishedAt: null });
     this.handle = this.deps.pool.run(
-      { lab: s.lab.id, quick: s.quick, order, debug: this.deps.debug },
+      { lab: s.lab.id, quick: s.quick, order, debug: this.deps.debug, cost: (i) => s.pointStates[i].cost },
       {
         started: (i) => this.patchPoint(i, { status: 'running', startedAt: this.deps.now() }),
         result: (i, result, wallMs) => {

@@ -41,6 +41,19 @@ export interface CallReturn<T> {
 interface Pending {
   resolve: (r: CallReturn<unknown>) => void;
   reject: (e: LabCallError) => void;
+  /** The silence timer of a call with a deadline. */
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+export interface CallOptions {
+  /**
+   * A worker that has not answered this call after so many ms is taken for
+   * dead: a worker can exit, or be killed by the browser, without an error
+   * event, and a guided-lab run cannot report progress from inside its wasm
+   * call, so the pool bounds each call by a generous multiple of its
+   * expected time instead.
+   */
+  deadlineMs?: number;
 }
 
 export class LabWorker {
@@ -73,11 +86,19 @@ export class LabWorker {
     };
   }
 
-  call<K extends LabCall['fn']>(call: Extract<LabCall, { fn: K }>): Promise<CallReturn<CallValues[K]>> {
+  call<K extends LabCall['fn']>(call: Extract<LabCall, { fn: K }>, options: CallOptions = {}): Promise<CallReturn<CallValues[K]>> {
     if (this.dead) return Promise.reject(new LabCallError('the lab worker was stopped', { fatal: true, crashed: false }));
     const id = this.nextId++;
     return new Promise<CallReturn<CallValues[K]>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (r: CallReturn<unknown>) => void, reject });
+      const pending: Pending = { resolve: resolve as (r: CallReturn<unknown>) => void, reject };
+      const limit = options.deadlineMs;
+      if (limit !== undefined && Number.isFinite(limit)) {
+        pending.timer = setTimeout(
+          () => this.fail(new LabCallError(`the lab worker stopped answering (no reply in ${Math.round(limit / 1000)} s)`, { fatal: true, crashed: true })),
+          limit,
+        );
+      }
+      this.pending.set(id, pending);
       this.w.postMessage({ type: 'call', id, call });
     });
   }
@@ -96,7 +117,10 @@ export class LabWorker {
     const p = this.pending;
     this.pending = new Map();
     const e = new LabCallError('cancelled', { fatal: true, crashed: false });
-    for (const { reject } of p.values()) reject(e);
+    for (const { reject, timer } of p.values()) {
+      clearTimeout(timer);
+      reject(e);
+    }
     this.readyReject(e);
   }
 
@@ -109,7 +133,10 @@ export class LabWorker {
     this.readyReject(e);
     const p = this.pending;
     this.pending = new Map();
-    for (const { reject } of p.values()) reject(e);
+    for (const { reject, timer } of p.values()) {
+      clearTimeout(timer);
+      reject(e);
+    }
   }
 
   private onMessage(msg: FromLabWorker): void {
@@ -124,12 +151,14 @@ export class LabWorker {
       case 'return': {
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
+        clearTimeout(p?.timer);
         p?.resolve({ value: msg.value, wallMs: msg.wallMs });
         return;
       }
       case 'throw': {
         const p = this.pending.get(msg.id);
         this.pending.delete(msg.id);
+        clearTimeout(p?.timer);
         const e = new LabCallError(msg.message, { fatal: msg.fatal, crashed: false });
         p?.reject(e);
         // A trapped instance is not used again.

@@ -22,6 +22,8 @@ export interface FakeOptions {
   loadError?: string;
   /** Clock for wallMs (defaults to Date.now, which fake timers move). */
   now?: () => number;
+  /** Points whose run never answers: the worker exits without an error event. */
+  silentAt?: number[];
 }
 
 export function fakeResult(lab: string, index: number): PointResult {
@@ -128,6 +130,7 @@ export function createFakeLabWorker(engine: LabEngine, o: FakeOptions = {}): Fak
   const handle = (msg: ToLabWorker) => {
     w.received.push(msg.call);
     const delay = o.delay?.(msg.call) ?? 10;
+    if (msg.call.fn === 'run' && o.silentAt?.includes(msg.call.index)) return;
     if (msg.call.fn === 'run' && msg.call.debug === 'crash') {
       setTimeout(() => {
         if (!w.terminated) w.onerror?.({ message: 'deliberate worker crash', preventDefault() {} } as ErrorEvent);
