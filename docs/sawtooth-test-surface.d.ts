@@ -7,7 +7,7 @@
 //   const state = await page.evaluate(() => window.sawtooth!.whenDone());
 //
 // Importing it also declares `window.sawtooth` (optional: the page defines it
-// when its script has run). The page's own hooks (app/src/lab/testHooks.ts)
+// when its script has run). The page's own hooks (app/src/testHooks.ts)
 // are checked against this file when Sawtooth is compiled, so the two cannot
 // drift apart. `contractVersion` is the version of this contract; it changes
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.

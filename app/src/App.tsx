@@ -8,10 +8,10 @@ import type { RenderMode } from './charts/TimeChart';
 import type { EngineClient } from './engine/client';
 import type { EngineError } from './engine/errors';
 import type { EngineInfo, RunDebug } from './engine/protocol';
-import { LabPage } from './lab/LabPage';
+import { LabPage } from './pages/LabPage';
 import { LabStore } from './lab/labStore';
 import type { RunStore } from './lab/runStore';
-import type { RenderedRun } from './lab/testHooks';
+import type { RenderedRun } from './testHooks';
 import { VIEWS, viewFromSearch } from './lab/views';
 import { ErrorPanel } from './ui/ErrorPanel';
 import { StartHere } from './ui/StartHere';
@@ -21,7 +21,7 @@ const LabsView = lazy(() => import('./labs/LabsView').then((m) => ({ default: m.
 // share: links, embed mode, exports, chart text alternatives (app/src/share).
 import { loadFromUrl, resolveView } from './share/loadFromUrl';
 import { Notices } from './share/Notices';
-import { CHART_IDS, ChartAlternatives, ShareBridge } from './share/ShareBridge';
+import { CHART_IDS, ChartAlternatives, ShareBridge } from './pages/ShareBridge';
 import { resolveTheme, useSystemDark } from './share/theme';
 import { useDocumentView } from './share/useShare';
 import { isFitted, parseView, type ViewOptions } from './share/view';

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { EngineClient } from './engine/client';
 import { RunStore } from './lab/runStore';
-import { installTestHooks, RenderedRun } from './lab/testHooks';
+import { installTestHooks, RenderedRun } from './testHooks';
 import { registerServiceWorker } from './share/serviceWorker';
 import './styles.css';
 

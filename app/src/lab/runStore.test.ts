@@ -4,7 +4,7 @@ import { createFakeWorker } from '../engine/testing/fakeWorker';
 import { createMockEngine, defaultMockScenario, mockCwnd } from '../engine/testing/mockEngine';
 import { EngineSpeed } from '../engine/speed';
 import { CONFIRM_ABOVE_MS, RunStore, type RunState } from './runStore';
-import { RenderedRun } from './testHooks';
+import { RenderedRun } from '../testHooks';
 
 /** An engine speed of `eventsPerS`, as if measured here (no browser storage). */
 function speedOf(eventsPerS: number): EngineSpeed {

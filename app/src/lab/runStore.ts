@@ -58,6 +58,14 @@ export interface GhostRun {
   events: EngineEvent[];
 }
 
+/**
+ * Where the page reports what is on screen (the test hooks, testHooks.ts):
+ * the snapshot drawn, the state shown and the error shown.
+ */
+export interface RunPublisher {
+  publish(snap: RunSnapshot | null, state: RunState, error: EngineError | null): void;
+}
+
 export interface RunClient {
   run(scenario: Scenario, handlers: RunHandlers, options?: RunOptions): RunHandle;
 }

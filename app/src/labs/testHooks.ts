@@ -1,5 +1,5 @@
 // window.sawtooth.lab(): what the guided-labs view shows (docs/TEST-SURFACE.md).
-// The view registers a source while it is on screen; lab/testHooks.ts calls
+// The view registers a source while it is on screen; app/src/testHooks.ts calls
 // labHookSnapshot() for the window.sawtooth member.
 
 import type { Comparison, PointResult, SweepValue } from '../engine/generated/labs';

@@ -8,14 +8,14 @@
 // and the app's own types must match them both ways (ContractChecks), so a
 // change to either fails the type check until the other follows.
 
-import type * as Contract from '../../../docs/sawtooth-test-surface';
-import type { RunSeries } from '../engine/columns';
-import type { EngineError } from '../engine/errors';
-import type { Comparison, PointResult } from '../engine/generated/labs';
-import type { EngineEvent, EventKind, RunSummary, Scenario } from '../engine/types';
-import { isSettled, type RunSnapshot, type RunState, type SettledState } from './runStore';
+import type * as Contract from '../../docs/sawtooth-test-surface';
+import type { RunSeries } from './engine/columns';
+import type { EngineError } from './engine/errors';
+import type { Comparison, PointResult } from './engine/generated/labs';
+import type { EngineEvent, EventKind, RunSummary, Scenario } from './engine/types';
+import { isSettled, type RunPublisher, type RunSnapshot, type RunState, type SettledState } from './lab/runStore';
 // guided labs (issue 7): window.sawtooth.lab().
-import { labHookSnapshot, type LabHookSnapshot } from '../labs/testHooks';
+import { labHookSnapshot, type LabHookSnapshot } from './labs/testHooks';
 
 /**
  * The contract version (stated at the top of docs/TEST-SURFACE.md):
@@ -72,7 +72,7 @@ interface Waiter {
 }
 
 /** Tracks what has been rendered; App publishes to it from a layout effect. */
-export class RenderedRun {
+export class RenderedRun implements RunPublisher {
   private snap: RunSnapshot | null = null;
   private state: RunState = 'idle';
   private error: EngineError | null = null;

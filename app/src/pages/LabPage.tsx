@@ -23,11 +23,10 @@ import { PlaybackBar } from '../ui/PlaybackBar';
 import { ScenarioBuilder } from '../ui/ScenarioBuilder';
 import { SummaryTable } from '../ui/SummaryTable';
 import { Tip } from '../ui/Tip';
-import type { LabStore } from './labStore';
-import * as pb from './playback';
-import { isSettled, type RunSnapshot, type RunState, type RunStore } from './runStore';
-import type { RenderedRun } from './testHooks';
-import { flatFlows } from './topology';
+import type { LabStore } from '../lab/labStore';
+import * as pb from '../lab/playback';
+import { isSettled, type RunPublisher, type RunSnapshot, type RunState, type RunStore } from '../lab/runStore';
+import { flatFlows } from '../lab/topology';
 
 export interface LabPageProps {
   lab: LabStore;
@@ -35,7 +34,7 @@ export interface LabPageProps {
   catalogue: AlgorithmInfo[];
   /** The testbed profiles (engine catalogue). */
   profiles?: ProfileCatalogue;
-  rendered: RenderedRun;
+  rendered: RunPublisher;
   /** Debug switch for the first run (?debug=trap). */
   debugFirstRun?: RunDebug;
   renderMode?: RenderMode;

@@ -8,11 +8,11 @@ import type { ChartSpec } from '../charts/specs';
 import type { Scenario } from '../engine/types';
 import type { LabStore } from '../lab/labStore';
 import type { RunStore } from '../lab/runStore';
-import { ChartTable, type TableColumn } from './ChartTable';
-import type { Validate } from './sanitize';
+import { ChartTable, type TableColumn } from '../share/ChartTable';
+import type { Validate } from '../share/sanitize';
 import { SharePanel, type ShareChart } from './SharePanel';
-import { useEmbedMessages, useUrlSync } from './useShare';
-import type { ViewOptions } from './view';
+import { useEmbedMessages, useUrlSync } from '../share/useShare';
+import type { ViewOptions } from '../share/view';
 
 export const CHART_IDS = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
 export const SHARE_CHARTS: ShareChart[] = [

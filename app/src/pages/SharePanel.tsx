@@ -5,16 +5,16 @@ import { useId, useRef, useState } from 'react';
 import type { RunSeries } from '../engine/columns';
 import { formatValidationError } from '../engine/errors';
 import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
-import { chartCanvas, chartSvg, serializeChartSvg, svgToPng } from './chartExport';
-import { eventsCsv, seriesCsv, summaryCsv } from './csv';
-import { downloadBlob, downloadText, fileStem } from './download';
+import { chartCanvas, chartSvg, serializeChartSvg, svgToPng } from '../share/chartExport';
+import { eventsCsv, seriesCsv, summaryCsv } from '../share/csv';
+import { downloadBlob, downloadText, fileStem } from '../share/download';
 import { SlideExport } from '../present/SlideExport';
 import type { ChartView } from '../present/slideCharts';
-import { EmbedBuilder } from './EmbedBuilder';
-import { DEFAULT_CHOICE, embedLink, iframeSnippet, type EmbedChoice } from './embedCode';
-import { shareUrl } from './links';
-import { sanitizeScenario, type Validate } from './sanitize';
-import { readScenarioFile, scenarioJson } from './scenarioFile';
+import { EmbedBuilder } from '../share/EmbedBuilder';
+import { DEFAULT_CHOICE, embedLink, iframeSnippet, type EmbedChoice } from '../share/embedCode';
+import { shareUrl } from '../share/links';
+import { sanitizeScenario, type Validate } from '../share/sanitize';
+import { readScenarioFile, scenarioJson } from '../share/scenarioFile';
 
 export interface ShareChart {
   /** Chart id (cwnd, throughput, …): the chart is [data-testid="chart-<id>"]. */
