@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// Guided-lab sweeps, browser vs native, side by side in one run (issue 12:
+// "a guided lab's sweep in the browser within 1.5× of `sawtooth sweep`
+// natively on the same number of cores"). For each lab:
+//   native:  `sawtooth sweep <lab> [--quick] --jobs <workers>` (wall time of
+//            the process, CSV discarded);
+//   browser: the production build in Chromium, ?lab=<lab>; from the click on
+//            Run to window.sawtooth.lab().state === 'done' (the pool's
+//            workers have loaded the engine before the click, as they have
+//            when a student reads the guide first).
+// Each is timed BENCH_SWEEP_REPS times (default 2); the best of each is
+// compared, because the cores are shared and noise only ever adds time.
+// Usage: node scripts/bench-sweep.mjs   (the lab wasm package must exist:
+// bash scripts/build-wasm.sh; builds the CLI in release and the app into a
+// temp dir). Env: BENCH_SWEEP_LABS (two-to-one,txqueuelen-two-to-one),
+// BENCH_SWEEP_FULL=1 (the faithful scale instead of --quick), BENCH_SWEEP_REPS,
+// BENCH_SWEEP_PORT (4392), SAWTOOTH_CHROMIUM (/usr/bin/chromium).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { build, preview } from 'vite';
+
+const root = resolve(fileURLToPath(import.meta.url), '../..');
+const labs = (process.env.BENCH_SWEEP_LABS ?? 'two-to-one,txqueuelen-two-to-one').split(',').filter(Boolean);
+const quick = process.env.BENCH_SWEEP_FULL !== '1';
+const reps = Math.max(1, Number(process.env.BENCH_SWEEP_REPS ?? 2));
+const port = Number(process.env.BENCH_SWEEP_PORT ?? 4392);
+const progress = (m) => process.env.BENCH_SWEEP_VERBOSE && console.error(`[bench-sweep] ${m}`);
+
+// ---- native: the CLI in release, from this tree
+progress('building the CLI');
+execFileSync('cargo', ['build', '--release', '-q', '-p', 'sawtooth-cli'], { cwd: join(root, 'engine-wasm'), stdio: 'inherit' });
+const cli = join(root, 'engine-wasm/target/release/sawtooth');
+
+const outDir = mkdtempSync(join(tmpdir(), 'sawtooth-bench-sweep-'));
+let server;
+let browser;
+try {
+  progress('building the app');
+  await build({ configFile: join(root, 'vite.config.ts'), build: { outDir, emptyOutDir: true }, logLevel: 'warn' });
+  server = await preview({ configFile: join(root, 'vite.config.ts'), preview: { port, strictPort: true, host: '127.0.0.1' }, build: { outDir }, logLevel: 'warn' });
+  browser = await chromium.launch({
+    executablePath: process.env.SAWTOOTH_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'],
+  });
+
+  /** One browser sweep in a fresh context (no results restored from sessionStorage): [ms, workers, runs]. */
+  const browserSweep = async (lab) => {
+    const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await ctx.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`http://127.0.0.1:${port}/?lab=${lab}${quick ? '' : '&quick=0'}`);
+      await page.waitForFunction(() => window.sawtooth?.lab()?.state === 'idle', null, { timeout: 60_000 });
+      // Let the pool's workers finish loading the engine (they start with the view).
+      await page.waitForTimeout(1500);
+      const t0 = Date.now();
+      await page.getByTestId('lab-run').click();
+      // Polls the view's attribute, not window.sawtooth.lab(), which copies every point's scenario.
+      await page.waitForFunction(() => ['done', 'error', 'cancelled'].includes(document.querySelector('[data-testid=guided-lab]')?.getAttribute('data-lab-state')), null, {
+        timeout: 30 * 60_000,
+        polling: 20,
+      });
+      const ms = Date.now() - t0;
+      const s = await page.evaluate(() => window.sawtooth.lab());
+      if (s.state !== 'done' || s.failed > 0) throw new Error(`${lab}: the browser sweep ended ${s.state} with ${s.failed} failed points (${errors.join('; ')})`);
+      return [ms, s.workers, s.total];
+    } finally {
+      await ctx.close();
+    }
+  };
+
+  const rows = [];
+  for (const lab of labs) {
+    let workers = 0;
+    let runs = 0;
+    const b = [];
+    for (let i = 0; i < reps; i++) {
+      progress(`${lab}: browser ${i + 1}/${reps}`);
+      const [ms, w, n] = await browserSweep(lab);
+      b.push(ms);
+      workers = w;
+      runs = n;
+    }
+    const n = [];
+    for (let i = 0; i < reps; i++) {
+      progress(`${lab}: native ${i + 1}/${reps}`);
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(cli, ['sweep', lab, ...(quick ? ['--quick'] : []), '--jobs', String(workers)], { stdio: ['ignore', 'ignore', 'inherit'] });
+      if (r.status !== 0) throw new Error(`${lab}: sawtooth sweep exited ${r.status}`);
+      n.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    rows.push({ lab, runs, workers, native: Math.min(...n), browser: Math.min(...b), nativeAll: n, browserAll: b });
+  }
+  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`guided-lab sweeps, ${quick ? 'quick' : 'faithful'} scale, best of ${reps}; ${cpus().length} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
+  for (const r of rows) {
+    console.log(
+      `${r.lab}: ${r.runs} runs on ${r.workers} workers — native ${s(r.native)}, browser ${s(r.browser)}, browser/native ${(r.browser / r.native).toFixed(2)}× ` +
+        `(native ${r.nativeAll.map(s).join(', ')}; browser ${r.browserAll.map(s).join(', ')})`,
+    );
+  }
+} finally {
+  await browser?.close();
+  await new Promise((res) => (server ? server.httpServer.close(res) : res()));
+  rmSync(outDir, { recursive: true, force: true });
+}
