@@ -21,7 +21,8 @@ const LabsView = lazy(() => import('./labs/LabsView').then((m) => ({ default: m.
 // share: links, embed mode, exports, chart text alternatives (app/src/share).
 import { loadFromUrl, resolveView } from './share/loadFromUrl';
 import { Notices } from './share/Notices';
-import { CHART_IDS, ChartAlternatives, ShareBridge } from './pages/ShareBridge';
+import { CHART_IDS } from './charts/specs';
+import { ChartAlternatives, ShareBridge } from './pages/ShareBridge';
 import { resolveTheme, useSystemDark } from './share/theme';
 import { useDocumentView } from './share/useShare';
 import { isFitted, parseView, type ViewOptions } from './share/view';

@@ -5,7 +5,7 @@ import type { EngineEvent } from '../engine/types';
 import { buildChartModel, formatReadout, valuesAt } from './chartModel';
 import { binMarkers, countMarkers, kindsPresent, markerPath, MARKER_KINDS } from './markers';
 import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, OKABE_ITO, onDark, SUM_COLOR } from './palette';
-import { buildChartSpecs, ColumnSum, MovingAverage } from './specs';
+import { buildChartSpecs, CHART_IDS, ColumnSum, MovingAverage } from './specs';
 
 const FIELDS = ['cwnd_pkts', 'cwnd_bytes', 'ssthresh_pkts', 'outstanding_bytes', 'outstanding_avg_bytes', 'outstanding_wavg_bytes', 'throughput_bps', 'srtt_ms', 'state'];
 
@@ -50,6 +50,8 @@ describe('chart specs', () => {
     const sum = new ColumnSum().get(1, series.flows.map((f) => f.throughput_bps), series.length);
     const specs = buildChartSpecs(series, scenario, { cwndUnit: 'packets', sumThroughput: sum });
     expect(specs.map((s) => s.testId)).toEqual(['chart-cwnd', 'chart-outstanding', 'chart-throughput', 'chart-queues']);
+    // The page matches specs to chart ids by position: the order is CHART_IDS'.
+    expect(specs.map((s) => s.id)).toEqual([...CHART_IDS]);
     expect(specs[0].series.map((s) => s.id)).toEqual(['f0.cwnd_pkts', 'f0.ssthresh_pkts', 'f1.cwnd_pkts', 'f1.ssthresh_pkts']);
     expect(specs[1].series.map((s) => s.id)).toContain('f1.outstanding_wavg_bytes');
     expect(specs[1].series.find((s) => s.id === 'f0.window_bytes')!.y).toBe(16777216);

@@ -8,7 +8,9 @@ import type { Scenario } from '../engine/types';
 import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, SUM_COLOR } from './palette';
 import { capacityBps, mssBytes } from '../model/path';
 
-export type ChartId = 'cwnd' | 'outstanding' | 'throughput' | 'queues';
+/** The lab page's charts, in the order buildChartSpecs returns them: their one home. */
+export const CHART_IDS = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
+export type ChartId = (typeof CHART_IDS)[number];
 export type CwndUnit = 'packets' | 'bytes';
 
 export interface SeriesSpec {

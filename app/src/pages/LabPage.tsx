@@ -8,7 +8,7 @@ import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, use
 import type { RunView } from '../charts/chartModel';
 import { MARKER_KINDS, markerPath, type MarkerKind } from '../charts/markers';
 import { flowColor } from '../charts/palette';
-import { buildChartSpecs, ColumnSum, MovingAverage, type ChartSpec } from '../charts/specs';
+import { buildChartSpecs, CHART_IDS, ColumnSum, MovingAverage, type ChartSpec } from '../charts/specs';
 import { TimeChart, type RenderMode } from '../charts/TimeChart';
 import { clampDomain, isFullView, type Domain } from '../charts/timeLink';
 import type { EngineError } from '../engine/errors';
@@ -130,7 +130,6 @@ const STREAM_FRAME_MS = 50;
 /** How long the start of a run waits for its first samples before it is shown alone. */
 const START_WAIT_MS = 100;
 
-const chartIdsList = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
 
 /** Averaging windows of the throughput chart (the engine samples every 10 ms by default). */
 const THROUGHPUT_AVERAGES = [
@@ -246,7 +245,7 @@ export function LabPage(props: LabPageProps) {
   const renderExtra = props.renderChartExtra;
   const extraViews = useDeferredValue(runViews);
   const extras = useMemo(
-    () => chartIdsList.map((id, i) => (renderExtra && extraViews[i] ? renderExtra(id, { spec: extraViews[i]!.spec, x: extraViews[i]!.x, count: extraViews[i]!.computed }) : null)),
+    () => CHART_IDS.map((id, i) => (renderExtra && extraViews[i] ? renderExtra(id, { spec: extraViews[i]!.spec, x: extraViews[i]!.x, count: extraViews[i]!.computed }) : null)),
     [renderExtra, extraViews],
   );
 
@@ -307,7 +306,6 @@ export function LabPage(props: LabPageProps) {
   const selected = Math.min(state.view.selectedFlow, flows.length - 1);
   const info = catalogue.find((a) => a.id === flows[selected]?.flow.algorithm) ?? null;
   const chartShown = (id: string) => !props.visibleCharts || props.visibleCharts.includes(id);
-  const chartIds = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
   const stepS = pb.stepSize(view[1] - view[0], runScenario.sample_interval_ms / 1000);
 
   return (
@@ -394,7 +392,7 @@ export function LabPage(props: LabPageProps) {
             </span>
           </div>
           <div className="charts" data-testid="charts" data-x-view={JSON.stringify(view)}>
-            {chartIds.map((id, i) => {
+            {CHART_IDS.map((id, i) => {
               if (!chartShown(id)) return null;
               const spec = specs?.[i] ?? ghostSpecs?.[i] ?? null;
               if (!spec) return <ChartPlaceholder key={id} id={id} />;

@@ -14,7 +14,6 @@ import { SharePanel, type ShareChart } from './SharePanel';
 import { useEmbedMessages, useUrlSync } from '../share/useShare';
 import type { ViewOptions } from '../share/view';
 
-export const CHART_IDS = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
 export const SHARE_CHARTS: ShareChart[] = [
   { id: 'cwnd', title: 'Congestion window' },
   { id: 'outstanding', title: 'Outstanding data' },
