@@ -10,17 +10,10 @@
 // drain_samples() returns new rows column-major: all of column 0, then all of
 // column 1, ... (length = columns × rows).
 
-export const FLOW_FIELDS = [
-  'cwnd_pkts',
-  'cwnd_bytes',
-  'ssthresh_pkts',
-  'outstanding_bytes',
-  'outstanding_avg_bytes',
-  'outstanding_wavg_bytes',
-  'throughput_bps',
-  'srtt_ms',
-  'state',
-] as const;
+import { FLOW_COLUMNS } from './generated/constants';
+
+/** Each flow's quantities, in the engine's column order (generated from record.rs FLOW_COLUMNS). */
+export const FLOW_FIELDS = FLOW_COLUMNS;
 export type FlowField = (typeof FLOW_FIELDS)[number];
 
 export type FlowColumns = Record<FlowField, number>;
