@@ -10,7 +10,7 @@ export interface LabEngine {
   paper_json(): string;
   /** Every run of a lab's sweep (SweepPoint[]) as JSON; throws an Error with a message. */
   lab_points_json(lab_id: string, quick: boolean): string;
-  /** Run point `index` of the sweep to the end (PointResult) as JSON. */
+  /** Run point `index` of the sweep to the end (PointResult) as JSON; the instance keeps the last sweep's expansion for the next point. */
   run_lab_point_json(lab_id: string, quick: boolean, index: number): string;
   /** Paper values beside the simulated ones (Comparison[]) as JSON. */
   compare_lab_json(lab_id: string, results_json: string): string;

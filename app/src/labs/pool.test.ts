@@ -91,11 +91,12 @@ describe('SweepPool', () => {
   });
 
   it('takes a worker that never answers for dead once the point is far past its expected time, replaces it and continues', async () => {
-    const { pool, workers } = makePool(1, { points: 4 }, { silentAt: [2] });
+    // 30 ms a point: too long to batch two (BATCH_TARGET_MS), so point 2 goes alone.
+    const { pool, workers } = makePool(1, { points: 4 }, { silentAt: [2], delay: () => 30 });
     const rec = recorder();
     pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3], cost: () => 1 }, rec.events);
     await vi.advanceTimersByTimeAsync(100);
-    // Points 0 and 1 answered in 10 ms each; point 2's worker went silent.
+    // Points 0 and 1 answered in 30 ms each; point 2's worker went silent.
     expect(rec.results.size).toBe(2);
     await vi.advanceTimersByTimeAsync(MIN_POINT_DEADLINE_MS - 200);
     expect(rec.errors.size).toBe(0); // not yet: the deadline is at least a minute
@@ -106,6 +107,36 @@ describe('SweepPool', () => {
     expect([...rec.results.keys()].sort()).toEqual([0, 1, 3]);
     expect(workers).toHaveLength(2);
     expect(workers[0].terminated).toBe(true);
+  });
+
+  it('batches small points once their pace is measured, the same results each, never a debug point, an even share at most', async () => {
+    const { pool, workers } = makePool(2, { points: 12 });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: Array.from({ length: 12 }, (_, i) => i), cost: () => 1, debug: new Map([[7, 'trap' as const]]) }, rec.events);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+    const calls = workers.flatMap((w) => w.received).filter((c) => c.fn === 'run' || c.fn === 'runBatch');
+    // The first point of each worker goes alone (nothing measured yet), the rest in batches.
+    expect(workers.slice(0, 2).map((w) => w.received.find((c) => c.fn === 'run' || c.fn === 'runBatch')?.fn)).toEqual(['run', 'run']);
+    const batches = calls.filter((c) => c.fn === 'runBatch').map((c) => (c.fn === 'runBatch' ? c.indices : []));
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.every((b) => b.length <= 5 && !b.includes(7))).toBe(true);
+    expect(rec.errors.get(7)).toEqual({ message: expect.stringContaining('trapped'), crashed: true });
+    expect([...rec.results.keys()].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11]);
+    for (const [i, r] of rec.results) expect(r.total_throughput_mbps).toBe(100 + i);
+  });
+
+  it('reports every point of a batch whose worker died, and goes on', async () => {
+    const { pool } = makePool(1, { points: 6 }, { silentAt: [3] });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3, 4, 5], cost: () => 1 }, rec.events);
+    await vi.advanceTimersByTimeAsync(MIN_POINT_DEADLINE_MS + 1000);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+    expect(rec.results.has(0)).toBe(true);
+    const failed = [...rec.errors.keys()];
+    expect(failed).toContain(3);
+    expect([...rec.errors.values()].every((e) => e.crashed)).toBe(true);
+    expect(rec.results.size + rec.errors.size).toBe(6);
   });
 
   it('bounds a point by a multiple of its expected time, at least a minute, and not before anything was measured', () => {

@@ -1,5 +1,5 @@
 // A pool of guided-lab workers running one sweep at a time: each idle worker
-// takes the next point, results are reported point by point, a worker that
+// takes the next point (or a batch of the next small ones), results are reported point by point, a worker that
 // traps or dies is reported for its point, replaced, and the sweep goes on.
 // Cancelling terminates every worker (a run cannot be interrupted inside the
 // wasm call) and starts a fresh pool.
@@ -29,6 +29,14 @@ export interface SweepJob {
   /** Relative work of a point (progress.ts pointCost), to bound how long its worker may stay silent. */
   cost?: (index: number) => number;
 }
+
+/**
+ * A worker's call takes several points while each is expected to take so
+ * little that a round trip through the page (busy drawing) would idle it:
+ * up to this much expected work per call, and at most MAX_BATCH points.
+ */
+export const BATCH_TARGET_MS = 50;
+export const MAX_BATCH = 16;
 
 /** However quick a point should be, its worker gets this long before it is taken for dead. */
 export const MIN_POINT_DEADLINE_MS = 60_000;
@@ -156,44 +164,109 @@ export class SweepPool {
     cur.events.finished(outcome);
   }
 
+  /**
+   * The points the next call on a worker takes: the queue's head, and while
+   * the measured pace says they are small, more of them up to
+   * BATCH_TARGET_MS of work, never more than an even share of what is left
+   * (so the other workers are not starved at the end). Points with a debug
+   * switch go alone.
+   */
+  private takeBatch(cur: Current): number[] {
+    const first = cur.queue.shift();
+    if (first === undefined) return [];
+    const batch = [first];
+    const { cost, debug } = cur.job;
+    const pace = this.measuredMs > 0 ? this.measuredWork / this.measuredMs : null;
+    if (!cost || pace === null || debug?.has(first)) return batch;
+    const share = Math.ceil((cur.queue.length + 1) / this.size);
+    let ms = cost(first) / pace;
+    while (batch.length < Math.min(MAX_BATCH, share) && cur.queue.length > 0) {
+      const next = cur.queue[0];
+      const nextMs = cost(next) / pace;
+      if (debug?.has(next) || ms + nextMs > BATCH_TARGET_MS) break;
+      batch.push(cur.queue.shift()!);
+      ms += nextMs;
+    }
+    return batch;
+  }
+
   private pump(cur: Current, slot: number): void {
     if (cur.over) return;
-    const index = cur.queue.shift();
-    if (index === undefined) {
+    const batch = this.takeBatch(cur);
+    if (batch.length === 0) {
       if (cur.running === 0) this.finish(cur, { status: 'done' });
       return;
     }
+    if (batch.length === 1) this.runOne(cur, slot, batch[0]);
+    else this.runBatch(cur, slot, batch);
+  }
+
+  /** Count a finished point's work and time into the pool's pace. */
+  private measure(cost: number | undefined, wallMs: number): void {
+    if (cost !== undefined && wallMs > 0) {
+      this.measuredWork += cost;
+      this.measuredMs += wallMs;
+    }
+  }
+
+  private deadline(cost: number | undefined): number | undefined {
+    return pointDeadlineMs(cost, this.measuredMs > 0 ? this.measuredWork / this.measuredMs : null);
+  }
+
+  private runOne(cur: Current, slot: number, index: number): void {
     const w = this.worker(slot);
     cur.running++;
     cur.events.started(index, slot);
     const debug = cur.job.debug?.get(index);
     const variant = cur.job.variant;
     const cost = cur.job.cost?.(index);
-    const deadlineMs = pointDeadlineMs(cost, this.measuredMs > 0 ? this.measuredWork / this.measuredMs : null);
-    w.call({ fn: 'run', lab: cur.job.lab, quick: cur.job.quick, index, ...(variant ? { variant } : {}), ...(debug ? { debug } : {}) }, { deadlineMs }).then(
+    w.call({ fn: 'run', lab: cur.job.lab, quick: cur.job.quick, index, ...(variant ? { variant } : {}), ...(debug ? { debug } : {}) }, { deadlineMs: this.deadline(cost) }).then(
       (r) => {
-        if (cost !== undefined && r.wallMs > 0) {
-          this.measuredWork += cost;
-          this.measuredMs += r.wallMs;
-        }
+        this.measure(cost, r.wallMs);
         if (cur.over) return;
         cur.running--;
         cur.events.result(index, r.value, r.wallMs);
         this.pump(cur, slot);
       },
-      (e: LabCallError) => {
+      (e: LabCallError) => this.callFailed(cur, slot, [index], e),
+    );
+  }
+
+  private runBatch(cur: Current, slot: number, indices: number[]): void {
+    const w = this.worker(slot);
+    cur.running += indices.length;
+    for (const i of indices) cur.events.started(i, slot);
+    const variant = cur.job.variant;
+    const costs = indices.map((i) => cur.job.cost?.(i) ?? 0);
+    // The batch's deadline is that of its work as a whole.
+    const deadlineMs = this.deadline(costs.reduce((a, c) => a + c, 0));
+    w.call({ fn: 'runBatch', lab: cur.job.lab, quick: cur.job.quick, indices, ...(variant ? { variant } : {}) }, { deadlineMs }).then(
+      (r) => {
+        r.value.forEach((item, k) => item.ok && this.measure(costs[k], item.wallMs));
         if (cur.over) return;
-        cur.running--;
-        if (e.load) {
-          // The engine cannot load here: every point would fail the same way.
-          this.stopAll();
-          this.finish(cur, { status: 'error', message: e.message });
-          return;
-        }
-        if (e.fatal) this.replaced++;
-        cur.events.failed(index, e.message, e.fatal || e.crashed);
+        cur.running -= indices.length;
+        r.value.forEach((item, k) => {
+          if (item.ok) cur.events.result(indices[k], item.result, item.wallMs);
+          else cur.events.failed(indices[k], item.message, false);
+        });
         this.pump(cur, slot);
       },
+      (e: LabCallError) => this.callFailed(cur, slot, indices, e),
     );
+  }
+
+  /** A call failed as a whole: every point in it is reported failed (crashed if its worker died). */
+  private callFailed(cur: Current, slot: number, indices: number[], e: LabCallError): void {
+    if (cur.over) return;
+    cur.running -= indices.length;
+    if (e.load) {
+      // The engine cannot load here: every point would fail the same way.
+      this.stopAll();
+      this.finish(cur, { status: 'error', message: e.message });
+      return;
+    }
+    if (e.fatal) this.replaced++;
+    for (const i of indices) cur.events.failed(i, e.message, e.fatal || e.crashed);
+    this.pump(cur, slot);
   }
 }

@@ -14,6 +14,11 @@ export type LabCall =
   | { fn: 'points'; lab: string; quick: boolean }
   /** variant: an ablation variant (0 or absent: the lab as defined). */
   | { fn: 'run'; lab: string; quick: boolean; index: number; variant?: number; debug?: PointDebug }
+  /**
+   * Several points in a row, in one message each way (small runs cost less
+   * than a round trip through a busy page); each point's outcome apart.
+   */
+  | { fn: 'runBatch'; lab: string; quick: boolean; indices: number[]; variant?: number }
   | { fn: 'ablation'; lab: string }
   | { fn: 'ablationRow'; lab: string; variant: number; results: string }
   | { fn: 'compare'; lab: string; results: string }
@@ -23,10 +28,14 @@ export type LabCall =
 /** The ranking as rank_lab_json returns it: [series, combined, tie-break metric] best first, or null. */
 export type RankRow = [string, number, number];
 
+/** One point of a batch: its result and the engine's time on it, or why it failed (not a trap: a trap fails the whole call). */
+export type BatchItem = { ok: true; result: PointResult; wallMs: number } | { ok: false; message: string };
+
 export interface CallValues {
   meta: { labs: LabsFile; paper: PaperFile };
   points: SweepPoint[];
   run: PointResult;
+  runBatch: BatchItem[];
   compare: Comparison[];
   claims: ClaimOutcome[];
   rank: RankRow[] | null;

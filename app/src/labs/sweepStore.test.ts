@@ -29,7 +29,7 @@ function setup(o: { points?: number; trapAt?: number[]; debug?: Map<number, Poin
   const service = new LabService(make);
   const storage = o.storage ?? new MemoryStorage();
   const store = new SweepStore(o.lab ?? L, true, { service, pool, now: () => Date.now(), storage: storage as unknown as Storage, debug: o.debug });
-  return { store, pool, storage };
+  return { store, pool, storage, service };
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -56,7 +56,8 @@ describe('SweepStore', () => {
     await settle(15);
     const mid = store.getSnapshot();
     expect(mid.results.filter(Boolean)).toHaveLength(2);
-    expect(mid.pointStates.filter((p) => p.status === 'running')).toHaveLength(2);
+    // Both workers busy again (each on one point, or on a batch of small ones).
+    expect(mid.pointStates.filter((p) => p.status === 'running').length).toBeGreaterThanOrEqual(2);
     await settle(500);
     const s = store.getSnapshot();
     expect(s.state).toBe('done');
@@ -64,6 +65,23 @@ describe('SweepStore', () => {
     expect(s.results[3]!.total_throughput_mbps).toBe(103);
     expect(s.comparisons).toEqual([{ key: 'k', simulated_points: 6 }]);
     expect(states.at(-1)).toBe('done');
+  });
+
+  it('tells subscribers of point progress once a frame, and compares at most every COMPARE_EVERY_MS while running', async () => {
+    const { store, service } = setup({ points: 40, delay: 5 });
+    const compare = vi.spyOn(service, 'compare');
+    void store.load();
+    await settle(50);
+    let heard = 0;
+    store.subscribe(() => heard++);
+    store.run();
+    await settle(2000);
+    const s = store.getSnapshot();
+    expect(s.state).toBe('done');
+    expect(s.comparisons).toEqual([{ key: 'k', simulated_points: 40 }]);
+    // 40 results (and 40 starts) in well under a second: far fewer notifications and comparisons.
+    expect(heard).toBeLessThan(40);
+    expect(compare.mock.calls.length).toBeLessThan(10);
   });
 
   it('asks the engine what the text’s sentences say of the results so far, and only for a lab that has some', async () => {

@@ -1,7 +1,8 @@
 // One guided lab's sweep at one scale: the points (from the engine), the
 // state of each (pending, running, done, failed), the results as they
 // arrive, and the paper comparison recomputed by the engine as results come
-// in, with the lab's sentences about its runs checked against them. Subscribe
+// in (at most every COMPARE_EVERY_MS while the sweep runs), with the lab's
+// sentences about its runs checked against them. Subscribe
 // with useSyncExternalStore. Results are kept for the browser
 // tab (sessionStorage), so coming back from a drill-down shows them again.
 
@@ -51,10 +52,32 @@ export interface SweepStoreDeps {
   now: () => number;
   storage?: Storage | null;
   debug?: ReadonlyMap<number, PointDebug>;
+  /** Calls back before the next frame is drawn (requestAnimationFrame where there is one). */
+  frame?: (cb: () => void) => void;
 }
 
 const STORAGE_PREFIX = 'sawtooth.labs.v1';
 const SAVE_EVERY_MS = 2000;
+/**
+ * While a sweep runs, the paper comparison (three engine calls over every
+ * result so far, on the service worker, which shares the cores with the
+ * pool) is recomputed at most this often; the final one comes when it ends.
+ */
+export const COMPARE_EVERY_MS = 500;
+/** Subscribers hear of point progress at most once a frame; this bounds the wait where frames stall (a hidden tab). */
+const NOTIFY_FALLBACK_MS = 100;
+
+function defaultFrame(cb: () => void): void {
+  // Whichever comes first: the next frame, or the fallback timer.
+  let fired = false;
+  const once = () => {
+    if (fired) return;
+    fired = true;
+    cb();
+  };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(once);
+  setTimeout(once, NOTIFY_FALLBACK_MS);
+}
 
 /** A short hash of a string (FNV-1a, 32 bits, hex). */
 export function fingerprint(text: string): string {
@@ -82,6 +105,9 @@ export class SweepStore {
   private print = '';
   private lastSave = 0;
   private disposed = false;
+  /** A notification of point progress is scheduled for the next frame. */
+  private notifyPending = false;
+  private compareTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(lab: Lab, quick: boolean, deps: SweepStoreDeps) {
     this.deps = deps;
@@ -112,7 +138,26 @@ export class SweepStore {
   private set(patch: Partial<SweepSnapshot>): void {
     if (this.disposed) return;
     this.snap = { ...this.snap, ...patch };
+    this.notifyPending = false;
     for (const l of this.listeners) l();
+  }
+
+  /**
+   * Point progress: the snapshot changes now, subscribers hear of it once
+   * before the next frame. A sweep of small runs finishes points far faster
+   * than the page can redraw its charts, and drawing per point made the
+   * page, not the engine, the bottleneck.
+   */
+  private setSoon(patch: Partial<SweepSnapshot>): void {
+    if (this.disposed) return;
+    this.snap = { ...this.snap, ...patch };
+    if (this.notifyPending) return;
+    this.notifyPending = true;
+    (this.deps.frame ?? defaultFrame)(() => {
+      if (!this.notifyPending || this.disposed) return;
+      this.notifyPending = false;
+      for (const l of this.listeners) l();
+    });
   }
 
   private get key(): string {
@@ -205,7 +250,7 @@ export class SweepStore {
           results[i] = result;
           this.patchPoint(i, { status: 'done', result, wallMs }, { results });
           this.save();
-          void this.refreshComparisons();
+          this.compareSoon();
         },
         failed: (i, message, crashed) => this.patchPoint(i, { status: 'error', error: message, crashed }),
         finished: (o) => void this.finished(o),
@@ -216,11 +261,23 @@ export class SweepStore {
   private patchPoint(i: number, patch: Partial<PointState>, extra: Partial<SweepSnapshot> = {}): void {
     const pointStates = this.snap.pointStates.slice();
     pointStates[i] = { ...pointStates[i], ...patch };
-    this.set({ pointStates, ...extra });
+    this.setSoon({ pointStates, ...extra });
+  }
+
+  /** Refresh the comparison within COMPARE_EVERY_MS, once for all the results that arrive meanwhile. */
+  private compareSoon(): void {
+    if (this.compareTimer !== null || this.disposed) return;
+    this.compareTimer = setTimeout(() => {
+      this.compareTimer = null;
+      if (!this.disposed) void this.refreshComparisons();
+    }, COMPARE_EVERY_MS);
   }
 
   private async finished(o: SweepOutcome): Promise<void> {
     this.handle = null;
+    // The final comparison below covers every result.
+    if (this.compareTimer !== null) clearTimeout(this.compareTimer);
+    this.compareTimer = null;
     const pointStates = this.snap.pointStates.map((p) => (p.status === 'running' ? { ...p, status: 'pending' as const, startedAt: null } : p));
     this.set({ pointStates, finishedAt: this.deps.now() });
     this.save(true);
@@ -282,6 +339,8 @@ export class SweepStore {
 
   dispose(): void {
     if (this.snap.state === 'running') this.handle?.cancel();
+    if (this.compareTimer !== null) clearTimeout(this.compareTimer);
+    this.compareTimer = null;
     this.disposed = true;
     this.listeners.clear();
   }

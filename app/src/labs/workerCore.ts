@@ -2,7 +2,8 @@
 // can be tested against a fake engine: one call in, one answer out.
 
 import type { LabEngine } from './engineApi';
-import type { LabCall } from './protocol';
+import type { PointResult } from '../engine/generated/labs';
+import type { BatchItem, LabCall } from './protocol';
 
 export type CallOutcome = { ok: true; value: unknown; wallMs: number } | { ok: false; message: string; fatal: boolean };
 
@@ -18,6 +19,24 @@ export function isTrap(e: unknown): boolean {
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message || e.name;
   return String(e);
+}
+
+function runPoint(engine: LabEngine, lab: string, quick: boolean, variant: number | undefined, index: number): string {
+  return variant ? engine.run_ablation_point_json(lab, quick, variant, index) : engine.run_lab_point_json(lab, quick, index);
+}
+
+/** Run a batch's points in order, each timed and answered apart; a trap ends the call (the instance is not used again). */
+function runBatch(engine: LabEngine, call: Extract<LabCall, { fn: 'runBatch' }>, now: () => number): BatchItem[] {
+  return call.indices.map((index): BatchItem => {
+    const t0 = now();
+    try {
+      const result = JSON.parse(runPoint(engine, call.lab, call.quick, call.variant, index)) as PointResult;
+      return { ok: true, result, wallMs: now() - t0 };
+    } catch (e) {
+      if (isTrap(e)) throw e;
+      return { ok: false, message: errorMessage(e) };
+    }
+  });
 }
 
 export function handleCall(engine: LabEngine, call: LabCall, now: () => number): CallOutcome {
@@ -36,9 +55,10 @@ export function handleCall(engine: LabEngine, call: LabCall, now: () => number):
           if (!engine.debug_trap) throw new Error('this engine build has no debug_trap');
           engine.debug_trap();
         }
-        value = JSON.parse(
-          call.variant ? engine.run_ablation_point_json(call.lab, call.quick, call.variant, call.index) : engine.run_lab_point_json(call.lab, call.quick, call.index),
-        );
+        value = JSON.parse(runPoint(engine, call.lab, call.quick, call.variant, call.index));
+        break;
+      case 'runBatch':
+        value = runBatch(engine, call, now);
         break;
       case 'ablation':
         value = JSON.parse(engine.ablation_variants_json(call.lab));

@@ -7,6 +7,9 @@
 //! guided-labs view (issue 12). Errors are returned as JS `Error`s with a
 //! message, never as panics.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use wasm_bindgen::prelude::*;
 
 /// Deliberately trap, so the guided-labs view's recovery from a WebAssembly
@@ -56,6 +59,24 @@ pub fn lab_points_json(lab_id: &str, quick: bool) -> Result<String, JsError> {
     Ok(serde_json::to_string(&points).expect("points serialise"))
 }
 
+/// Run point `index` of an expanded sweep to the end and measure it.
+fn run_expanded(
+    lab: &'static sawtooth_core::labs::Lab,
+    points: &[sawtooth_core::labs::SweepPoint],
+    quick: bool,
+    index: usize,
+) -> Result<sawtooth_core::labs::PointResult, String> {
+    let point = points.get(index).ok_or_else(|| {
+        format!(
+            "lab {} has {} points, not {}",
+            lab.id,
+            points.len(),
+            index + 1
+        )
+    })?;
+    sawtooth_core::labs::run_point(lab, point, scale(quick)).map_err(|e| e.to_string())
+}
+
 /// Run point `index` of an expanded sweep to the end and return its
 /// measured result as JSON.
 fn run_expanded_point_json(
@@ -64,17 +85,55 @@ fn run_expanded_point_json(
     quick: bool,
     index: usize,
 ) -> Result<String, JsError> {
-    let point = points.get(index).ok_or_else(|| {
-        JsError::new(&format!(
-            "lab {} has {} points, not {}",
-            lab.id,
-            points.len(),
-            index + 1
-        ))
-    })?;
-    let result = sawtooth_core::labs::run_point(lab, point, scale(quick))
-        .map_err(|e| JsError::new(&e.to_string()))?;
+    let result = run_expanded(lab, points, quick, index).map_err(|e| JsError::new(&e))?;
     Ok(serde_json::to_string(&result).expect("result serialises"))
+}
+
+/// The last sweep expanded by this instance: (lab id, quick, ablation
+/// variant or None for the lab as defined) and its points. A worker runs many points of one sweep in a row, and
+/// expanding the whole sweep for each of them cost more than running a
+/// small point; expansion is deterministic, so a cached copy is the same.
+type Expansion = (
+    String,
+    bool,
+    Option<u32>,
+    Rc<Vec<sawtooth_core::labs::SweepPoint>>,
+);
+
+thread_local! {
+    static EXPANDED: RefCell<Option<Expansion>> = const { RefCell::new(None) };
+}
+
+/// The points of a lab's sweep, as defined (`variant` None) or under an
+/// ablation variant, expanded once per instance for consecutive calls on
+/// the same sweep.
+fn expanded(
+    lab: &'static sawtooth_core::labs::Lab,
+    quick: bool,
+    variant: Option<u32>,
+) -> Result<Rc<Vec<sawtooth_core::labs::SweepPoint>>, JsError> {
+    let hit = EXPANDED.with(|c| match &*c.borrow() {
+        Some((id, q, v, points)) if *id == lab.id && *q == quick && *v == variant => {
+            Some(Rc::clone(points))
+        }
+        _ => None,
+    });
+    if let Some(points) = hit {
+        return Ok(points);
+    }
+    let points = match variant {
+        None => lab
+            .expand(scale(quick))
+            .map_err(|e| JsError::new(&e.to_string()))?,
+        Some(v) => {
+            sawtooth_core::ablation::expand(lab, scale(quick), v).map_err(|e| JsError::new(&e))?
+        }
+    };
+    let points = Rc::new(points);
+    EXPANDED.with(|c| {
+        *c.borrow_mut() = Some((lab.id.clone(), quick, variant, Rc::clone(&points)));
+    });
+    Ok(points)
 }
 
 /// Run point `index` of a lab's sweep to the end and return its measured
@@ -82,10 +141,7 @@ fn run_expanded_point_json(
 #[wasm_bindgen]
 pub fn run_lab_point_json(lab_id: &str, quick: bool, index: usize) -> Result<String, JsError> {
     let lab = lab_or_error(lab_id)?;
-    let points = lab
-        .expand(scale(quick))
-        .map_err(|e| JsError::new(&e.to_string()))?;
-    run_expanded_point_json(lab, &points, quick, index)
+    run_expanded_point_json(lab, &expanded(lab, quick, None)?, quick, index)
 }
 
 /// The lab's ablation variants (AblationVariant[]): index 0 is its profile
@@ -106,9 +162,7 @@ pub fn run_ablation_point_json(
     index: usize,
 ) -> Result<String, JsError> {
     let lab = lab_or_error(lab_id)?;
-    let points = sawtooth_core::ablation::expand(lab, scale(quick), variant)
-        .map_err(|e| JsError::new(&e))?;
-    run_expanded_point_json(lab, &points, quick, index)
+    run_expanded_point_json(lab, &expanded(lab, quick, Some(variant))?, quick, index)
 }
 
 /// One variant's headline numbers and fidelity counts (AblationRow) from

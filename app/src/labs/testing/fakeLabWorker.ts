@@ -4,7 +4,7 @@
 
 import type { PointResult } from '../../engine/generated/labs';
 import type { LabEngine } from '../engineApi';
-import type { FromLabWorker, LabCall, ToLabWorker } from '../protocol';
+import type { BatchItem, FromLabWorker, LabCall, ToLabWorker } from '../protocol';
 import { handleCall } from '../workerCore';
 import type { LabWorkerLike } from '../workerClient';
 
@@ -14,7 +14,7 @@ export interface FakeLabWorker extends LabWorkerLike {
 }
 
 export interface FakeOptions {
-  /** Delay (ms) of the answer to a call; default 10. */
+  /** Delay (ms) of the answer to a call; default 10 (10 per point for a batch). */
   delay?: (call: LabCall) => number;
   /** Delay before 'ready'; default 0. */
   loadMs?: number;
@@ -129,8 +129,10 @@ export function createFakeLabWorker(engine: LabEngine, o: FakeOptions = {}): Fak
     }, delay);
   const handle = (msg: ToLabWorker) => {
     w.received.push(msg.call);
-    const delay = o.delay?.(msg.call) ?? 10;
-    if (msg.call.fn === 'run' && o.silentAt?.includes(msg.call.index)) return;
+    const call = msg.call;
+    const delay = o.delay?.(call) ?? (call.fn === 'runBatch' ? 10 * call.indices.length : 10);
+    if (call.fn === 'run' && o.silentAt?.includes(call.index)) return;
+    if (call.fn === 'runBatch' && call.indices.some((i) => o.silentAt?.includes(i))) return;
     if (msg.call.fn === 'run' && msg.call.debug === 'crash') {
       setTimeout(() => {
         if (!w.terminated) w.onerror?.({ message: 'deliberate worker crash', preventDefault() {} } as ErrorEvent);
@@ -139,6 +141,8 @@ export function createFakeLabWorker(engine: LabEngine, o: FakeOptions = {}): Fak
     }
     const t0 = now();
     const out = handleCall(engine, msg.call, () => t0);
+    // The fake clock stands still inside a call: a batch's time is shared evenly among its points.
+    if (out.ok && call.fn === 'runBatch') for (const item of out.value as BatchItem[]) if (item.ok) item.wallMs = delay / call.indices.length;
     setTimeout(() => {
       if (w.terminated) return;
       const wallMs = now() - t0;
