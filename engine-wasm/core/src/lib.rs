@@ -5,6 +5,7 @@
 
 pub mod ablation;
 pub mod cc;
+mod event_queue;
 pub mod fidelity;
 pub mod fuzz;
 pub mod labs;

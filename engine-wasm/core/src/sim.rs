@@ -4,6 +4,7 @@
 //! a clock, so the same scenario and seed give the same trace bit for bit.
 
 use crate::cc::{self, CaState};
+use crate::event_queue::EventQueue;
 use crate::net::{Ack, DelayLine, Packet, Port, Red, RedVerdict, ETHERNET_OVERHEAD_BYTES};
 use crate::profile;
 use crate::record::{EventKind, Recorder};
@@ -11,8 +12,6 @@ use crate::rng::Rng;
 use crate::scenario::{Aqm, Scenario, ValidationError};
 use crate::summary::{summarise, Summary};
 use crate::tcp::{Receiver, Sender, SenderConfig};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 const MS: f64 = 1e6;
 
@@ -32,48 +31,64 @@ enum Event {
     FlowStop(u32),
 }
 
-#[derive(Debug, PartialEq, Eq)]
-struct Scheduled {
-    time_ns: u64,
-    seq: u64,
-    event: Event,
+/// Which source schedules each event, for the [`EventQueue`]: each host's
+/// NIC and receive interrupt, the bottleneck, the sampler, and each flow's
+/// two delay lines, three timers, start and stop. A source always
+/// schedules the same event, so the queue stores the event once per source.
+#[derive(Clone, Copy, Debug)]
+struct Sources {
+    hosts: usize,
+    flows: usize,
 }
 
-impl Ord for Scheduled {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.time_ns, self.seq).cmp(&(other.time_ns, other.seq))
+impl Sources {
+    fn count(self) -> usize {
+        2 * self.hosts + 2 + 7 * self.flows
+    }
+
+    /// Inlined so that at each call site the event kind, and so most of
+    /// this arithmetic, is known at compile time.
+    #[inline(always)]
+    fn of(self, event: Event) -> usize {
+        let (h, f) = (self.hosts, self.flows);
+        let flow_base = 2 * h + 2;
+        match event {
+            Event::HostTxDone(i) => i as usize,
+            Event::HostRxInterrupt(i) => h + i as usize,
+            Event::BottleneckTxDone => 2 * h,
+            Event::Sample => 2 * h + 1,
+            Event::DataArrives(i) => flow_base + i as usize,
+            Event::AckArrives(i) => flow_base + f + i as usize,
+            Event::Rto(i) => flow_base + 2 * f + i as usize,
+            Event::DelayedAck(i) => flow_base + 3 * f + i as usize,
+            Event::Pace(i) => flow_base + 4 * f + i as usize,
+            Event::FlowStart(i) => flow_base + 5 * f + i as usize,
+            Event::FlowStop(i) => flow_base + 6 * f + i as usize,
+        }
     }
 }
 
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
+/// The event queue and the simulation's sources.
+struct Events {
+    queue: EventQueue<Event>,
+    sources: Sources,
+}
+
+impl Events {
+    fn new(sources: Sources) -> Self {
+        Events {
+            queue: EventQueue::new(sources.count(), Event::Sample),
+            sources,
+        }
     }
-}
 
-/// A priority queue of events ordered by (time, insertion sequence).
-#[derive(Default)]
-struct EventQueue {
-    heap: BinaryHeap<Reverse<Scheduled>>,
-    next_seq: u64,
-}
-
-impl EventQueue {
+    #[inline(always)]
     fn push(&mut self, time_ns: u64, event: Event) {
-        self.heap.push(Reverse(Scheduled {
-            time_ns,
-            seq: self.next_seq,
-            event,
-        }));
-        self.next_seq += 1;
+        self.queue.push(self.sources.of(event), time_ns, event);
     }
 
-    fn peek_time(&self) -> Option<u64> {
-        self.heap.peek().map(|Reverse(s)| s.time_ns)
-    }
-
-    fn pop(&mut self) -> Option<(u64, Event)> {
-        self.heap.pop().map(|Reverse(s)| (s.time_ns, s.event))
+    fn pop_until(&mut self, until_ns: u64) -> Option<(u64, Event)> {
+        self.queue.pop_until(until_ns)
     }
 }
 
@@ -165,7 +180,7 @@ pub struct Simulation {
     end_ns: u64,
     sample_interval_ns: u64,
     wire_bytes: u32,
-    events: EventQueue,
+    events: Events,
     rng: Rng,
     hosts: Vec<HostState>,
     bottleneck: Port,
@@ -211,7 +226,10 @@ impl Simulation {
         };
         let mut hosts = Vec::new();
         let mut flows = Vec::new();
-        let mut events = EventQueue::default();
+        let mut events = Events::new(Sources {
+            hosts: s.hosts.len(),
+            flows: s.hosts.iter().map(|h| h.flows.len()).sum(),
+        });
         for (h, host) in s.hosts.iter().enumerate() {
             for flow in &host.flows {
                 let id = flows.len() as u32;
@@ -356,11 +374,7 @@ impl Simulation {
     /// whole duration has been simulated.
     pub fn advance(&mut self, until_ns: u64) -> bool {
         let until_ns = until_ns.min(self.end_ns);
-        while let Some(t) = self.events.peek_time() {
-            if t > until_ns {
-                break;
-            }
-            let (t, event) = self.events.pop().expect("peeked");
+        while let Some((t, event)) = self.events.pop_until(until_ns) {
             self.now_ns = t;
             self.processed_events += 1;
             self.dispatch(event);
@@ -523,7 +537,7 @@ impl Simulation {
         }
     }
 
-    fn start_port(events: &mut EventQueue, port: &mut Port, now: u64, done: Event) {
+    fn start_port(events: &mut Events, port: &mut Port, now: u64, done: Event) {
         if let Some(p) = port.queue.pop_front() {
             port.busy = true;
             port.in_service = Some(p);
