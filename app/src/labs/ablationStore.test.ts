@@ -16,7 +16,11 @@ function setup(points = 4) {
   const pool = new SweepPool(2, make);
   const service = new LabService(make);
   const store = new AblationStore('x', true, { service, pool });
-  const runs = () => workers.flatMap((w) => w.received).filter((c): c is Extract<LabCall, { fn: 'run' }> => c.fn === 'run');
+  // Every point run, alone or in a batch of small ones.
+  const runs = (): { index: number; variant?: number }[] =>
+    workers
+      .flatMap((w) => w.received)
+      .flatMap((c: LabCall) => (c.fn === 'run' ? [{ index: c.index, variant: c.variant }] : c.fn === 'runBatch' ? c.indices.map((index) => ({ index, variant: c.variant })) : []));
   return { store, pool, runs };
 }
 

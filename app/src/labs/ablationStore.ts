@@ -7,6 +7,7 @@
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
 import type { PointResult } from '../engine/generated/labs';
 import type { SweepHandle, SweepPool } from './pool';
+import { pointCost } from './progress';
 import type { LabService } from './service';
 
 export type AblationState = 'idle' | 'loading' | 'running' | 'done' | 'cancelled' | 'error';
@@ -75,6 +76,8 @@ export class AblationStore {
     await this.load();
     if (this.snap.variants.length === 0) return;
     const points = await this.deps.service.points(this.lab, this.quick);
+    // The points' relative work lets the pool batch small runs and bound a silent worker.
+    const costs = points.map((p) => pointCost(p.scenario));
     this.stopped = false;
     const finished = this.snap.rows.filter((r) => r !== null).length;
     this.set({ state: 'running', done: finished * points.length, failed: 0 });
@@ -85,7 +88,7 @@ export class AblationStore {
         return;
       }
       this.set({ current: v.index });
-      const results = await this.runVariant(v.index, points.length);
+      const results = await this.runVariant(v.index, costs);
       if (results === null) return;
       try {
         const row = await this.deps.service.ablationRow(this.lab, v.index, results);
@@ -101,12 +104,13 @@ export class AblationStore {
   }
 
   /** One variant's sweep; null if it was cancelled or could not run. */
-  private runVariant(variant: number, n: number): Promise<PointResult[] | null> {
+  private runVariant(variant: number, costs: readonly number[]): Promise<PointResult[] | null> {
+    const n = costs.length;
     return new Promise((resolve) => {
       // By point index, so that the engine averages in the sweep's order whatever order the runs finish in.
       const results: (PointResult | null)[] = new Array(n).fill(null);
       this.handle = this.deps.pool.run(
-        { lab: this.lab, quick: this.quick, order: Array.from({ length: n }, (_, i) => i), variant },
+        { lab: this.lab, quick: this.quick, order: Array.from({ length: n }, (_, i) => i), variant, cost: (i) => costs[i] },
         {
           started: () => {},
           result: (i, r) => {
