@@ -14,9 +14,12 @@
 // bash scripts/build-wasm.sh; builds the CLI in release and the app into a
 // temp dir). Env: BENCH_SWEEP_LABS (two-to-one,txqueuelen-two-to-one),
 // BENCH_SWEEP_FULL=1 (the faithful scale instead of --quick), BENCH_SWEEP_REPS,
+// BENCH_SWEEP_NO_BUILD=1 (use the CLI binary as it is: the wasm and the CLI
+// must then come from the same engine sources), BENCH_SWEEP_CLI (another CLI
+// binary, not built), BENCH_SWEEP_DIST (serve this built app instead),
 // BENCH_SWEEP_PORT (4392), SAWTOOTH_CHROMIUM (/usr/bin/chromium).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,16 +34,22 @@ const port = Number(process.env.BENCH_SWEEP_PORT ?? 4392);
 const progress = (m) => process.env.BENCH_SWEEP_VERBOSE && console.error(`[bench-sweep] ${m}`);
 
 // ---- native: the CLI in release, from this tree
-progress('building the CLI');
-execFileSync('cargo', ['build', '--release', '-q', '-p', 'sawtooth-cli'], { cwd: join(root, 'engine-wasm'), stdio: 'inherit' });
-const cli = join(root, 'engine-wasm/target/release/sawtooth');
+const cli = process.env.BENCH_SWEEP_CLI ?? join(root, 'engine-wasm/target/release/sawtooth');
+if (process.env.BENCH_SWEEP_NO_BUILD === '1' || process.env.BENCH_SWEEP_CLI) {
+  if (!existsSync(cli)) throw new Error(`BENCH_SWEEP_NO_BUILD=1 but there is no ${cli}`);
+} else {
+  progress('building the CLI');
+  execFileSync('cargo', ['build', '--release', '-q', '-p', 'sawtooth-cli'], { cwd: join(root, 'engine-wasm'), stdio: 'inherit' });
+}
 
-const outDir = mkdtempSync(join(tmpdir(), 'sawtooth-bench-sweep-'));
+// A prebuilt app (BENCH_SWEEP_DIST) is served as it is, e.g. an older commit's build for a before/after.
+const prebuilt = process.env.BENCH_SWEEP_DIST;
+const outDir = prebuilt ?? mkdtempSync(join(tmpdir(), 'sawtooth-bench-sweep-'));
 let server;
 let browser;
 try {
   progress('building the app');
-  await build({ configFile: join(root, 'vite.config.ts'), build: { outDir, emptyOutDir: true }, logLevel: 'warn' });
+  if (!prebuilt) await build({ configFile: join(root, 'vite.config.ts'), build: { outDir, emptyOutDir: true }, logLevel: 'warn' });
   server = await preview({ configFile: join(root, 'vite.config.ts'), preview: { port, strictPort: true, host: '127.0.0.1' }, build: { outDir }, logLevel: 'warn' });
   browser = await chromium.launch({
     executablePath: process.env.SAWTOOTH_CHROMIUM ?? '/usr/bin/chromium',
@@ -107,5 +116,5 @@ try {
 } finally {
   await browser?.close();
   await new Promise((res) => (server ? server.httpServer.close(res) : res()));
-  rmSync(outDir, { recursive: true, force: true });
+  if (!prebuilt) rmSync(outDir, { recursive: true, force: true });
 }
