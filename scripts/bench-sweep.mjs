@@ -8,8 +8,9 @@
 //            Run to window.sawtooth.lab().state === 'done' (the pool's
 //            workers have loaded the engine before the click, as they have
 //            when a student reads the guide first).
-// Each is timed BENCH_SWEEP_REPS times (default 2); the best of each is
-// compared, because the cores are shared and noise only ever adds time.
+// Each is timed BENCH_SWEEP_REPS times (default 3), browser and native in
+// turn; reported: best against best (noise only ever adds time) and the
+// median ratio of the pairs run back to back (the cores are shared).
 // Usage: node scripts/bench-sweep.mjs   (the lab wasm package must exist:
 // bash scripts/build-wasm.sh; builds the CLI in release and the app into a
 // temp dir). Env: BENCH_SWEEP_LABS (two-to-one,txqueuelen-two-to-one),
@@ -29,7 +30,7 @@ import { build, preview } from 'vite';
 const root = resolve(fileURLToPath(import.meta.url), '../..');
 const labs = (process.env.BENCH_SWEEP_LABS ?? 'two-to-one,txqueuelen-two-to-one').split(',').filter(Boolean);
 const quick = process.env.BENCH_SWEEP_FULL !== '1';
-const reps = Math.max(1, Number(process.env.BENCH_SWEEP_REPS ?? 2));
+const reps = Math.max(1, Number(process.env.BENCH_SWEEP_REPS ?? 3));
 const port = Number(process.env.BENCH_SWEEP_PORT ?? 4392);
 const progress = (m) => process.env.BENCH_SWEEP_VERBOSE && console.error(`[bench-sweep] ${m}`);
 
@@ -88,28 +89,28 @@ try {
     let workers = 0;
     let runs = 0;
     const b = [];
+    const n = [];
+    // Native and browser alternate, so that both see the same load on shared cores.
     for (let i = 0; i < reps; i++) {
       progress(`${lab}: browser ${i + 1}/${reps}`);
-      const [ms, w, n] = await browserSweep(lab);
+      const [ms, w, count] = await browserSweep(lab);
       b.push(ms);
       workers = w;
-      runs = n;
-    }
-    const n = [];
-    for (let i = 0; i < reps; i++) {
+      runs = count;
       progress(`${lab}: native ${i + 1}/${reps}`);
       const t0 = process.hrtime.bigint();
       const r = spawnSync(cli, ['sweep', lab, ...(quick ? ['--quick'] : []), '--jobs', String(workers)], { stdio: ['ignore', 'ignore', 'inherit'] });
       if (r.status !== 0) throw new Error(`${lab}: sawtooth sweep exited ${r.status}`);
       n.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
-    rows.push({ lab, runs, workers, native: Math.min(...n), browser: Math.min(...b), nativeAll: n, browserAll: b });
+    const paired = b.map((ms, i) => ms / n[i]).sort((x, y) => x - y);
+    rows.push({ lab, runs, workers, native: Math.min(...n), browser: Math.min(...b), nativeAll: n, browserAll: b, pairedMedian: paired[Math.floor((paired.length - 1) / 2)] });
   }
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`guided-lab sweeps, ${quick ? 'quick' : 'faithful'} scale, best of ${reps}; ${cpus().length} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
   for (const r of rows) {
     console.log(
-      `${r.lab}: ${r.runs} runs on ${r.workers} workers — native ${s(r.native)}, browser ${s(r.browser)}, browser/native ${(r.browser / r.native).toFixed(2)}× ` +
+      `${r.lab}: ${r.runs} runs on ${r.workers} workers — native ${s(r.native)}, browser ${s(r.browser)}, browser/native ${(r.browser / r.native).toFixed(2)}× best to best, ${r.pairedMedian.toFixed(2)}× median of the paired runs ` +
         `(native ${r.nativeAll.map(s).join(', ')}; browser ${r.browserAll.map(s).join(', ')})`,
     );
   }

@@ -19,3 +19,10 @@ if [ -f scripts/bench-ui.mjs ] && [ -z "${SAWTOOTH_SKIP_BENCH_UI:-}" ]; then
   bash scripts/build-wasm.sh
   node scripts/bench-ui.mjs
 fi
+
+# Guided-lab sweeps, browser vs `sawtooth sweep` natively on as many cores
+# (scripts/bench-sweep.mjs; builds the CLI in release and the app into a temp dir).
+if [ -f scripts/bench-sweep.mjs ] && [ -z "${SAWTOOTH_SKIP_BENCH_SWEEP:-}" ]; then
+  bash scripts/build-wasm.sh
+  node scripts/bench-sweep.mjs
+fi
