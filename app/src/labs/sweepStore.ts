@@ -112,7 +112,7 @@ export class SweepStore {
   private print = '';
   private lastSave = 0;
   private disposed = false;
-  /** A notification of point progress is scheduled for the next frame. */
+  /** A notification of point progress is scheduled (setSoon). */
   private notifyPending = false;
   private lastNotify = -Infinity;
   private compareTimer: ReturnType<typeof setTimeout> | null = null;
