@@ -52,13 +52,16 @@ pub fn serialisation_ns(bytes: u32, rate_bps: u64) -> u64 {
 }
 
 /// A FIFO transmitter: a queue of waiting packets plus the one on the wire.
+/// The packet on the wire stays at the front of the queue until it is
+/// sent, so a packet is written once on arrival and read once on leaving.
 #[derive(Debug)]
 pub struct Port {
     pub rate_bps: u64,
+    /// Waiting packets the port holds (the one on the wire not counted).
     pub capacity_pkts: usize,
-    pub queue: VecDeque<Packet>,
-    pub busy: bool,
-    pub in_service: Option<Packet>,
+    /// While `busy`, the front is the packet on the wire.
+    queue: VecDeque<Packet>,
+    busy: bool,
     pub tx_ns: u64,
     pub drops: u64,
     pub marks: u64,
@@ -70,9 +73,8 @@ impl Port {
         Port {
             rate_bps,
             capacity_pkts,
-            queue: VecDeque::with_capacity(capacity_pkts.min(1 << 16)),
+            queue: VecDeque::with_capacity(capacity_pkts.saturating_add(1).min(1 << 16)),
             busy: false,
-            in_service: None,
             tx_ns: serialisation_ns(wire_bytes, rate_bps),
             drops: 0,
             marks: 0,
@@ -80,13 +82,41 @@ impl Port {
         }
     }
 
+    /// Packets waiting, not counting the one on the wire.
+    pub fn waiting_pkts(&self) -> usize {
+        self.queue.len() - self.busy as usize
+    }
+
     pub fn is_full(&self) -> bool {
-        self.queue.len() >= self.capacity_pkts
+        self.waiting_pkts() >= self.capacity_pkts
     }
 
     /// Packets waiting plus the one being sent.
     pub fn occupancy_pkts(&self) -> usize {
-        self.queue.len() + self.busy as usize
+        self.queue.len()
+    }
+
+    /// Queue `p` (the caller checked [`is_full`](Port::is_full)). Returns
+    /// true if the port was idle and starts sending it: the caller
+    /// schedules its completion after `tx_ns`.
+    pub fn enqueue(&mut self, p: Packet) -> bool {
+        self.queue.push_back(p);
+        let start = !self.busy;
+        self.busy = true;
+        start
+    }
+
+    /// The packet on the wire has been sent: returns it, and whether the
+    /// next one starts (the caller schedules its completion).
+    pub fn finish(&mut self) -> (Packet, bool) {
+        debug_assert!(self.busy, "a port completes only while busy");
+        let p = self
+            .queue
+            .pop_front()
+            .expect("a port completes only while busy");
+        self.sent_pkts += 1;
+        self.busy = !self.queue.is_empty();
+        (p, self.busy)
     }
 }
 

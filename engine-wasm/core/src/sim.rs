@@ -530,39 +530,27 @@ impl Simulation {
             }
             let h = flow.host;
             let port = &mut self.hosts[h].port;
-            port.queue.push_back(packet);
-            if !port.busy {
-                Self::start_port(&mut self.events, port, now, Event::HostTxDone(h as u32));
+            if port.enqueue(packet) {
+                self.events
+                    .push(now + port.tx_ns, Event::HostTxDone(h as u32));
             }
-        }
-    }
-
-    fn start_port(events: &mut Events, port: &mut Port, now: u64, done: Event) {
-        if let Some(p) = port.queue.pop_front() {
-            port.busy = true;
-            port.in_service = Some(p);
-            events.push(now + port.tx_ns, done);
-        } else {
-            port.busy = false;
         }
     }
 
     fn host_tx_done(&mut self, h: usize) {
         let now = self.now_ns;
         let port = &mut self.hosts[h].port;
-        let p = port
-            .in_service
-            .take()
-            .expect("a host port completes only while busy");
-        port.sent_pkts += 1;
-        port.busy = false;
-        Self::start_port(&mut self.events, port, now, Event::HostTxDone(h as u32));
+        let (p, next) = port.finish();
+        if next {
+            self.events
+                .push(now + port.tx_ns, Event::HostTxDone(h as u32));
+        }
         self.bottleneck_arrival(p);
     }
 
     fn bottleneck_arrival(&mut self, mut p: Packet) {
         let now = self.now_ns;
-        let q = self.bottleneck.queue.len();
+        let q = self.bottleneck.waiting_pkts();
         let verdict = match &mut self.red {
             Some(red) => {
                 let u = self.rng.uniform();
@@ -585,39 +573,23 @@ impl Simulation {
             self.recorder
                 .event(now, p.flow as usize, EventKind::EcnMark);
         }
-        self.bottleneck.queue.push_back(p);
+        if self.bottleneck.enqueue(p) {
+            self.events
+                .push(now + self.bottleneck.tx_ns, Event::BottleneckTxDone);
+        }
         if let Some(red) = &mut self.red {
             red.idle_since_ns = None;
-        }
-        if !self.bottleneck.busy {
-            Self::start_port(
-                &mut self.events,
-                &mut self.bottleneck,
-                now,
-                Event::BottleneckTxDone,
-            );
         }
     }
 
     fn bottleneck_tx_done(&mut self) {
         let now = self.now_ns;
-        let p = self
-            .bottleneck
-            .in_service
-            .take()
-            .expect("the bottleneck completes only while busy");
-        self.bottleneck.sent_pkts += 1;
-        self.bottleneck.busy = false;
-        Self::start_port(
-            &mut self.events,
-            &mut self.bottleneck,
-            now,
-            Event::BottleneckTxDone,
-        );
-        if self.bottleneck.queue.is_empty() && !self.bottleneck.busy {
-            if let Some(red) = &mut self.red {
-                red.idle_since_ns = Some(now);
-            }
+        let (p, next) = self.bottleneck.finish();
+        if next {
+            self.events
+                .push(now + self.bottleneck.tx_ns, Event::BottleneckTxDone);
+        } else if let Some(red) = &mut self.red {
+            red.idle_since_ns = Some(now);
         }
         if self.scenario.loss_rate > 0.0 && self.rng.uniform() < self.scenario.loss_rate {
             self.flows[p.flow as usize].network_drops += 1;
@@ -768,10 +740,9 @@ impl Simulation {
             a.dropped += flow.network_drops;
         }
         for host in &self.hosts {
-            a.in_queues += host.port.queue.len() as u64 + host.port.in_service.is_some() as u64;
+            a.in_queues += host.port.occupancy_pkts() as u64;
         }
-        a.in_queues +=
-            self.bottleneck.queue.len() as u64 + self.bottleneck.in_service.is_some() as u64;
+        a.in_queues += self.bottleneck.occupancy_pkts() as u64;
         a.received = self.flows.iter().map(|f| f.receiver_arrivals()).sum();
         a
     }

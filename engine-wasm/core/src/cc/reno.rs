@@ -22,21 +22,33 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
 };
 
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
-    Box::new(Reno {
-        a: p.get("a"),
-        b: p.get("b"),
-    })
+    Box::new(Reno::new(p.get("a"), p.get("b")))
 }
 
 /// AIMD with increase `a` per RTT and multiplicative decrease `b`.
 pub struct Reno {
     pub a: f64,
     pub b: f64,
+    /// (cwnd, ACKs per one-packet increase at that cwnd): cwnd changes
+    /// once a round trip, so the division and rounding are done once per
+    /// change rather than on every ACK.
+    per: (u32, u32),
 }
 
 impl Reno {
+    pub fn new(a: f64, b: f64) -> Self {
+        let mut reno = Reno { a, b, per: (0, 0) };
+        reno.per = (0, reno.acks_per_packet(0));
+        reno
+    }
+
     pub fn standard() -> Self {
-        Reno { a: 1.0, b: 0.5 }
+        Reno::new(1.0, 0.5)
+    }
+
+    /// ACKs (packets acked) per packet of increase: cwnd / a, rounded.
+    fn acks_per_packet(&self, cwnd_pkts: u32) -> u32 {
+        ((cwnd_pkts as f64 / self.a).round() as u32).max(1)
     }
 }
 
@@ -55,8 +67,10 @@ impl CongestionControl for Reno {
                 return;
             }
         }
-        let per = ((w.cwnd_pkts as f64 / self.a).round() as u32).max(1);
-        w.cong_avoid_ai(per, acked);
+        if self.per.0 != w.cwnd_pkts {
+            self.per = (w.cwnd_pkts, self.acks_per_packet(w.cwnd_pkts));
+        }
+        w.cong_avoid_ai(self.per.1, acked);
     }
 }
 
@@ -81,7 +95,7 @@ mod tests {
 
     #[test]
     fn a_and_b_scale_increase_and_decrease() {
-        let mut cc = Reno { a: 2.0, b: 0.25 };
+        let mut cc = Reno::new(2.0, 0.25);
         let mut w = Window {
             cwnd_pkts: 100,
             cwnd_cnt: 0,

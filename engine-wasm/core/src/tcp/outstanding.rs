@@ -28,8 +28,12 @@ impl OutstandingAverages {
 
     /// Account for the value held until `now_ns`; `current` is the value now.
     pub fn hold(&mut self, current: u32, now_ns: u64) {
-        self.integral_pkt_ns += self.held_pkts as f64 * (now_ns - self.last_change_ns) as f64;
-        self.last_change_ns = now_ns;
+        // Several calls at one instant (an ACK, then the packets it lets
+        // out) would add 0: skip the arithmetic, not the result.
+        if now_ns != self.last_change_ns {
+            self.integral_pkt_ns += self.held_pkts as f64 * (now_ns - self.last_change_ns) as f64;
+            self.last_change_ns = now_ns;
+        }
         self.held_pkts = current;
     }
 
