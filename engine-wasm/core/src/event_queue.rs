@@ -2,18 +2,26 @@
 //! the sequence being the order they were scheduled in, so that equal times
 //! keep their scheduling order and a run is reproducible bit for bit.
 //!
-//! A binary min-heap of 16-byte keys: the time in the high 64 bits, then
-//! the sequence number, then the event's *source* (a link, a delay line, a
-//! flow's timer), so that one integer comparison orders two events and a
-//! sift moves 16 bytes. Sequence numbers are unique, so the source bits
-//! never decide an order. The event itself is a function of its source (a
-//! source always schedules the same event) and is stored once per source.
+//! Keys are 16 bytes: the time in the high 64 bits, then the sequence
+//! number, then the event's *source* (a link, a delay line, a flow's
+//! timer), so that one integer comparison orders two events. Sequence
+//! numbers are unique, so the source bits never decide an order. The event
+//! itself is a function of its source (a source always schedules the same
+//! event) and is stored once per source.
 //!
-//! This replaced a heap of (time, sequence, event) structs compared field by
-//! field, 24 bytes each, the largest cost of a run (BENCHMARKS.md, "Faster
-//! engine"). A winner tree over single-event sources and a heap whose pop
-//! waits to be replaced by the next push were tried as well: both ran
-//! fewer instructions but mispredicted more branches, and were slower.
+//! The pending keys are kept sorted, latest first: taking the earliest is
+//! a pop from the end, and scheduling moves up only the keys due before
+//! the new one (a link's next completion is among the earliest: one or two
+//! moves), a short, predictable loop. A dozen events are pending in a run
+//! of two flows, a few hundred with a hundred flows. Past a thousand
+//! (thousands of flows) the insertion costs more than a heap's logarithm,
+//! and the keys move into a binary heap, and back once few remain.
+//!
+//! This replaced a binary heap of (time, sequence, event) structs compared
+//! field by field, the largest cost of a run. Taking from a heap is a chain
+//! of dependent loads and comparisons, one per level; a winner tree, a
+//! 4-ary heap, a tree of block minima and a radix heap were all slower
+//! than the sorted keys here (BENCHMARKS.md, "Faster engine").
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -29,6 +37,13 @@ const MAX_SOURCES: usize = 1 << SOURCE_BITS;
 /// comment).
 type Key = u128;
 
+/// Above this many pending events the keys go to a heap; below
+/// [`SORTED_AGAIN`] they come back (the gap keeps them from switching at
+/// every event). Measured: the sorted keys were faster with 160 flows, the
+/// heap with 4 096. The unit tests use small values to switch often.
+const SORTED_MAX: usize = if cfg!(test) { 24 } else { 1024 };
+const SORTED_AGAIN: usize = if cfg!(test) { 8 } else { 256 };
+
 fn time_of(k: Key) -> u64 {
     (k >> 64) as u64
 }
@@ -42,7 +57,11 @@ fn source_of(k: Key) -> usize {
 #[derive(Debug)]
 pub(crate) struct EventQueue<E> {
     next_seq: u64,
+    /// The pending keys, latest first, while there are few (`!large`).
+    sorted: Vec<Key>,
+    /// The pending keys while there are many (`large`).
     heap: BinaryHeap<Reverse<Key>>,
+    large: bool,
     /// The event each source schedules.
     events: Vec<E>,
 }
@@ -57,7 +76,9 @@ impl<E: Copy> EventQueue<E> {
         );
         EventQueue {
             next_seq: 0,
-            heap: BinaryHeap::with_capacity(64),
+            sorted: Vec::with_capacity(SORTED_MAX),
+            heap: BinaryHeap::new(),
+            large: false,
             events: vec![filler; sources],
         }
     }
@@ -72,18 +93,51 @@ impl<E: Copy> EventQueue<E> {
         assert!(seq < 1 << (64 - SOURCE_BITS), "event sequence overflow");
         self.events[source] = event;
         let tag = seq << SOURCE_BITS | source as u64;
-        self.heap.push(Reverse((time_ns as Key) << 64 | tag as Key));
+        let key = (time_ns as Key) << 64 | tag as Key;
+        if self.large {
+            self.heap.push(Reverse(key));
+        } else if self.sorted.len() == SORTED_MAX {
+            self.large = true;
+            self.heap = self.sorted.drain(..).map(Reverse).collect();
+            self.heap.push(Reverse(key));
+        } else {
+            // Move up the keys due before this one, from the earliest.
+            self.sorted.push(key);
+            let keys = &mut self.sorted[..];
+            let mut i = keys.len() - 1;
+            while i > 0 && keys[i - 1] < key {
+                keys[i] = keys[i - 1];
+                i -= 1;
+            }
+            keys[i] = key;
+        }
     }
 
     /// The earliest event, if it is due by `until_ns`: removed and returned
     /// with its time.
     #[inline]
     pub fn pop_until(&mut self, until_ns: u64) -> Option<(u64, E)> {
-        let Reverse(first) = *self.heap.peek()?;
-        if time_of(first) > until_ns {
-            return None;
-        }
-        self.heap.pop();
+        let first = if self.large {
+            let Reverse(first) = *self.heap.peek()?;
+            if time_of(first) > until_ns {
+                return None;
+            }
+            self.heap.pop();
+            if self.heap.len() < SORTED_AGAIN {
+                self.large = false;
+                // Ascending in Reverse: the keys latest first.
+                let keys = std::mem::take(&mut self.heap).into_sorted_vec();
+                self.sorted.extend(keys.into_iter().map(|Reverse(k)| k));
+            }
+            first
+        } else {
+            let first = *self.sorted.last()?;
+            if time_of(first) > until_ns {
+                return None;
+            }
+            self.sorted.pop();
+            first
+        };
         Some((time_of(first), self.events[source_of(first)]))
     }
 }
@@ -143,13 +197,40 @@ mod tests {
         assert_eq!(q.pop_until(u64::MAX), None);
     }
 
+    /// Filling far past the heap threshold and draining below the sorted
+    /// one, twice, keeps the order.
+    #[test]
+    fn the_order_survives_moving_to_the_heap_and_back() {
+        let mut q = EventQueue::new(7, 0u32);
+        let mut r = Reference::default();
+        let (mut now, mut pending) = (0, 0);
+        for round in 0..2u64 {
+            for i in 0..3 * SORTED_MAX as u64 {
+                let t = now + (i * 37 + round) % 101;
+                q.push((i % 7) as usize, t, (i % 7) as u32);
+                r.push(t, (i % 7) as u32);
+                pending += 1;
+            }
+            assert!(q.large, "in the heap");
+            while pending > SORTED_AGAIN / 2 {
+                let got = q.pop_until(u64::MAX);
+                assert_eq!(got, r.pop_until(u64::MAX));
+                now = got.expect("pending").0;
+                pending -= 1;
+            }
+            assert!(!q.large, "back to sorted keys");
+        }
+    }
+
     proptest! {
         /// Any interleaving of pushes and pops gives exactly the former
-        /// queue's order.
+        /// queue's order, with few events pending or many (the keys move
+        /// to the heap and back).
         #[test]
         fn pops_in_exactly_the_former_queues_order(
             sources in 1usize..20,
-            ops in prop::collection::vec((0u8..3, 0usize..20, 0u64..50), 1..400),
+            push_weight in 1u8..4,
+            ops in prop::collection::vec((0u8..4, 0usize..20, 0u64..50), 1..400),
         ) {
             let mut q = EventQueue::new(sources, 0u32);
             let mut r = Reference::default();
@@ -157,7 +238,7 @@ mod tests {
             for (op, s, dt) in ops {
                 // A source always schedules the same event: its number.
                 let s = s % sources;
-                if op < 2 {
+                if op < push_weight {
                     q.push(s, now + dt, s as u32);
                     r.push(now + dt, s as u32);
                 } else {
