@@ -42,8 +42,6 @@ pub struct Ack {
     pub echo_sent_ns: u64,
     /// The echoed segment was a retransmission (no RTT sample: Karn).
     pub echo_retransmission: bool,
-    /// Segment numbers this ACK newly delivered in order (for rate samples).
-    pub trigger_seq: u32,
 }
 
 /// Nanoseconds to serialise `bytes` at `rate_bps`, rounded up.

@@ -506,6 +506,14 @@ impl CongestionControl for Bbr {
         Some(self.pacing_rate.max(1.0))
     }
 
+    fn paces(&self) -> bool {
+        true
+    }
+
+    fn uses_delivery_rate(&self) -> bool {
+        true
+    }
+
     fn ignores_loss(&self) -> bool {
         true
     }

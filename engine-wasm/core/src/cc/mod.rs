@@ -122,7 +122,8 @@ pub struct AckSample {
     pub in_flight_pkts: u32,
     /// Total packets delivered (acked) by the connection so far.
     pub delivered_pkts: u64,
-    /// Delivery-rate sample (Linux `tcp_rate.c`), packets per second.
+    /// Delivery-rate sample (Linux `tcp_rate.c`), packets per second; only
+    /// for algorithms whose `uses_delivery_rate()` is true.
     pub delivery_rate_pps: Option<f64>,
     /// The rate sample was limited by the application or the receiver window.
     pub app_limited: bool,
@@ -222,6 +223,20 @@ pub trait CongestionControl {
     /// Pacing rate in bytes per second, if the algorithm paces (BBR).
     fn pacing_rate_bytes_per_s(&self) -> Option<f64> {
         None
+    }
+
+    /// Whether [`pacing_rate_bytes_per_s`](Self::pacing_rate_bytes_per_s)
+    /// can ever be `Some`. Asked once per flow, so that a sender that never
+    /// paces skips the question on every packet.
+    fn paces(&self) -> bool {
+        false
+    }
+
+    /// Whether the algorithm reads [`AckSample::delivery_rate_pps`]. Asked
+    /// once per flow: for the others the sender leaves it `None` and saves
+    /// a division on every ACK.
+    fn uses_delivery_rate(&self) -> bool {
+        false
     }
 
     /// Whether losses should leave cwnd alone (BBR: "none on loss").

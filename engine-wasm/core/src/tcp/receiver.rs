@@ -45,7 +45,6 @@ impl Receiver {
             ece,
             echo_sent_ns: p.sent_ns,
             echo_retransmission: p.retransmission,
-            trigger_seq: p.seq,
         }
     }
 

@@ -125,6 +125,8 @@ pub struct Sender {
     // Delivery-rate state (Linux tcp_rate.c).
     delivered: u64,
     delivered_ns: u64,
+    /// The algorithm reads delivery-rate samples (else they are not made).
+    rate_samples: bool,
     /// tcptrace-style outstanding-data averages (seed 002): the mean over
     /// ACK arrivals and the time-weighted mean.
     outstanding: OutstandingAverages,
@@ -173,6 +175,7 @@ impl Sender {
             backoff: 0,
             delivered: 0,
             delivered_ns: now_ns,
+            rate_samples: cc.uses_delivery_rate(),
             outstanding: OutstandingAverages::new(now_ns),
             finished: false,
             stats: SenderStats::default(),
@@ -397,7 +400,7 @@ impl Sender {
         let mut delivery_rate_pps = None;
         if newly_acked > 0 {
             self.delivered_ns = now_ns;
-            if let Some(seg) = rate_from {
+            if let Some(seg) = rate_from.filter(|_| self.rate_samples) {
                 // Linux takes the larger of the send and ACK intervals; the
                 // ACK interval dominates for a sender that is not pacing.
                 let interval = now_ns.saturating_sub(seg.delivered_ns_at_send);

@@ -36,7 +36,6 @@ fn ack(cum_seq: u32, sent_ns: u64) -> Ack {
         ece: false,
         echo_sent_ns: sent_ns,
         echo_retransmission: false,
-        trigger_seq: cum_seq.saturating_sub(1),
     }
 }
 
