@@ -3,19 +3,18 @@
 //! keep their scheduling order and a run is reproducible bit for bit.
 //!
 //! Keys are 16 bytes: the time in the high 64 bits, then the sequence
-//! number, then the event's *source* (a link, a delay line, a flow's
-//! timer), so that one integer comparison orders two events. Sequence
-//! numbers are unique, so the source bits never decide an order. The event
-//! itself is a function of its source (a source always schedules the same
-//! event) and is stored once per source.
+//! number, then the event itself packed into 16 bits (its kind and the
+//! link or flow it is for), so that one integer comparison orders two
+//! events and a key is all there is to an event. Sequence numbers are
+//! unique, so the event bits never decide an order.
 //!
 //! The pending keys are kept sorted, latest first: taking the earliest is
 //! a pop from the end, and scheduling moves up only the keys due before
 //! the new one (a link's next completion is among the earliest: one or two
 //! moves), a short, predictable loop. A dozen events are pending in a run
-//! of two flows, a few hundred with a hundred flows. Past a thousand
-//! (thousands of flows) the insertion costs more than a heap's logarithm,
-//! and the keys move into a binary heap, and back once few remain.
+//! of two flows, a few more per flow. Past a thousand (hundreds of
+//! flows) the insertion costs more than a heap's logarithm, and the keys
+//! move into a binary heap, and back once few remain.
 //!
 //! This replaced a binary heap of (time, sequence, event) structs compared
 //! field by field, the largest cost of a run. Taking from a heap is a chain
@@ -26,14 +25,17 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Bits of a key that hold the source; the sequence number has the other
+/// Bits of a key that hold the event; the sequence number has the other
 /// 48 of the low half.
-const SOURCE_BITS: u32 = 16;
-const SOURCE_MASK: u64 = (1 << SOURCE_BITS) - 1;
-/// The most sources a queue can have (the scenario limits need ~29 000).
-const MAX_SOURCES: usize = 1 << SOURCE_BITS;
+const EVENT_BITS: u32 = 16;
 
-/// (time, sequence, source) packed into one integer (see the module
+/// An event that packs into [`EVENT_BITS`] bits, to travel inside a key.
+pub(crate) trait EventCode: Copy {
+    fn code(self) -> u16;
+    fn from_code(code: u16) -> Self;
+}
+
+/// (time, sequence, event) packed into one integer (see the module
 /// comment).
 type Key = u128;
 
@@ -48,12 +50,8 @@ fn time_of(k: Key) -> u64 {
     (k >> 64) as u64
 }
 
-fn source_of(k: Key) -> usize {
-    (k as u64 & SOURCE_MASK) as usize
-}
 
-/// A priority queue of events of type `E`, each scheduled by one of a
-/// fixed number of sources.
+/// A priority queue of events of type `E`.
 #[derive(Debug)]
 pub(crate) struct EventQueue<E> {
     next_seq: u64,
@@ -62,37 +60,29 @@ pub(crate) struct EventQueue<E> {
     /// The pending keys while there are many (`large`).
     heap: BinaryHeap<Reverse<Key>>,
     large: bool,
-    /// The event each source schedules.
-    events: Vec<E>,
+    event: std::marker::PhantomData<E>,
 }
 
-impl<E: Copy> EventQueue<E> {
-    /// A queue for `sources` sources; `filler` is stored for sources that
-    /// have scheduled nothing yet and is never returned.
-    pub fn new(sources: usize, filler: E) -> Self {
-        assert!(
-            sources <= MAX_SOURCES,
-            "{sources} event sources (at most {MAX_SOURCES})"
-        );
+impl<E: EventCode> EventQueue<E> {
+    pub fn new() -> Self {
         EventQueue {
             next_seq: 0,
             sorted: Vec::with_capacity(SORTED_MAX),
             heap: BinaryHeap::new(),
             large: false,
-            events: vec![filler; sources],
+            event: std::marker::PhantomData,
         }
     }
 
-    /// Schedule `event`, from `source`, at `time_ns`.
+    /// Schedule `event` at `time_ns`.
     #[inline]
-    pub fn push(&mut self, source: usize, time_ns: u64, event: E) {
+    pub fn push(&mut self, time_ns: u64, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
         // 2^48 events is years of simulated gigabit traffic, far beyond the
         // scenario limits; checked all the same, since order depends on it.
-        assert!(seq < 1 << (64 - SOURCE_BITS), "event sequence overflow");
-        self.events[source] = event;
-        let tag = seq << SOURCE_BITS | source as u64;
+        assert!(seq < 1 << (64 - EVENT_BITS), "event sequence overflow");
+        let tag = seq << EVENT_BITS | event.code() as u64;
         let key = (time_ns as Key) << 64 | tag as Key;
         if self.large {
             self.heap.push(Reverse(key));
@@ -138,7 +128,7 @@ impl<E: Copy> EventQueue<E> {
             self.sorted.pop();
             first
         };
-        Some((time_of(first), self.events[source_of(first)]))
+        Some((time_of(first), E::from_code(first as u16)))
     }
 }
 
@@ -146,6 +136,16 @@ impl<E: Copy> EventQueue<E> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    impl EventCode for u16 {
+        fn code(self) -> u16 {
+            self
+        }
+
+        fn from_code(code: u16) -> Self {
+            code
+        }
+    }
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
 
@@ -153,17 +153,17 @@ mod tests {
     /// (time, sequence).
     #[derive(Default)]
     struct Reference {
-        heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
+        heap: BinaryHeap<Reverse<(u64, u64, u16)>>,
         seq: u64,
     }
 
     impl Reference {
-        fn push(&mut self, t: u64, e: u32) {
+        fn push(&mut self, t: u64, e: u16) {
             self.heap.push(Reverse((t, self.seq, e)));
             self.seq += 1;
         }
 
-        fn pop_until(&mut self, until: u64) -> Option<(u64, u32)> {
+        fn pop_until(&mut self, until: u64) -> Option<(u64, u16)> {
             match self.heap.peek() {
                 Some(Reverse((t, _, _))) if *t <= until => {
                     self.heap.pop().map(|Reverse((t, _, e))| (t, e))
@@ -175,21 +175,22 @@ mod tests {
 
     #[test]
     fn equal_times_leave_in_scheduling_order() {
-        let mut q = EventQueue::new(4, 0u32);
-        q.push(2, 10, 1);
-        q.push(3, 10, 2);
-        q.push(0, 10, 3);
-        q.push(1, 5, 4);
-        q.push(1, 10, 4);
+        let mut q = EventQueue::new();
+        q.push(10, 1u16);
+        q.push(10, 2);
+        q.push(10, 3);
+        q.push(5, 4);
+        q.push(10, 4);
+        q.push(10, 0);
         let order: Vec<_> = std::iter::from_fn(|| q.pop_until(u64::MAX)).collect();
-        assert_eq!(order, [(5, 4), (10, 1), (10, 2), (10, 3), (10, 4)]);
+        assert_eq!(order, [(5, 4), (10, 1), (10, 2), (10, 3), (10, 4), (10, 0)]);
     }
 
     #[test]
     fn nothing_after_the_horizon_is_popped() {
-        let mut q = EventQueue::new(2, 0u32);
-        q.push(0, 100, 7);
-        q.push(1, 200, 8);
+        let mut q = EventQueue::new();
+        q.push(100, 7u16);
+        q.push(200, 8);
         assert_eq!(q.pop_until(99), None);
         assert_eq!(q.pop_until(150), Some((100, 7)));
         assert_eq!(q.pop_until(150), None);
@@ -197,18 +198,27 @@ mod tests {
         assert_eq!(q.pop_until(u64::MAX), None);
     }
 
+    #[test]
+    fn every_code_comes_back() {
+        let mut q = EventQueue::new();
+        for c in [0, 1, 0x0fff, 0x1000, u16::MAX] {
+            q.push(1, c);
+            assert_eq!(q.pop_until(1), Some((1, c)));
+        }
+    }
+
     /// Filling far past the heap threshold and draining below the sorted
     /// one, twice, keeps the order.
     #[test]
     fn the_order_survives_moving_to_the_heap_and_back() {
-        let mut q = EventQueue::new(7, 0u32);
+        let mut q = EventQueue::new();
         let mut r = Reference::default();
         let (mut now, mut pending) = (0, 0);
         for round in 0..2u64 {
             for i in 0..3 * SORTED_MAX as u64 {
                 let t = now + (i * 37 + round) % 101;
-                q.push((i % 7) as usize, t, (i % 7) as u32);
-                r.push(t, (i % 7) as u32);
+                q.push(t, (i % 7) as u16);
+                r.push(t, (i % 7) as u16);
                 pending += 1;
             }
             assert!(q.large, "in the heap");
@@ -228,19 +238,16 @@ mod tests {
         /// to the heap and back).
         #[test]
         fn pops_in_exactly_the_former_queues_order(
-            sources in 1usize..20,
             push_weight in 1u8..4,
-            ops in prop::collection::vec((0u8..4, 0usize..20, 0u64..50), 1..400),
+            ops in prop::collection::vec((0u8..4, any::<u16>(), 0u64..50), 1..400),
         ) {
-            let mut q = EventQueue::new(sources, 0u32);
+            let mut q = EventQueue::new();
             let mut r = Reference::default();
             let mut now = 0u64;
-            for (op, s, dt) in ops {
-                // A source always schedules the same event: its number.
-                let s = s % sources;
+            for (op, e, dt) in ops {
                 if op < push_weight {
-                    q.push(s, now + dt, s as u32);
-                    r.push(now + dt, s as u32);
+                    q.push(now + dt, e);
+                    r.push(now + dt, e);
                 } else {
                     let until = now + dt;
                     let got = q.pop_until(until);

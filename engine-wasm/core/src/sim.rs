@@ -4,7 +4,7 @@
 //! a clock, so the same scenario and seed give the same trace bit for bit.
 
 use crate::cc::{self, CaState};
-use crate::event_queue::EventQueue;
+use crate::event_queue::{EventCode, EventQueue};
 use crate::net::{Ack, DelayLine, Packet, Port, Red, RedVerdict, ETHERNET_OVERHEAD_BYTES};
 use crate::profile;
 use crate::record::{EventKind, Recorder};
@@ -31,64 +31,55 @@ enum Event {
     FlowStop(u32),
 }
 
-/// Which source schedules each event, for the [`EventQueue`]: each host's
-/// NIC and receive interrupt, the bottleneck, the sampler, and each flow's
-/// two delay lines, three timers, start and stop. A source always
-/// schedules the same event, so the queue stores the event once per source.
-#[derive(Clone, Copy, Debug)]
-struct Sources {
-    hosts: usize,
-    flows: usize,
-}
+/// Bits of an event's code that hold the host or flow (the kind has the
+/// top four): the scenario limits allow 64 × 64 flows.
+const EVENT_INDEX_BITS: u32 = 12;
 
-impl Sources {
-    fn count(self) -> usize {
-        2 * self.hosts + 2 + 7 * self.flows
-    }
-
-    /// Inlined so that at each call site the event kind, and so most of
-    /// this arithmetic, is known at compile time.
-    #[inline(always)]
-    fn of(self, event: Event) -> usize {
-        let (h, f) = (self.hosts, self.flows);
-        let flow_base = 2 * h + 2;
-        match event {
-            Event::HostTxDone(i) => i as usize,
-            Event::HostRxInterrupt(i) => h + i as usize,
-            Event::BottleneckTxDone => 2 * h,
-            Event::Sample => 2 * h + 1,
-            Event::DataArrives(i) => flow_base + i as usize,
-            Event::AckArrives(i) => flow_base + f + i as usize,
-            Event::Rto(i) => flow_base + 2 * f + i as usize,
-            Event::DelayedAck(i) => flow_base + 3 * f + i as usize,
-            Event::Pace(i) => flow_base + 4 * f + i as usize,
-            Event::FlowStart(i) => flow_base + 5 * f + i as usize,
-            Event::FlowStop(i) => flow_base + 6 * f + i as usize,
+impl Event {
+    /// The kind's number and the host or flow.
+    fn parts(self) -> (u16, u32) {
+        match self {
+            Event::HostTxDone(i) => (0, i),
+            Event::BottleneckTxDone => (1, 0),
+            Event::DataArrives(i) => (2, i),
+            Event::AckArrives(i) => (3, i),
+            Event::Rto(i) => (4, i),
+            Event::DelayedAck(i) => (5, i),
+            Event::Pace(i) => (6, i),
+            Event::Sample => (7, 0),
+            Event::HostRxInterrupt(i) => (8, i),
+            Event::FlowStart(i) => (9, i),
+            Event::FlowStop(i) => (10, i),
         }
     }
 }
 
-/// The event queue and the simulation's sources.
-struct Events {
-    queue: EventQueue<Event>,
-    sources: Sources,
-}
-
-impl Events {
-    fn new(sources: Sources) -> Self {
-        Events {
-            queue: EventQueue::new(sources.count(), Event::Sample),
-            sources,
-        }
+/// An event travels inside its queue key as 16 bits: the kind, then the
+/// host or flow.
+impl EventCode for Event {
+    #[inline(always)]
+    fn code(self) -> u16 {
+        let (kind, i) = self.parts();
+        debug_assert!(i < 1 << EVENT_INDEX_BITS, "host or flow {i}");
+        kind << EVENT_INDEX_BITS | i as u16
     }
 
     #[inline(always)]
-    fn push(&mut self, time_ns: u64, event: Event) {
-        self.queue.push(self.sources.of(event), time_ns, event);
-    }
-
-    fn pop_until(&mut self, until_ns: u64) -> Option<(u64, Event)> {
-        self.queue.pop_until(until_ns)
+    fn from_code(code: u16) -> Self {
+        let i = (code & ((1 << EVENT_INDEX_BITS) - 1)) as u32;
+        match code >> EVENT_INDEX_BITS {
+            0 => Event::HostTxDone(i),
+            1 => Event::BottleneckTxDone,
+            2 => Event::DataArrives(i),
+            3 => Event::AckArrives(i),
+            4 => Event::Rto(i),
+            5 => Event::DelayedAck(i),
+            6 => Event::Pace(i),
+            7 => Event::Sample,
+            8 => Event::HostRxInterrupt(i),
+            9 => Event::FlowStart(i),
+            _ => Event::FlowStop(i),
+        }
     }
 }
 
@@ -183,7 +174,7 @@ pub struct Simulation {
     end_ns: u64,
     sample_interval_ns: u64,
     wire_bytes: u32,
-    events: Events,
+    events: EventQueue<Event>,
     rng: Rng,
     hosts: Vec<HostState>,
     bottleneck: Port,
@@ -229,10 +220,12 @@ impl Simulation {
         };
         let mut hosts = Vec::new();
         let mut flows = Vec::new();
-        let mut events = Events::new(Sources {
-            hosts: s.hosts.len(),
-            flows: s.hosts.iter().map(|h| h.flows.len()).sum(),
-        });
+        let flow_count: usize = s.hosts.iter().map(|h| h.flows.len()).sum();
+        assert!(
+            s.hosts.len().max(flow_count) <= 1 << EVENT_INDEX_BITS,
+            "validated scenarios have at most 64 × 64 flows"
+        );
+        let mut events = EventQueue::new();
         for (h, host) in s.hosts.iter().enumerate() {
             for flow in &host.flows {
                 let id = flows.len() as u32;
