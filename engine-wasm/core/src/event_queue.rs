@@ -50,7 +50,6 @@ fn time_of(k: Key) -> u64 {
     (k >> 64) as u64
 }
 
-
 /// A priority queue of events of type `E`.
 #[derive(Debug)]
 pub(crate) struct EventQueue<E> {
