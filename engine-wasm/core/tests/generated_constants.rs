@@ -8,12 +8,15 @@ use std::path::PathBuf;
 
 fn generated_dir() -> PathBuf {
     // .cargo/config.toml points TS_RS_EXPORT_DIR at app/src/engine/generated.
-    let dir = std::env::var("TS_RS_EXPORT_DIR").unwrap_or_else(|_| "../app/src/engine/generated".into());
+    let dir =
+        std::env::var("TS_RS_EXPORT_DIR").unwrap_or_else(|_| "../app/src/engine/generated".into());
     let dir = PathBuf::from(dir);
     if dir.is_absolute() {
         dir
     } else {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(dir)
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(dir)
     }
 }
 

@@ -114,7 +114,11 @@ fn order_holds_when_the_values_are_in_that_order_and_fails_otherwise() {
     swapped.extend(sweep("reno-9000", |_| 900.0));
     let o = one(&l, &swapped);
     assert_eq!(o.holds, Some(false));
-    assert!(o.detail.contains("800 Mb/s") && o.detail.contains("900 Mb/s"), "{}", o.detail);
+    assert!(
+        o.detail.contains("800 Mb/s") && o.detail.contains("900 Mb/s"),
+        "{}",
+        o.detail
+    );
 }
 
 #[test]
