@@ -59,7 +59,6 @@ const RETRANS: u8 = 4;
 #[derive(Clone, Copy, Debug, Default)]
 struct Segment {
     flags: u8,
-    sent_ns: u64,
     delivered_at_send: u64,
     delivered_ns_at_send: u64,
 }
@@ -246,7 +245,6 @@ impl Sender {
         }
         let entry = Segment {
             flags: 0,
-            sent_ns: now_ns,
             delivered_at_send: self.delivered,
             delivered_ns_at_send: self.delivered_ns,
         };
@@ -258,7 +256,6 @@ impl Sender {
             self.stats.retransmissions += 1;
             let s = self.seg(tx.seq);
             s.flags |= RETRANS;
-            s.sent_ns = now_ns;
             s.delivered_at_send = entry.delivered_at_send;
             s.delivered_ns_at_send = entry.delivered_ns_at_send;
             self.retrans_out += 1;
