@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { DELIBERATE_CRASH, watchConsole } from './support/console';
-import type { LabHookSnapshot } from '../app/src/labs/testHooks';
+import type { LabHookSnapshot } from '../app/src/guided/testHooks';
 
 // Guided labs (issue 7): a lab opened by link runs its sweep across the
 // worker pool, draws exactly what the engine measured, shows the paper's

@@ -3,7 +3,7 @@
 # committed):
 #   engine-wasm/bindings     -> app/src/engine/pkg  the single-run engine, all
 #                               the lab page loads at first;
-#   engine-wasm/lab-bindings -> app/src/labs/pkg    the guided-lab API, loaded
+#   engine-wasm/lab-bindings -> app/src/guided/pkg    the guided-lab API, loaded
 #                               only with the guided-labs view (issue 12).
 # Each package is skipped when the sources it is built from are unchanged
 # since its last successful build, and checked with a short run in Node
@@ -116,4 +116,4 @@ build_package() {
 }
 
 build_package bindings "$ROOT/app/src/engine/pkg" sawtooth_bindings
-build_package lab-bindings "$ROOT/app/src/labs/pkg" sawtooth_lab_bindings
+build_package lab-bindings "$ROOT/app/src/guided/pkg" sawtooth_lab_bindings

@@ -4,7 +4,7 @@
 //   node scripts/wasm-smoke.mjs <pkg-dir> [wasm-file]
 // The package is found by its one `<name>.js` + `<name>_bg.wasm` pair:
 // the single-run engine (app/src/engine/pkg) runs a short scenario and must
-// not carry the guided labs; the guided-lab engine (app/src/labs/pkg) lists
+// not carry the guided labs; the guided-lab engine (app/src/guided/pkg) lists
 // its labs and runs one point of a sweep.
 // Exits non-zero, with the reason, when the module fails to load or run.
 import { readdirSync, readFileSync } from 'node:fs';

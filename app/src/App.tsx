@@ -15,9 +15,9 @@ import type { RenderedRun } from './testHooks';
 import { VIEWS, viewFromSearch } from './lab/views';
 import { ErrorPanel } from './ui/ErrorPanel';
 import { StartHere } from './ui/StartHere';
-// guided labs (issue 7): the second view (app/src/labs), loaded when opened
+// guided labs (issue 7): the second view (app/src/guided), loaded when opened
 // so the lab page's first load does not carry it.
-const LabsView = lazy(() => import('./labs/LabsView').then((m) => ({ default: m.LabsView })));
+const LabsView = lazy(() => import('./guided/LabsView').then((m) => ({ default: m.LabsView })));
 // share: links, embed mode, exports, chart text alternatives (app/src/share).
 import { loadFromUrl, resolveView } from './share/loadFromUrl';
 import { Notices } from './share/Notices';

@@ -20,7 +20,7 @@ export const LAYERS = [
   'ui', // the lab page's components
   'share', // links, embeds, exports
   'present', // fitted views, presentation mode, slide export
-  'labs', // the guided labs
+  'guided', // the guided labs
   'pages', // pages composed of all of the above
   '.', // the app shell: App, main, the test hooks
 ] as const;

@@ -15,7 +15,7 @@ import type { Comparison, PointResult } from './engine/generated/labs';
 import type { EngineEvent, EventKind, RunSummary, Scenario } from './engine/types';
 import { isSettled, type RunPublisher, type RunSnapshot, type RunState, type SettledState } from './lab/runStore';
 // guided labs (issue 7): window.sawtooth.lab().
-import { labHookSnapshot, type LabHookSnapshot } from './labs/testHooks';
+import { labHookSnapshot, type LabHookSnapshot } from './guided/testHooks';
 
 /**
  * The contract version (stated at the top of docs/TEST-SURFACE.md):

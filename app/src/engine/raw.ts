@@ -1,6 +1,6 @@
 // The shape of the single-run wasm-bindgen module built from
 // engine-wasm/bindings (app/src/engine/pkg/sawtooth_bindings.js; the guided
-// labs have their own, see ../labs/engineApi.ts). Written by hand so that
+// labs have their own, see ../guided/engineApi.ts). Written by hand so that
 // the pure parts of the facade, the worker logic and their tests do not need
 // the build artifact; worker.ts checks at compile time that the real module
 // fits.

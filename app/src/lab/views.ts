@@ -9,7 +9,7 @@ export interface ViewDef {
 
 export const VIEWS: ViewDef[] = [
   { id: 'lab', title: 'Lab' },
-  // guided labs (issue 7): app/src/labs, rendered by App for ?view=labs or ?lab=<id>.
+  // guided labs (issue 7): app/src/guided, rendered by App for ?view=labs or ?lab=<id>.
   { id: 'labs', title: 'Guided labs' },
 ];
 

@@ -1,6 +1,6 @@
 // Presentation mode in a guided lab: one screen at a time, question →
 // prediction → run → the paper beside the simulation. The lab's own view
-// (labs/LabDetail.tsx) is unchanged: this wraps it and present.css shows
+// (guided/LabDetail.tsx) is unchanged: this wraps it and present.css shows
 // the sections of the current screen (data-step).
 
 import { useState, type ReactNode } from 'react';
