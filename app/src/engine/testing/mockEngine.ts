@@ -3,6 +3,8 @@
 // contract: column names, column-major sample chunks, event triples,
 // validation errors thrown as JSON, and a summary document.
 
+import { DEFAULT_SCENARIO, LIMITS } from '../generated/defaults';
+import { FLOW_COLUMNS } from '../generated/constants';
 import type { RawEngine, RawSimulationLike } from '../raw';
 import type { FlowSummary, ResourceEstimate, RunSummary, Scenario } from '../types';
 
@@ -25,27 +27,9 @@ class RuntimeErrorLike extends Error {
 export const trapError = (): Error =>
   typeof WebAssembly !== 'undefined' && WebAssembly.RuntimeError ? new WebAssembly.RuntimeError('unreachable') : new RuntimeErrorLike('unreachable');
 
+/** The engine's default scenario, shortened to 1 s so mock runs stay small. */
 export function defaultMockScenario(): Scenario {
-  return {
-    version: 2,
-    seed: 1,
-    duration_ms: 1000,
-    sample_interval_ms: 10,
-    mtu_bytes: 9000,
-    rtt_ms: 30,
-    loss_rate: 0,
-    profile: 'linux-2.4',
-    mechanisms: {},
-    tcp: { initial_cwnd_pkts: 2, initial_ssthresh_pkts: null, delayed_ack: true, sack: true },
-    bottleneck: { rate_bps: 1e9, buffer_pkts: 1000, aqm: { kind: 'drop_tail' } },
-    hosts: [
-      {
-        nic_bps: 1e9,
-        txqueuelen_pkts: 100,
-        flows: [{ algorithm: 'reno', params: {}, window_bytes: 16777216, start_ms: 0, stop_ms: null, extra_delay_ms: 0 }],
-      },
-    ],
-  };
+  return { ...structuredClone(DEFAULT_SCENARIO), duration_ms: 1000 };
 }
 
 /** The mock engine processes one event per simulated microsecond. */
@@ -55,7 +39,7 @@ export const MOCK_NS_PER_EVENT = 1000;
 export function mockEstimate(s: Scenario): ResourceEstimate {
   const flows = s.hosts.reduce((n, h) => n + h.flows.length, 0);
   const rows = Math.ceil(s.duration_ms / s.sample_interval_ms) + 1;
-  const columns = 1 + 9 * flows + 1 + s.hosts.length;
+  const columns = 1 + FLOW_COLUMNS.length * flows + 1 + s.hosts.length;
   const sampleBytes = rows * columns * 8;
   return {
     samples_per_flow: rows,
@@ -75,14 +59,16 @@ export function mockEstimate(s: Scenario): ResourceEstimate {
 
 function validate(s: Scenario): { field: string; value: string; message: string }[] {
   const errors = [];
-  if (!(s.rtt_ms >= 0 && s.rtt_ms <= 1000)) errors.push({ field: 'rtt_ms', value: String(s.rtt_ms), message: 'must be between 0 and 1000 ms' });
+  const [rttMin, rttMax] = LIMITS.rtt_ms;
+  if (!(s.rtt_ms >= rttMin && s.rtt_ms <= rttMax)) errors.push({ field: 'rtt_ms', value: String(s.rtt_ms), message: `must be between ${rttMin} and ${rttMax} ms` });
+  const [winMin, winMax] = LIMITS.window_bytes;
   s.hosts.forEach((h, hi) =>
     h.flows.forEach((f, fi) => {
-      if (!(f.window_bytes >= 65536 && f.window_bytes <= 536870912))
+      if (!(f.window_bytes >= winMin && f.window_bytes <= winMax))
         errors.push({
           field: `hosts[${hi}].flows[${fi}].window_bytes`,
           value: String(f.window_bytes),
-          message: 'must be between 65536 and 536870912',
+          message: `must be between ${winMin} and ${winMax}`,
         });
     }),
   );
@@ -95,17 +81,7 @@ export function mockCwnd(t: number, f: number, rttMs: number): number {
   return 10 + f + 90 * ((t % period) / period);
 }
 
-const MOCK_FLOW_FIELDS = [
-  'cwnd_pkts',
-  'cwnd_bytes',
-  'ssthresh_pkts',
-  'outstanding_bytes',
-  'outstanding_avg_bytes',
-  'outstanding_wavg_bytes',
-  'throughput_bps',
-  'srtt_ms',
-  'state',
-];
+const MOCK_FLOW_FIELDS = FLOW_COLUMNS;
 
 export function createMockEngine(opts: MockOptions = {}): RawEngine {
   class MockSimulation implements RawSimulationLike {
