@@ -37,6 +37,9 @@ step "typecheck"
 tsc --noEmit -p tsconfig.json
 tsc --noEmit -p tsconfig.node.json
 
+step "import rules (dependency-cruiser: no cycles, no upward imports between app layers)"
+depcruise app/src --config .dependency-cruiser.cjs
+
 step "unit tests (vitest)"
 vitest run
 

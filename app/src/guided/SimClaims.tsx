@@ -2,7 +2,7 @@
 // filled with numbers from the results and checked against them by the
 // engine (sim_claims). The paper's findings are elsewhere on the page.
 
-import type { ClaimOutcome, ClaimPart } from '../engine/generated/claims';
+import type { ClaimOutcome, ClaimPart } from '../engine/generated/labs';
 import { claimsView, waitingText } from './simClaims';
 
 function Part({ part }: { part: ClaimPart }) {

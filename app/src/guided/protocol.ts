@@ -3,7 +3,7 @@
 // spreads its points over a pool of them (pool.ts).
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
-import type { ClaimOutcome } from '../engine/generated/claims';
+import type { ClaimOutcome } from '../engine/generated/labs';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 
 /** Debug switches for one point (e2e tests of crash recovery). */

@@ -3,7 +3,7 @@
 // points). Every number comes from the engine.
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
-import type { ClaimOutcome } from '../engine/generated/claims';
+import type { ClaimOutcome } from '../engine/generated/labs';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 import type { RankRow } from './protocol';
 import { LabWorker, type LabWorkerLike } from './workerClient';

@@ -3,7 +3,7 @@
 // have all finished are shown, and one the runs do not bear out is shown as
 // such rather than asserted.
 
-import type { ClaimOutcome } from '../engine/generated/claims';
+import type { ClaimOutcome } from '../engine/generated/labs';
 
 export interface ClaimsView {
   /** Sentences whose runs have finished, in the lab's order. */

@@ -6,7 +6,7 @@
 // with useSyncExternalStore. Results are kept for the browser
 // tab (sessionStorage), so coming back from a drill-down shows them again.
 
-import type { ClaimOutcome } from '../engine/generated/claims';
+import type { ClaimOutcome } from '../engine/generated/labs';
 import type { Comparison, Lab, PointResult, SweepPoint } from '../engine/generated/labs';
 import { pointCost, runOrder, type PointStatus } from './progress';
 import type { SweepOutcome, SweepPool } from './pool';

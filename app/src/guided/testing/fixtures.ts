@@ -1,6 +1,6 @@
 // Small labs, points and results for unit tests (shapes of the generated types).
 
-import type { ClaimOutcome } from '../../engine/generated/claims';
+import type { ClaimOutcome } from '../../engine/generated/labs';
 import type { Comparison, Lab, PaperValue, PointResult, Series, SweepPoint, SweepValue } from '../../engine/generated/labs';
 import type { Scenario } from '../../engine/types';
 

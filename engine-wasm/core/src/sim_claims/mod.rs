@@ -18,7 +18,7 @@ use values::{Measured, Runs, ValueRef, Xs};
 /// One sentence about the simulated results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
-#[ts(export, export_to = "claims.ts")]
+#[ts(export, export_to = "labs.ts")]
 pub struct SimClaim {
     /// Unique within the lab.
     pub id: String,
@@ -38,7 +38,7 @@ pub struct SimClaim {
 /// What a check asserts of the series' values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
-#[ts(export, export_to = "claims.ts")]
+#[ts(export, export_to = "labs.ts")]
 pub enum CheckKind {
     /// The series in the order given, highest value first (for `rank`:
     /// best place first), each ahead of the next by more than `tolerance`.
@@ -64,7 +64,7 @@ pub enum CheckKind {
 /// One check of a claim.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
-#[ts(export, export_to = "claims.ts")]
+#[ts(export, export_to = "labs.ts")]
 pub struct Check {
     pub kind: CheckKind,
     pub metric: Metric,
@@ -93,7 +93,7 @@ pub struct Check {
 
 /// One sentence as the runs so far bear it out.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
-#[ts(export, export_to = "claims.ts")]
+#[ts(export, export_to = "labs.ts")]
 pub struct ClaimOutcome {
     pub id: String,
     /// The sentence with its placeholders filled ("…" where a value's runs
@@ -111,7 +111,7 @@ pub struct ClaimOutcome {
 
 /// A piece of a filled sentence.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
-#[ts(export, export_to = "claims.ts")]
+#[ts(export, export_to = "labs.ts")]
 pub struct ClaimPart {
     pub text: String,
     /// For a measured value: its reference (`series@at:metric`).
