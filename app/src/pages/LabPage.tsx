@@ -8,6 +8,7 @@ import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, use
 import type { RunView } from '../charts/chartModel';
 import { MARKER_KINDS, markerPath, type MarkerKind } from '../charts/markers';
 import { flowColor } from '../charts/palette';
+import { AutoRun } from '../lab/autoRun';
 import { buildChartSpecs, CHART_IDS, ColumnSum, MovingAverage, type ChartSpec } from '../charts/specs';
 import { TimeChart, type RenderMode } from '../charts/TimeChart';
 import { clampDomain, isFullView, type Domain } from '../charts/timeLink';
@@ -154,16 +155,13 @@ export function LabPage(props: LabPageProps) {
   }));
   const autoplay = useRef(props.autoplay);
   autoplay.current = props.autoplay;
-  const lastStarted = useRef<string | null>(null);
-  const debug = useRef(props.debugFirstRun);
-  useEffect(() => {
-    const key = JSON.stringify(scenario);
-    if (key === lastStarted.current) return;
-    lastStarted.current = key;
-    store.start(scenario, { debug: debug.current });
-    debug.current = undefined;
-    setPlayback((p) => (autoplay.current ? pb.restart(p) : pb.onNewRun(p)));
-  }, [scenario, store]);
+  // The AutoRun starts a run on every scenario change; the page only restarts its playback clock.
+  const autoRun = useMemo(() => new AutoRun(lab, store), [lab, store]);
+  const firstDebug = useRef(props.debugFirstRun);
+  useEffect(
+    () => autoRun.attach(() => setPlayback((p) => (autoplay.current ? pb.restart(p) : pb.onNewRun(p))), firstDebug.current),
+    [autoRun],
+  );
 
   const runScenario = snap.scenario ?? scenario;
   const duration = runScenario.duration_ms / 1000;
