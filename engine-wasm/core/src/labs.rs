@@ -953,6 +953,12 @@ fn scale_buffer(s: &mut Scenario, buffer_pkts: u32) {
         *min_th_pkts = (*min_th_pkts * k).max(1.0);
         *max_th_pkts = (*max_th_pkts * k).max(*min_th_pkts + 1.0).min(new as f64);
     }
+    if let Aqm::StepMark {
+        threshold_pkts: Some(k),
+    } = &mut s.bottleneck.aqm
+    {
+        *k = (*k).min(new);
+    }
     s.bottleneck.buffer_pkts = new;
 }
 

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 pub mod ablation;
+pub mod aqm;
 pub mod cc;
 mod event_queue;
 pub mod fidelity;

@@ -1,7 +1,7 @@
-//! The network: packets, interface queues, the bottleneck port (drop-tail or
-//! RED/ECN) and propagation delay lines. Each element has at most one pending
-//! event (htsim's design): a link schedules its next completion, a delay line
-//! schedules only its head.
+//! The network: packets, the frames queues hold, interface queues and
+//! propagation delay lines (the bottleneck and its queue management are in
+//! `aqm/`). Each element has at most one pending event (htsim's design): a
+//! link schedules its next completion, a delay line schedules only its head.
 
 use std::collections::VecDeque;
 
@@ -10,12 +10,26 @@ use std::collections::VecDeque;
 /// of line time, which is why iperf tops out near 941 Mb/s on gigabit.
 pub const ETHERNET_OVERHEAD_BYTES: u32 = 38;
 
+/// The Ethernet header (14 bytes) inside that overhead: what a Linux qdisc
+/// counts of a frame besides its IP packet (`qdisc_pkt_len` is `skb->len`,
+/// header included, FCS, preamble and gap not).
+pub const ETHERNET_HEADER_BYTES: u32 = 14;
+
+/// The smallest Ethernet payload (IEEE 802.3: a 64-byte minimum frame less
+/// its 14-byte header and 4-byte FCS); shorter IP packets are padded.
+pub const ETHERNET_MIN_PAYLOAD_BYTES: u32 = 46;
+
 /// Headers inside the MTU: 20 IPv4 + 20 TCP + 12 for the timestamp option
 /// (RFC 7323 §3, padded to 12), which every kernel the papers ran enabled.
 /// MSS = MTU − 52: 1448 bytes at MTU 1500, 8948 at MTU 9000.
 pub const TCP_IP_HEADER_BYTES: u32 = 52;
 
-/// One data segment on its way to the receiver.
+/// The `flow` of a latency probe (an ICMP echo of the probe host, not a
+/// TCP flow): no flow index reaches it (at most 64 × 64 flows).
+pub const PROBE_FLOW: u32 = u32::MAX;
+
+/// One data segment on its way to the receiver, or a latency probe
+/// (`flow == PROBE_FLOW`, `seq` its number).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
     pub flow: u32,
@@ -23,8 +37,50 @@ pub struct Packet {
     pub seq: u32,
     pub sent_ns: u64,
     pub retransmission: bool,
-    /// Congestion Experienced, set by a RED queue marking instead of dropping.
+    /// Congestion Experienced, set by a queue marking instead of dropping.
     pub ce: bool,
+}
+
+impl Packet {
+    /// ECN-capable transport (RFC 3168 §5): every TCP flow is, as the
+    /// RED+ECN model always assumed; a latency probe is not (ping sends its
+    /// echo requests Not-ECT), so a queue that would mark it drops it.
+    pub fn is_ect(&self) -> bool {
+        self.flow != PROBE_FLOW
+    }
+
+    pub fn is_probe(&self) -> bool {
+        self.flow == PROBE_FLOW
+    }
+}
+
+/// A packet in a queue, with its size and the time it joined the queue.
+/// (`Packet` itself stays the receiver's 24-byte view of a segment; what
+/// only queues need lives here.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub packet: Packet,
+    /// When the frame joined its current queue: its sojourn time is
+    /// measured from here (RFC 8289 §3.1).
+    pub enqueued_ns: u64,
+    /// Bytes of line time: the IP packet (padded to the minimum Ethernet
+    /// payload) plus [`ETHERNET_OVERHEAD_BYTES`].
+    pub wire_bytes: u32,
+    /// Bytes a queue counts (backlogs, DRR deficits, MTU comparisons): the
+    /// IP packet plus the Ethernet header, as Linux's qdiscs count them.
+    pub len_bytes: u32,
+}
+
+impl Frame {
+    /// A frame carrying an IP packet of `ip_bytes`.
+    pub fn new(packet: Packet, ip_bytes: u32) -> Frame {
+        Frame {
+            packet,
+            enqueued_ns: 0,
+            wire_bytes: ip_bytes.max(ETHERNET_MIN_PAYLOAD_BYTES) + ETHERNET_OVERHEAD_BYTES,
+            len_bytes: ip_bytes.max(ETHERNET_MIN_PAYLOAD_BYTES) + ETHERNET_HEADER_BYTES,
+        }
+    }
 }
 
 /// One acknowledgement on its way back to the sender.
@@ -49,33 +105,58 @@ pub fn serialisation_ns(bytes: u32, rate_bps: u64) -> u64 {
     (bytes as u64 * 8 * 1_000_000_000).div_ceil(rate_bps)
 }
 
-/// A FIFO transmitter: a queue of waiting packets plus the one on the wire.
-/// The packet on the wire stays at the front of the queue until it is
-/// sent, so a packet is written once on arrival and read once on leaving.
+/// Serialisation times at one rate, with the common frame size's cached
+/// (every data packet has it).
+#[derive(Clone, Copy, Debug)]
+pub struct TxTime {
+    pub rate_bps: u64,
+    pub common_wire_bytes: u32,
+    /// Nanoseconds to send a frame of `common_wire_bytes`.
+    pub common_ns: u64,
+}
+
+impl TxTime {
+    pub fn new(rate_bps: u64, common_wire_bytes: u32) -> TxTime {
+        TxTime {
+            rate_bps,
+            common_wire_bytes,
+            common_ns: serialisation_ns(common_wire_bytes, rate_bps),
+        }
+    }
+
+    /// Nanoseconds to send a frame of `wire_bytes`.
+    #[inline]
+    pub fn of(&self, wire_bytes: u32) -> u64 {
+        if wire_bytes == self.common_wire_bytes {
+            self.common_ns
+        } else {
+            serialisation_ns(wire_bytes, self.rate_bps)
+        }
+    }
+}
+
+/// A FIFO transmitter: a queue of waiting frames plus the one on the wire,
+/// each sent in its own size's time. The frame on the wire stays at the
+/// front of the queue until it is sent, so a frame is written once on
+/// arrival and read once on leaving.
 #[derive(Debug)]
 pub struct Port {
-    pub rate_bps: u64,
-    /// Waiting packets the port holds (the one on the wire not counted).
+    /// Waiting frames the port holds (the one on the wire not counted).
     pub capacity_pkts: usize,
-    /// While `busy`, the front is the packet on the wire.
-    queue: VecDeque<Packet>,
+    /// While `busy`, the front is the frame on the wire.
+    queue: VecDeque<Frame>,
     busy: bool,
-    pub tx_ns: u64,
-    pub drops: u64,
-    pub marks: u64,
+    pub tx: TxTime,
     pub sent_pkts: u64,
 }
 
 impl Port {
     pub fn new(rate_bps: u64, capacity_pkts: usize, wire_bytes: u32) -> Port {
         Port {
-            rate_bps,
             capacity_pkts,
             queue: VecDeque::with_capacity(capacity_pkts.saturating_add(1).min(1 << 16)),
             busy: false,
-            tx_ns: serialisation_ns(wire_bytes, rate_bps),
-            drops: 0,
-            marks: 0,
+            tx: TxTime::new(rate_bps, wire_bytes),
             sent_pkts: 0,
         }
     }
@@ -94,110 +175,31 @@ impl Port {
         self.queue.len()
     }
 
-    /// Queue `p` (the caller checked [`is_full`](Port::is_full)). Returns
-    /// true if the port was idle and starts sending it: the caller
-    /// schedules its completion after `tx_ns`.
-    pub fn enqueue(&mut self, p: Packet) -> bool {
-        self.queue.push_back(p);
-        let start = !self.busy;
+    /// Queue `f` (the caller checked [`is_full`](Port::is_full)). Returns
+    /// its transmission time if the port was idle and starts sending it:
+    /// the caller schedules the completion.
+    #[inline]
+    pub fn enqueue(&mut self, f: Frame) -> Option<u64> {
+        let tx = (!self.busy).then(|| self.tx.of(f.wire_bytes));
+        self.queue.push_back(f);
         self.busy = true;
-        start
+        tx
     }
 
-    /// The packet on the wire has been sent: returns it, and whether the
-    /// next one starts (the caller schedules its completion).
-    pub fn finish(&mut self) -> (Packet, bool) {
+    /// The frame on the wire has been sent: returns it, and the next
+    /// frame's transmission time if one starts (the caller schedules its
+    /// completion).
+    #[inline]
+    pub fn finish(&mut self) -> (Frame, Option<u64>) {
         debug_assert!(self.busy, "a port completes only while busy");
-        let p = self
+        let f = self
             .queue
             .pop_front()
             .expect("a port completes only while busy");
         self.sent_pkts += 1;
-        self.busy = !self.queue.is_empty();
-        (p, self.busy)
-    }
-}
-
-/// Random Early Detection state (Floyd & Jacobson 1993, "gentle" off).
-#[derive(Clone, Debug)]
-pub struct Red {
-    pub min_th: f64,
-    pub max_th: f64,
-    pub max_p: f64,
-    pub weight: f64,
-    pub ecn: bool,
-    pub avg: f64,
-    /// Packets since the last mark/drop (the `count` of the paper).
-    pub count: i64,
-    /// When the queue went idle, to decay `avg` across idle time.
-    pub idle_since_ns: Option<u64>,
-}
-
-/// What RED decides for an arriving packet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RedVerdict {
-    Enqueue,
-    Mark,
-    Drop,
-}
-
-impl Red {
-    pub fn new(min_th: f64, max_th: f64, max_p: f64, weight: f64, ecn: bool) -> Red {
-        Red {
-            min_th,
-            max_th,
-            max_p,
-            weight,
-            ecn,
-            avg: 0.0,
-            count: -1,
-            idle_since_ns: None,
-        }
-    }
-
-    /// Update the average with the instantaneous queue `q` and decide.
-    /// `uniform` is a draw in [0, 1); `tx_ns` is one packet's transmission
-    /// time, used to age the average over idle periods (Floyd & Jacobson §4).
-    pub fn on_arrival(
-        &mut self,
-        q: usize,
-        now_ns: u64,
-        tx_ns: u64,
-        uniform: f64,
-        ect: bool,
-    ) -> RedVerdict {
-        if let Some(since) = self.idle_since_ns {
-            // The queue stays idle until a packet is actually queued (the
-            // caller clears the mark then), so age from here on.
-            let m = ((now_ns - since) / tx_ns.max(1)).min(i32::MAX as u64) as i32;
-            self.avg *= (1.0 - self.weight).powi(m);
-            self.idle_since_ns = Some(now_ns);
-        }
-        self.avg = (1.0 - self.weight) * self.avg + self.weight * q as f64;
-        if self.avg < self.min_th {
-            self.count = -1;
-            return RedVerdict::Enqueue;
-        }
-        let signal = if self.avg >= self.max_th {
-            self.count = 0;
-            true
-        } else {
-            self.count += 1;
-            let pb = self.max_p * (self.avg - self.min_th) / (self.max_th - self.min_th);
-            let denom = 1.0 - self.count as f64 * pb;
-            let pa = if denom <= 0.0 { 1.0 } else { pb / denom };
-            if uniform < pa {
-                self.count = 0;
-                true
-            } else {
-                false
-            }
-        };
-        match (signal, self.ecn && ect && self.avg < self.max_th) {
-            (false, _) => RedVerdict::Enqueue,
-            (true, true) => RedVerdict::Mark,
-            (true, false) => RedVerdict::Drop,
-        }
+        let next = self.queue.front().map(|n| self.tx.of(n.wire_bytes));
+        self.busy = next.is_some();
+        (f, next)
     }
 }
 
@@ -290,33 +292,5 @@ mod tests {
         assert_eq!(d.pop_due(99), None);
         assert_eq!(d.pop_due(100), Some('a'));
         assert_eq!(d.next_exit_ns(), Some(105));
-    }
-
-    /// Floyd & Jacobson §4: the average decays over idle time, even when
-    /// arrivals during the idle period are dropped (a regression: the idle
-    /// mark used to be consumed by a dropped packet, freezing the average
-    /// above max_th so that every retransmission was dropped).
-    #[test]
-    fn red_average_decays_across_idle_time_despite_drops() {
-        let mut red = Red::new(5.0, 15.0, 0.1, 0.01, false);
-        red.avg = 100.0;
-        red.idle_since_ns = Some(0);
-        assert_eq!(red.on_arrival(0, 1_000, 1_000, 0.5, true), RedVerdict::Drop);
-        assert!(red.idle_since_ns.is_some(), "a drop leaves the queue idle");
-        let v = red.on_arrival(0, 10_000_000, 1_000, 0.5, true);
-        assert!(red.avg < 1.0, "avg {}", red.avg);
-        assert_eq!(v, RedVerdict::Enqueue);
-    }
-
-    #[test]
-    fn red_never_signals_below_min_th_and_always_above_max_th() {
-        let mut red = Red::new(5.0, 15.0, 0.1, 1.0, false);
-        for _ in 0..100 {
-            assert_eq!(red.on_arrival(4, 0, 1, 0.0, true), RedVerdict::Enqueue);
-        }
-        assert_eq!(red.on_arrival(20, 0, 1, 0.999, true), RedVerdict::Drop);
-        let mut ecn = Red::new(5.0, 15.0, 1.0, 1.0, true);
-        assert_eq!(ecn.on_arrival(14, 0, 1, 0.0, true), RedVerdict::Mark);
-        assert_eq!(ecn.on_arrival(14, 0, 1, 0.0, false), RedVerdict::Drop);
     }
 }

@@ -6,7 +6,7 @@
 pub mod traffic;
 
 use crate::record::{RecordedEvent, FLOW_COLUMNS, MAX_STORED_EVENTS};
-use crate::scenario::{Aqm, Scenario};
+use crate::scenario::Scenario;
 use crate::sim::ms_to_ns;
 use serde::Serialize;
 use ts_rs::TS;
@@ -43,14 +43,22 @@ pub struct ResourceEstimate {
     /// The event log's cap: it never holds more than this.
     #[ts(type = "number")]
     pub event_bytes_max: u64,
-    /// sample_bytes + event_bytes: what the run is expected to record.
+    /// sample_bytes + probe_bytes + event_bytes: what the run is expected
+    /// to record.
     #[ts(type = "number")]
     pub recorded_bytes: u64,
-    /// sample_bytes + event_bytes_max: what validation holds to the budget.
+    /// sample_bytes + probe_bytes + event_bytes_max: what validation holds
+    /// to the budget.
     #[ts(type = "number")]
     pub recorded_bytes_max: u64,
     #[ts(type = "number")]
     pub budget_bytes: u64,
+    /// Latency probes the run sends (`Scenario::probe`; 0 without one).
+    #[ts(type = "number")]
+    pub probe_packets: u64,
+    /// Bytes of the probes' round trips (16 each, exact if all return).
+    #[ts(type = "number")]
+    pub probe_bytes: u64,
     /// Data packets the senders are expected to transmit.
     #[ts(type = "number")]
     pub data_packets: u64,
@@ -70,6 +78,24 @@ pub fn samples_per_flow(s: &Scenario) -> u64 {
     end_ns.div_ceil(interval_ns).max(1)
 }
 
+/// Latency probes a run sends: one every interval from time zero while
+/// before the end (sim.rs `send_probe`).
+pub fn probes(s: &Scenario) -> u64 {
+    match &s.probe {
+        None => 0,
+        Some(p) => {
+            let interval_ns = ms_to_ns(p.interval_ms()).max(1);
+            ms_to_ns(s.duration_ms).div_ceil(interval_ns)
+        }
+    }
+}
+
+/// Bytes of one probe's round trip (`sim::ProbeSample`).
+const PROBE_SAMPLE_BYTES: u64 = std::mem::size_of::<crate::sim::ProbeSample>() as u64;
+
+/// Engine events per probe: sent, leaves the bottleneck, echoed, back.
+const EVENTS_PER_PROBE: f64 = 4.0;
+
 /// Sampled columns (record.rs `Recorder::new`).
 pub fn columns(s: &Scenario) -> u64 {
     2 + (s.flow_count() * FLOW_COLUMNS.len() + s.hosts.len()) as u64
@@ -88,8 +114,10 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
     let samples = samples_per_flow(s);
     let columns = columns(s);
     let sample_bytes = samples.saturating_mul(columns).saturating_mul(F64_BYTES);
+    let probe_packets = probes(s);
+    let probe_bytes = probe_packets.saturating_mul(PROBE_SAMPLE_BYTES);
     let flows = traffic::flows(s);
-    let ecn = matches!(s.bottleneck.aqm, Aqm::Red { ecn: true, .. });
+    let ecn = s.bottleneck.aqm.marks_ecn();
     let events: f64 = flows
         .iter()
         .map(|f| {
@@ -118,9 +146,15 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
         events,
         event_bytes,
         event_bytes_max: EVENT_LOG_BYTES_MAX,
-        recorded_bytes: sample_bytes.saturating_add(event_bytes),
-        recorded_bytes_max: sample_bytes.saturating_add(EVENT_LOG_BYTES_MAX),
+        recorded_bytes: sample_bytes
+            .saturating_add(probe_bytes)
+            .saturating_add(event_bytes),
+        recorded_bytes_max: sample_bytes
+            .saturating_add(probe_bytes)
+            .saturating_add(EVENT_LOG_BYTES_MAX),
         budget_bytes: RECORDED_BYTES_BUDGET,
+        probe_packets,
+        probe_bytes,
         data_packets: data.round() as u64,
         ack_packets: acks.round() as u64,
         engine_events: engine_events(s, &flows, samples).round() as u64,
@@ -133,7 +167,7 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
 /// timer (1); each active flow's delayed-ACK timer fires at most every
 /// 40 ms; each host's receive interrupt at most once per interval.
 fn engine_events(s: &Scenario, flows: &[traffic::FlowTraffic], samples: u64) -> f64 {
-    let mut n = samples as f64;
+    let mut n = samples as f64 + EVENTS_PER_PROBE * probes(s) as f64;
     for f in flows {
         n += 3.0 * f.data_pkts + f.ack_pkts + 2.0;
         if f.paced {
@@ -173,10 +207,12 @@ fn sane_div(a: f64, b: f64) -> f64 {
 pub fn over_budget_message(s: &Scenario) -> Option<String> {
     let row_bytes = columns(s) * F64_BYTES;
     let sample_bytes = samples_per_flow(s).saturating_mul(row_bytes);
-    if sample_bytes.saturating_add(EVENT_LOG_BYTES_MAX) <= RECORDED_BYTES_BUDGET {
+    let fixed_bytes =
+        EVENT_LOG_BYTES_MAX.saturating_add(probes(s).saturating_mul(PROBE_SAMPLE_BYTES));
+    if sample_bytes.saturating_add(fixed_bytes) <= RECORDED_BYTES_BUDGET {
         return None;
     }
-    let rows_max = (RECORDED_BYTES_BUDGET - EVENT_LOG_BYTES_MAX) / row_bytes;
+    let rows_max = RECORDED_BYTES_BUDGET.saturating_sub(fixed_bytes) / row_bytes;
     let flows = s.flow_count();
     let hosts = if s.hosts.len() > 1 {
         format!(" on {} hosts", s.hosts.len())

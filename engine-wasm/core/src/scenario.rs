@@ -39,6 +39,10 @@ pub struct Scenario {
     pub tcp: TcpConfig,
     pub bottleneck: Bottleneck,
     pub hosts: Vec<Host>,
+    /// A latency probe through the bottleneck (none by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub probe: Option<LatencyProbe>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -82,6 +86,134 @@ pub enum Aqm {
         weight: f64,
         ecn: bool,
     },
+    /// Controlled Delay (RFC 8289): drops at dequeue once packets have
+    /// waited more than `target_ms` for `interval_ms`, spaced by
+    /// interval/√count. Missing fields take the RFC's defaults.
+    Codel {
+        /// TARGET, default 5 ms (RFC 8289 §4.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        target_ms: Option<f64>,
+        /// INTERVAL, default 100 ms (RFC 8289 §4.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        interval_ms: Option<f64>,
+        /// Mark ECN-capable packets instead of dropping (RFC 3168 §5);
+        /// default false.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        ecn: Option<bool>,
+    },
+    /// FlowQueue-CoDel (RFC 8290): a queue per flow, deficit round robin
+    /// with new flows first, CoDel in each queue; the total limit is
+    /// `buffer_pkts`.
+    FqCodel {
+        /// Default 5 ms (RFC 8290 §5.1, CoDel's TARGET).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        target_ms: Option<f64>,
+        /// Default 100 ms (RFC 8290 §5.1, CoDel's INTERVAL).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        interval_ms: Option<f64>,
+        /// DRR quantum, default 1514 bytes (RFC 8290 §5.1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        quantum_bytes: Option<u32>,
+        /// Flow queues, default 1024 (RFC 8290 §5.1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        flows: Option<u32>,
+        /// Default false.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        ecn: Option<bool>,
+    },
+    /// Proportional Integral controller Enhanced (RFC 8033): a drop
+    /// probability updated every `t_update_ms` from the queueing delay.
+    Pie {
+        /// QDELAY_REF, default 15 ms (RFC 8033 §4.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        target_ms: Option<f64>,
+        /// T_UPDATE, default 15 ms (RFC 8033 §4.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        t_update_ms: Option<f64>,
+        /// Per second, default 0.125 (RFC 8033 §4.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        alpha: Option<f64>,
+        /// Per second, default 1.25 (RFC 8033 §4.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        beta: Option<f64>,
+        /// MAX_BURST, default 150 ms (RFC 8033 §4.4).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        max_burst_ms: Option<f64>,
+        /// Mark ECN-capable packets while the drop probability is at most
+        /// 10 % (RFC 8033 §5.1); default false.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        ecn: Option<bool>,
+    },
+    /// DCTCP's switch (RFC 8257 §3.1): mark CE when at least K packets
+    /// wait at arrival; drop only when the buffer is full.
+    StepMark {
+        /// K, default 20 packets (Alizadeh et al., SIGCOMM 2010, §4).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        threshold_pkts: Option<u32>,
+    },
+}
+
+impl Aqm {
+    /// Whether the queue signals with ECN marks (so senders see CWR
+    /// episodes rather than losses).
+    pub fn marks_ecn(&self) -> bool {
+        match *self {
+            Aqm::DropTail {} => false,
+            Aqm::Red { ecn, .. } => ecn,
+            Aqm::Codel { ecn, .. } | Aqm::FqCodel { ecn, .. } | Aqm::Pie { ecn, .. } => {
+                ecn.unwrap_or(false)
+            }
+            Aqm::StepMark { .. } => true,
+        }
+    }
+}
+
+/// The classic bufferbloat ping: a host beside the senders, attached to the
+/// bottleneck switch, sends a probe every `interval_ms` through the
+/// bottleneck queue and measures its round trip.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct LatencyProbe {
+    /// Default 200 ms: the shortest interval iputils' ping(8) long allowed
+    /// a user who is not root ("Only super-user may set interval to values
+    /// less than 0.2 seconds"; recent releases allow 2 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub interval_ms: Option<f64>,
+    /// IP packet size, default 84 bytes: ping(8)'s default 56 data bytes +
+    /// 8 ICMP header + 20 IPv4 header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub size_bytes: Option<u32>,
+}
+
+impl LatencyProbe {
+    pub const INTERVAL_MS: f64 = 200.0;
+    pub const SIZE_BYTES: u32 = 84;
+
+    pub fn interval_ms(&self) -> f64 {
+        self.interval_ms.unwrap_or(Self::INTERVAL_MS)
+    }
+
+    pub fn size_bytes(&self) -> u32 {
+        self.size_bytes.unwrap_or(Self::SIZE_BYTES)
+    }
 }
 
 /// A sender host: one NIC with its interface queue, any number of flows.
@@ -153,6 +285,22 @@ pub mod limits {
     pub const INTERRUPT_INTERVAL_US: (f64, f64) = (0.0, 100_000.0);
     pub const RMEM_MAX_BYTES: (u32, u32) = (65_536, 1_073_741_824);
     pub const DELAY_GRANULARITY_US: (f64, f64) = (0.0, 100_000.0);
+    /// CoDel's and FQ-CoDel's TARGET and INTERVAL.
+    pub const CODEL_TARGET_MS: (f64, f64) = (0.001, 1000.0);
+    pub const CODEL_INTERVAL_MS: (f64, f64) = (0.1, 10_000.0);
+    /// FQ-CoDel's quantum and queues: Linux's `fq_codel_change` bounds.
+    pub const FQ_QUANTUM_BYTES: (u32, u32) = crate::aqm::fq_codel::QUANTUM_RANGE;
+    pub const FQ_FLOWS: (u32, u32) = crate::aqm::fq_codel::FLOWS_RANGE;
+    pub const PIE_TARGET_MS: (f64, f64) = (0.001, 1000.0);
+    pub const PIE_T_UPDATE_MS: (f64, f64) = (0.1, 1000.0);
+    /// PIE's alpha and beta, per second: Linux's range (0 to 32 sixteenths,
+    /// `sch_pie.c`).
+    pub const PIE_ALPHA_BETA: (f64, f64) = (0.0, 2.0);
+    pub const PIE_MAX_BURST_MS: (f64, f64) = (0.0, 10_000.0);
+    /// The latency probe's interval; its size runs from an empty echo
+    /// (20 IPv4 + 8 ICMP bytes) to the MTU.
+    pub const PROBE_INTERVAL_MS: (f64, f64) = (1.0, 60_000.0);
+    pub const PROBE_MIN_SIZE_BYTES: u32 = 28;
 }
 
 /// Scenario format 1 → 2: the run keeps today's mechanisms through the
@@ -382,6 +530,23 @@ impl Scenario {
             v.range_f("bottleneck.aqm.max_p", max_p, (0.0, 1.0), "");
             v.range_f("bottleneck.aqm.weight", weight, (1e-6, 1.0), "");
         }
+        self.validate_aqm(&mut v);
+        if let Some(probe) = &self.probe {
+            if let Some(x) = probe.interval_ms {
+                v.range_f("probe.interval_ms", x, PROBE_INTERVAL_MS, "ms");
+            }
+            if let Some(x) = probe.size_bytes {
+                v.range_u(
+                    "probe.size_bytes",
+                    x,
+                    (
+                        PROBE_MIN_SIZE_BYTES,
+                        self.mtu_bytes.max(PROBE_MIN_SIZE_BYTES),
+                    ),
+                    "bytes (at most mtu_bytes)",
+                );
+            }
+        }
         if self.hosts.len() < HOSTS.0 || self.hosts.len() > HOSTS.1 {
             v.push(
                 "hosts",
@@ -480,6 +645,77 @@ impl Scenario {
         v.errors
     }
 
+    /// The new queue disciplines' fields, each checked when given.
+    fn validate_aqm(&self, v: &mut Validator) {
+        use limits::*;
+        let f = |v: &mut Validator, name: &str, x: Option<f64>, range, unit| {
+            if let Some(x) = x {
+                v.range_f(&format!("bottleneck.aqm.{name}"), x, range, unit);
+            }
+        };
+        let u = |v: &mut Validator, name: &str, x: Option<u32>, range, unit| {
+            if let Some(x) = x {
+                v.range_u(&format!("bottleneck.aqm.{name}"), x, range, unit);
+            }
+        };
+        match self.bottleneck.aqm {
+            Aqm::DropTail {} | Aqm::Red { .. } => {}
+            Aqm::Codel {
+                target_ms,
+                interval_ms,
+                ..
+            } => {
+                f(v, "target_ms", target_ms, CODEL_TARGET_MS, "ms");
+                f(v, "interval_ms", interval_ms, CODEL_INTERVAL_MS, "ms");
+            }
+            Aqm::FqCodel {
+                target_ms,
+                interval_ms,
+                quantum_bytes,
+                flows,
+                ..
+            } => {
+                f(v, "target_ms", target_ms, CODEL_TARGET_MS, "ms");
+                f(v, "interval_ms", interval_ms, CODEL_INTERVAL_MS, "ms");
+                u(v, "quantum_bytes", quantum_bytes, FQ_QUANTUM_BYTES, "bytes");
+                u(v, "flows", flows, FQ_FLOWS, "queues");
+            }
+            Aqm::Pie {
+                target_ms,
+                t_update_ms,
+                alpha,
+                beta,
+                max_burst_ms,
+                ..
+            } => {
+                f(v, "target_ms", target_ms, PIE_TARGET_MS, "ms");
+                f(v, "t_update_ms", t_update_ms, PIE_T_UPDATE_MS, "ms");
+                f(v, "alpha", alpha, PIE_ALPHA_BETA, "per second");
+                f(v, "beta", beta, PIE_ALPHA_BETA, "per second");
+                f(v, "max_burst_ms", max_burst_ms, PIE_MAX_BURST_MS, "ms");
+            }
+            Aqm::StepMark { threshold_pkts } => {
+                let buffer = self.bottleneck.buffer_pkts.max(1);
+                u(
+                    v,
+                    "threshold_pkts",
+                    threshold_pkts,
+                    (1, buffer),
+                    "packets (at most buffer_pkts)",
+                );
+                if threshold_pkts.is_none()
+                    && crate::aqm::step::THRESHOLD_PKTS > self.bottleneck.buffer_pkts
+                {
+                    v.push(
+                        "bottleneck.aqm.threshold_pkts",
+                        format!("(default {})", crate::aqm::step::THRESHOLD_PKTS),
+                        format!("must be between 1 and {buffer} packets (at most buffer_pkts)"),
+                    );
+                }
+            }
+        }
+    }
+
     /// The profile's mechanisms with this scenario's overrides applied.
     pub fn resolved_mechanisms(&self) -> Mechanisms {
         let base = profile::profile(&self.profile)
@@ -533,6 +769,7 @@ impl Scenario {
                 txqueuelen_pkts: 100,
                 flows: vec![Flow::new("reno", 16 * 1024 * 1024)],
             }],
+            probe: None,
         }
     }
 }

@@ -3,13 +3,16 @@
 //! (time, sequence number); time is integer nanoseconds and never read from
 //! a clock, so the same scenario and seed give the same trace bit for bit.
 
+use crate::aqm::{Bottleneck, SignalKind};
 use crate::cc::{self, CaState};
 use crate::event_queue::{EventCode, EventQueue};
-use crate::net::{Ack, DelayLine, Packet, Port, Red, RedVerdict, ETHERNET_OVERHEAD_BYTES};
+use crate::net::{
+    Ack, DelayLine, Frame, Packet, Port, ETHERNET_HEADER_BYTES, ETHERNET_OVERHEAD_BYTES, PROBE_FLOW,
+};
 use crate::profile;
 use crate::record::{EventKind, Recorder};
 use crate::rng::Rng;
-use crate::scenario::{Aqm, Scenario, ValidationError};
+use crate::scenario::{Scenario, ValidationError};
 use crate::summary::{summarise, Summary};
 use crate::tcp::{Receiver, Sender, SenderConfig};
 
@@ -29,6 +32,13 @@ enum Event {
     HostRxInterrupt(u32),
     FlowStart(u32),
     FlowStop(u32),
+    /// The latency probe host sends its next probe.
+    ProbeSend,
+    /// A probe reached the far end of its forward path (its echo turns
+    /// back).
+    ProbeEcho,
+    /// A probe's echo reply arrived back: its round trip is measured.
+    ProbeReply,
 }
 
 /// Bits of an event's code that hold the host or flow (the kind has the
@@ -50,6 +60,9 @@ impl Event {
             Event::HostRxInterrupt(i) => (8, i),
             Event::FlowStart(i) => (9, i),
             Event::FlowStop(i) => (10, i),
+            Event::ProbeSend => (11, 0),
+            Event::ProbeEcho => (12, 0),
+            Event::ProbeReply => (13, 0),
         }
     }
 }
@@ -78,7 +91,10 @@ impl EventCode for Event {
             7 => Event::Sample,
             8 => Event::HostRxInterrupt(i),
             9 => Event::FlowStart(i),
-            _ => Event::FlowStop(i),
+            10 => Event::FlowStop(i),
+            11 => Event::ProbeSend,
+            12 => Event::ProbeEcho,
+            _ => Event::ProbeReply,
         }
     }
 }
@@ -154,6 +170,31 @@ pub(crate) struct FlowState {
     delivered_at_last_sample: u64,
 }
 
+/// One round trip of the latency probe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeSample {
+    /// When the probe left the probe host.
+    pub sent_ns: u64,
+    /// When its echo reply came back, less `sent_ns`.
+    pub rtt_ns: u64,
+}
+
+/// The latency probe host (`Scenario::probe`): it sends a probe every
+/// interval from time zero (the first at 0, as ping sends its first at
+/// once) straight into the bottleneck queue (its own link to the switch is
+/// not modelled: one small packet per interval never queues there), then
+/// the probe crosses the forward propagation delay, and its reply the
+/// return delay, neither congested nor subject to `loss_rate` (which
+/// models loss of data packets).
+struct ProbeState {
+    interval_ns: u64,
+    ip_bytes: u32,
+    fwd: DelayLine<Packet>,
+    rev: DelayLine<Packet>,
+    sent: u64,
+    samples: Vec<ProbeSample>,
+}
+
 struct HostState {
     port: Port,
     /// Packets of the port's queue that are in the driver's transmit ring
@@ -177,8 +218,8 @@ pub struct Simulation {
     events: EventQueue<Event>,
     rng: Rng,
     hosts: Vec<HostState>,
-    bottleneck: Port,
-    red: Option<Red>,
+    bottleneck: Bottleneck,
+    probe: Option<ProbeState>,
     pub(crate) flows: Vec<FlowState>,
     pub(crate) recorder: Recorder,
     processed_events: u64,
@@ -203,24 +244,17 @@ impl Simulation {
         let wire_bytes = s.mtu_bytes + ETHERNET_OVERHEAD_BYTES;
         let end_ns = ms_to_ns(s.duration_ms);
         let one_way_ns = ms_to_ns(s.rtt_ms) / 2;
-        let bottleneck = Port::new(
+        let flow_count: usize = s.hosts.iter().map(|h| h.flows.len()).sum();
+        let bottleneck = Bottleneck::new(
+            &s.bottleneck.aqm,
             s.bottleneck.rate_bps as u64,
             s.bottleneck.buffer_pkts as usize,
             wire_bytes,
+            s.mtu_bytes + ETHERNET_HEADER_BYTES,
+            flow_count,
         );
-        let red = match s.bottleneck.aqm {
-            Aqm::DropTail {} => None,
-            Aqm::Red {
-                min_th_pkts,
-                max_th_pkts,
-                max_p,
-                weight,
-                ecn,
-            } => Some(Red::new(min_th_pkts, max_th_pkts, max_p, weight, ecn)),
-        };
         let mut hosts = Vec::new();
         let mut flows = Vec::new();
-        let flow_count: usize = s.hosts.iter().map(|h| h.flows.len()).sum();
         assert!(
             s.hosts.len().max(flow_count) <= 1 << EVENT_INDEX_BITS,
             "validated scenarios have at most 64 × 64 flows"
@@ -303,6 +337,17 @@ impl Simulation {
         }
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
         events.push(sample_interval_ns.min(end_ns), Event::Sample);
+        let probe = s.probe.as_ref().map(|p| {
+            events.push(0, Event::ProbeSend);
+            ProbeState {
+                interval_ns: ms_to_ns(p.interval_ms()).max(1),
+                ip_bytes: p.size_bytes(),
+                fwd: DelayLine::with_granularity(one_way_ns, granularity_ns),
+                rev: DelayLine::with_granularity(one_way_ns, granularity_ns),
+                sent: 0,
+                samples: Vec::with_capacity(crate::resources::probes(&s) as usize),
+            }
+        });
         let rows = crate::resources::samples_per_flow(&s) as usize;
         let recorder = Recorder::new(flows.len(), hosts.len(), rows);
         Ok(Simulation {
@@ -315,7 +360,7 @@ impl Simulation {
             events,
             hosts,
             bottleneck,
-            red,
+            probe,
             flows,
             recorder,
             processed_events: 0,
@@ -347,16 +392,37 @@ impl Simulation {
         &self.recorder
     }
 
-    /// Bytes of samples and events recorded so far (the resource model's
-    /// `recorded_bytes` predicts this at the end of the run).
+    /// Bytes of samples, events and probe round trips recorded so far (the
+    /// resource model's `recorded_bytes` predicts this at the end of the
+    /// run).
     pub fn recorded_bytes(&self) -> u64 {
         self.recorder.recorded_bytes()
+            + self.probe.as_ref().map_or(0, |p| {
+                (p.samples.len() * std::mem::size_of::<ProbeSample>()) as u64
+            })
     }
 
-    /// Bytes the recorder holds allocated (columns are reserved whole at
-    /// the start).
+    /// Bytes the recorder and the probe hold allocated (columns and the
+    /// probe's samples are reserved whole at the start).
     pub fn recorder_allocated_bytes(&self) -> u64 {
         self.recorder.allocated_bytes()
+            + self.probe.as_ref().map_or(0, |p| {
+                (p.samples.capacity() * std::mem::size_of::<ProbeSample>()) as u64
+            })
+    }
+
+    /// Every probe that came back, in order of return (empty without a
+    /// probe): when it was sent and its round-trip time.
+    pub fn probe_samples(&self) -> &[ProbeSample] {
+        self.probe.as_ref().map_or(&[], |p| &p.samples)
+    }
+
+    /// Probes sent and probes lost at the bottleneck so far, if the
+    /// scenario has a probe.
+    pub fn probe_counts(&self) -> Option<(u64, u64)> {
+        self.probe
+            .as_ref()
+            .map(|p| (p.sent, self.bottleneck.signals.probe_drops))
     }
 
     pub fn processed_events(&self) -> u64 {
@@ -471,6 +537,30 @@ impl Simulation {
             Event::FlowStop(f) => {
                 self.flows[f as usize].sender.finished = true;
             }
+            Event::ProbeSend => self.send_probe(),
+            Event::ProbeEcho => {
+                let probe = self.probe.as_mut().expect("probe events need a probe");
+                while let Some(p) = probe.fwd.pop_due(now) {
+                    if let Some(t) = probe.rev.push(now, p) {
+                        self.events.push(t, Event::ProbeReply);
+                    }
+                }
+                if let Some(t) = probe.fwd.next_exit_ns() {
+                    self.events.push(t, Event::ProbeEcho);
+                }
+            }
+            Event::ProbeReply => {
+                let probe = self.probe.as_mut().expect("probe events need a probe");
+                while let Some(p) = probe.rev.pop_due(now) {
+                    probe.samples.push(ProbeSample {
+                        sent_ns: p.sent_ns,
+                        rtt_ns: now - p.sent_ns,
+                    });
+                }
+                if let Some(t) = probe.rev.next_exit_ns() {
+                    self.events.push(t, Event::ProbeReply);
+                }
+            }
         }
     }
 
@@ -533,9 +623,8 @@ impl Simulation {
             }
             let h = flow.host;
             let port = &mut self.hosts[h].port;
-            if port.enqueue(packet) {
-                self.events
-                    .push(now + port.tx_ns, Event::HostTxDone(h as u32));
+            if let Some(tx) = port.enqueue(Frame::new(packet, self.scenario.mtu_bytes)) {
+                self.events.push(now + tx, Event::HostTxDone(h as u32));
             }
         }
     }
@@ -543,56 +632,79 @@ impl Simulation {
     fn host_tx_done(&mut self, h: usize) {
         let now = self.now_ns;
         let port = &mut self.hosts[h].port;
-        let (p, next) = port.finish();
-        if next {
-            self.events
-                .push(now + port.tx_ns, Event::HostTxDone(h as u32));
+        let (f, next) = port.finish();
+        if let Some(tx) = next {
+            self.events.push(now + tx, Event::HostTxDone(h as u32));
         }
-        self.bottleneck_arrival(p);
+        self.bottleneck_arrival(f);
     }
 
-    fn bottleneck_arrival(&mut self, mut p: Packet) {
+    /// The probe host sends probe number `sent` and schedules the next.
+    fn send_probe(&mut self) {
         let now = self.now_ns;
-        let q = self.bottleneck.waiting_pkts();
-        let verdict = match &mut self.red {
-            Some(red) => {
-                let u = self.rng.uniform();
-                red.on_arrival(q, now, self.bottleneck.tx_ns, u, true)
-            }
-            None => RedVerdict::Enqueue,
+        let probe = self.probe.as_mut().expect("probe events need a probe");
+        let packet = Packet {
+            flow: PROBE_FLOW,
+            seq: probe.sent as u32,
+            sent_ns: now,
+            retransmission: false,
+            ce: false,
         };
-        let drop = verdict == RedVerdict::Drop || self.bottleneck.is_full();
-        if drop {
-            self.bottleneck.drops += 1;
-            self.flows[p.flow as usize].network_drops += 1;
-            self.recorder
-                .event(now, p.flow as usize, EventKind::NetworkLoss);
-            return;
+        probe.sent += 1;
+        let frame = Frame::new(packet, probe.ip_bytes);
+        let next = now + probe.interval_ns;
+        if next < self.end_ns {
+            self.events.push(next, Event::ProbeSend);
         }
-        if verdict == RedVerdict::Mark {
-            p.ce = true;
-            self.bottleneck.marks += 1;
-            self.flows[p.flow as usize].ecn_marks += 1;
-            self.recorder
-                .event(now, p.flow as usize, EventKind::EcnMark);
+        self.bottleneck_arrival(frame);
+    }
+
+    /// Record the drops and marks the bottleneck made (a probe's drop is
+    /// counted by the bottleneck and the probe summary, not the event log).
+    #[inline]
+    fn take_signals(&mut self) {
+        let now = self.now_ns;
+        for s in self.bottleneck.signals.list.drain(..) {
+            if s.flow == PROBE_FLOW {
+                continue;
+            }
+            let f = s.flow as usize;
+            match s.kind {
+                SignalKind::Drop => {
+                    self.flows[f].network_drops += 1;
+                    self.recorder.event(now, f, EventKind::NetworkLoss);
+                }
+                SignalKind::Mark => {
+                    self.flows[f].ecn_marks += 1;
+                    self.recorder.event(now, f, EventKind::EcnMark);
+                }
+            }
         }
-        if self.bottleneck.enqueue(p) {
-            self.events
-                .push(now + self.bottleneck.tx_ns, Event::BottleneckTxDone);
-        }
-        if let Some(red) = &mut self.red {
-            red.idle_since_ns = None;
+    }
+
+    fn bottleneck_arrival(&mut self, frame: Frame) {
+        let now = self.now_ns;
+        let start = self.bottleneck.arrive(frame, now, &mut self.rng);
+        self.take_signals();
+        if let Some(tx) = start {
+            self.events.push(now + tx, Event::BottleneckTxDone);
         }
     }
 
     fn bottleneck_tx_done(&mut self) {
         let now = self.now_ns;
-        let (p, next) = self.bottleneck.finish();
-        if next {
-            self.events
-                .push(now + self.bottleneck.tx_ns, Event::BottleneckTxDone);
-        } else if let Some(red) = &mut self.red {
-            red.idle_since_ns = Some(now);
+        let (p, next) = self.bottleneck.finish(now);
+        // CoDel drops at dequeue, when the next frame starts.
+        self.take_signals();
+        if let Some(tx) = next {
+            self.events.push(now + tx, Event::BottleneckTxDone);
+        }
+        if p.flow == PROBE_FLOW {
+            let probe = self.probe.as_mut().expect("a probe needs a probe host");
+            if let Some(t) = probe.fwd.push(now, p) {
+                self.events.push(t, Event::ProbeEcho);
+            }
+            return;
         }
         if self.scenario.loss_rate > 0.0 && self.rng.uniform() < self.scenario.loss_rate {
             self.flows[p.flow as usize].network_drops += 1;
@@ -736,9 +848,11 @@ impl Simulation {
         );
     }
 
-    /// Segments in each place, for conservation checks: (sent by senders,
-    /// in host queues, at the bottleneck, in forward delay lines, delivered
-    /// or buffered out of order at receivers, dropped).
+    /// Segments (and latency probes) in each place, for conservation
+    /// checks: (sent by senders and the probe host, in host queues and at
+    /// the bottleneck, in forward delay lines (a probe until its reply is
+    /// back), delivered or buffered out of order at receivers (probes
+    /// back), dropped).
     pub fn packet_accounting(&self) -> PacketAccounting {
         let mut a = PacketAccounting::default();
         for flow in &self.flows {
@@ -751,10 +865,17 @@ impl Simulation {
         }
         a.in_queues += self.bottleneck.occupancy_pkts() as u64;
         a.received = self.flows.iter().map(|f| f.receiver_arrivals()).sum();
+        if let Some(p) = &self.probe {
+            // A probe is in flight from its send until its reply returns.
+            a.sent += p.sent;
+            a.in_flight_on_wire += (p.fwd.len() + p.rev.len()) as u64;
+            a.received += p.samples.len() as u64;
+            a.dropped += self.bottleneck.signals.probe_drops;
+        }
         a
     }
 
-    pub(crate) fn bottleneck_port(&self) -> &Port {
+    pub(crate) fn bottleneck(&self) -> &Bottleneck {
         &self.bottleneck
     }
 
@@ -775,7 +896,7 @@ impl FlowState {
     }
 }
 
-/// Where every data segment a sender transmitted is.
+/// Where every data segment a sender transmitted (and every probe) is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PacketAccounting {
     pub sent: u64,

@@ -59,6 +59,56 @@ pub struct Summary {
     /// Data packets that crossed the bottleneck.
     pub packets_delivered: u64,
     pub events_not_stored: u64,
+    /// The latency probe's round trips, when the scenario has a probe.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub probe: Option<ProbeSummary>,
+}
+
+/// The latency probe's round trips (`Scenario::probe`). Percentiles are
+/// nearest-rank: the p-th percentile of n sorted round trips is the one of
+/// rank ⌈p/100 · n⌉ (so the median of 4 is the 2nd). None when no probe
+/// came back.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export, export_to = "summary.ts")]
+pub struct ProbeSummary {
+    pub sent: u64,
+    /// Replies back by the end of the run.
+    pub received: u64,
+    /// Dropped at the bottleneck (probes still in flight at the end are
+    /// neither received nor lost).
+    pub lost: u64,
+    pub rtt_median_ms: Option<f64>,
+    pub rtt_p99_ms: Option<f64>,
+    pub rtt_min_ms: Option<f64>,
+    pub rtt_mean_ms: Option<f64>,
+}
+
+/// The nearest-rank `pct`-th percentile of `sorted` (ascending).
+pub fn nearest_rank(sorted: &[u64], pct: f64) -> Option<u64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = ((pct / 100.0 * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    Some(sorted[rank - 1])
+}
+
+fn probe_summary(sim: &Simulation) -> Option<ProbeSummary> {
+    let (sent, lost) = sim.probe_counts()?;
+    let mut rtts: Vec<u64> = sim.probe_samples().iter().map(|s| s.rtt_ns).collect();
+    rtts.sort_unstable();
+    let ms = |ns: Option<u64>| ns.map(|ns| ns as f64 / 1e6);
+    let mean = (!rtts.is_empty())
+        .then(|| rtts.iter().map(|&x| x as f64).sum::<f64>() / rtts.len() as f64 / 1e6);
+    Some(ProbeSummary {
+        sent,
+        received: rtts.len() as u64,
+        lost,
+        rtt_median_ms: ms(nearest_rank(&rtts, 50.0)),
+        rtt_p99_ms: ms(nearest_rank(&rtts, 99.0)),
+        rtt_min_ms: ms(rtts.first().copied()),
+        rtt_mean_ms: mean,
+    })
 }
 
 /// Jain's fairness index (Jain, Chiu, Hawe 1984): 1 when all equal, 1/N
@@ -200,7 +250,7 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
         })
         .collect();
     let means: Vec<f64> = flows.iter().map(|f| f.mean_throughput_bps).collect();
-    let port = sim.bottleneck_port();
+    let port = sim.bottleneck();
     Summary {
         duration_s,
         jain_index: jain_index(&means),
@@ -209,10 +259,11 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
         total_throughput_bps,
         capacity_bps,
         utilisation: total_throughput_bps / capacity_bps,
-        bottleneck_drops: port.drops,
-        ecn_marks: port.marks,
+        bottleneck_drops: port.signals.drops,
+        ecn_marks: port.signals.marks,
         packets_delivered: port.sent_pkts,
         events_not_stored: rec.events_dropped,
+        probe: probe_summary(sim),
     }
 }
 
@@ -225,6 +276,18 @@ mod tests {
         assert!((jain_index(&[5.0, 5.0, 5.0]) - 1.0).abs() < 1e-12);
         assert!((jain_index(&[9.0, 0.0, 0.0]) - 1.0 / 3.0).abs() < 1e-12);
         assert!((jain_index(&[500.0, 308.0]) - 0.94655).abs() < 1e-4);
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let xs = [10, 20, 30, 40];
+        assert_eq!(nearest_rank(&xs, 50.0), Some(20));
+        assert_eq!(nearest_rank(&xs, 99.0), Some(40));
+        assert_eq!(nearest_rank(&xs, 0.0), Some(10));
+        let hundred: Vec<u64> = (1..=100).collect();
+        assert_eq!(nearest_rank(&hundred, 99.0), Some(99));
+        assert_eq!(nearest_rank(&hundred, 50.0), Some(50));
+        assert_eq!(nearest_rank(&[], 50.0), None);
     }
 
     #[test]

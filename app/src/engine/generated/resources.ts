@@ -26,13 +26,23 @@ events: number, event_bytes: number,
  */
 event_bytes_max: number, 
 /**
- * sample_bytes + event_bytes: what the run is expected to record.
+ * sample_bytes + probe_bytes + event_bytes: what the run is expected
+ * to record.
  */
 recorded_bytes: number, 
 /**
- * sample_bytes + event_bytes_max: what validation holds to the budget.
+ * sample_bytes + probe_bytes + event_bytes_max: what validation holds
+ * to the budget.
  */
 recorded_bytes_max: number, budget_bytes: number, 
+/**
+ * Latency probes the run sends (`Scenario::probe`; 0 without one).
+ */
+probe_packets: number, 
+/**
+ * Bytes of the probes' round trips (16 each, exact if all return).
+ */
+probe_bytes: number, 
 /**
  * Data packets the senders are expected to transmit.
  */

@@ -7,7 +7,69 @@ export type Aqm = { "kind": "drop_tail", } | { "kind": "red", min_th_pkts: numbe
 /**
  * EWMA weight of the average queue (w_q).
  */
-weight: number, ecn: boolean, };
+weight: number, ecn: boolean, } | { "kind": "codel", 
+/**
+ * TARGET, default 5 ms (RFC 8289 §4.3).
+ */
+target_ms?: number, 
+/**
+ * INTERVAL, default 100 ms (RFC 8289 §4.2).
+ */
+interval_ms?: number, 
+/**
+ * Mark ECN-capable packets instead of dropping (RFC 3168 §5);
+ * default false.
+ */
+ecn?: boolean, } | { "kind": "fq_codel", 
+/**
+ * Default 5 ms (RFC 8290 §5.1, CoDel's TARGET).
+ */
+target_ms?: number, 
+/**
+ * Default 100 ms (RFC 8290 §5.1, CoDel's INTERVAL).
+ */
+interval_ms?: number, 
+/**
+ * DRR quantum, default 1514 bytes (RFC 8290 §5.1).
+ */
+quantum_bytes?: number, 
+/**
+ * Flow queues, default 1024 (RFC 8290 §5.1).
+ */
+flows?: number, 
+/**
+ * Default false.
+ */
+ecn?: boolean, } | { "kind": "pie", 
+/**
+ * QDELAY_REF, default 15 ms (RFC 8033 §4.2).
+ */
+target_ms?: number, 
+/**
+ * T_UPDATE, default 15 ms (RFC 8033 §4.2).
+ */
+t_update_ms?: number, 
+/**
+ * Per second, default 0.125 (RFC 8033 §4.2).
+ */
+alpha?: number, 
+/**
+ * Per second, default 1.25 (RFC 8033 §4.2).
+ */
+beta?: number, 
+/**
+ * MAX_BURST, default 150 ms (RFC 8033 §4.4).
+ */
+max_burst_ms?: number, 
+/**
+ * Mark ECN-capable packets while the drop probability is at most
+ * 10 % (RFC 8033 §5.1); default false.
+ */
+ecn?: boolean, } | { "kind": "step_mark", 
+/**
+ * K, default 20 packets (Alizadeh et al., SIGCOMM 2010, §4).
+ */
+threshold_pkts?: number, };
 
 export type Bottleneck = { rate_bps: number, buffer_pkts: number, aqm: Aqm, };
 
@@ -55,6 +117,24 @@ export type Host = { nic_bps: number,
  * Interface queue length in packets (`ifconfig txqueuelen`).
  */
 txqueuelen_pkts: number, flows: Array<Flow>, };
+
+/**
+ * The classic bufferbloat ping: a host beside the senders, attached to the
+ * bottleneck switch, sends a probe every `interval_ms` through the
+ * bottleneck queue and measures its round trip.
+ */
+export type LatencyProbe = { 
+/**
+ * Default 200 ms: the shortest interval iputils' ping(8) long allowed
+ * a user who is not root ("Only super-user may set interval to values
+ * less than 0.2 seconds"; recent releases allow 2 ms).
+ */
+interval_ms?: number, 
+/**
+ * IP packet size, default 84 bytes: ping(8)'s default 56 data bytes +
+ * 8 ICMP header + 20 IPv4 header.
+ */
+size_bytes?: number, };
 
 /**
  * Single-switch overrides a scenario may carry on top of its profile.
@@ -140,7 +220,11 @@ profile: string,
 /**
  * Single switches overriding the profile (ablation).
  */
-mechanisms: MechanismOverrides, tcp: TcpConfig, bottleneck: Bottleneck, hosts: Array<Host>, };
+mechanisms: MechanismOverrides, tcp: TcpConfig, bottleneck: Bottleneck, hosts: Array<Host>, 
+/**
+ * A latency probe through the bottleneck (none by default).
+ */
+probe?: LatencyProbe, };
 
 export type TcpConfig = { 
 /**

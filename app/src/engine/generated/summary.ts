@@ -26,6 +26,23 @@ time_to_90pct_s: number | null, };
 
 export type HostSummary = { host: number, mean_throughput_bps: number, };
 
+/**
+ * The latency probe's round trips (`Scenario::probe`). Percentiles are
+ * nearest-rank: the p-th percentile of n sorted round trips is the one of
+ * rank ⌈p/100 · n⌉ (so the median of 4 is the 2nd). None when no probe
+ * came back.
+ */
+export type ProbeSummary = { sent: bigint, 
+/**
+ * Replies back by the end of the run.
+ */
+received: bigint, 
+/**
+ * Dropped at the bottleneck (probes still in flight at the end are
+ * neither received nor lost).
+ */
+lost: bigint, rtt_median_ms: number | null, rtt_p99_ms: number | null, rtt_min_ms: number | null, rtt_mean_ms: number | null, };
+
 export type Summary = { duration_s: number, flows: Array<FlowSummary>, hosts: Array<HostSummary>, total_throughput_bps: number, 
 /**
  * The rate the senders could share: min(bottleneck, sum of NIC rates).
@@ -43,4 +60,8 @@ jain_index: number, bottleneck_drops: bigint, ecn_marks: bigint,
 /**
  * Data packets that crossed the bottleneck.
  */
-packets_delivered: bigint, events_not_stored: bigint, };
+packets_delivered: bigint, events_not_stored: bigint, 
+/**
+ * The latency probe's round trips, when the scenario has a probe.
+ */
+probe?: ProbeSummary, };

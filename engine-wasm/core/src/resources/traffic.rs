@@ -175,8 +175,9 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
         .map_or(f64::INFINITY, |x| x as f64);
     let flow_count = s.flow_count().max(1) as f64;
     let buffer_pkts = s.bottleneck.buffer_pkts as f64;
-    // RED signals early, with a drop or mark now and then, not a full queue.
-    let red = matches!(s.bottleneck.aqm, Aqm::Red { .. });
+    // RED and the delay-based AQMs signal early, with a drop or mark now
+    // and then, not a full queue.
+    let red = !matches!(s.bottleneck.aqm, Aqm::DropTail {});
 
     // Each flow's demand, then its share of its NIC and of the bottleneck.
     let mut shapes = Vec::new();

@@ -1,0 +1,471 @@
+//! Queue management at the bottleneck: the port that every flow and the
+//! latency probe share, with its discipline (drop-tail, RED, CoDel,
+//! FQ-CoDel, PIE, DCTCP's step marking). Each discipline is a pure state
+//! machine in its own module, with time passed in; [`Bottleneck`] holds
+//! the queue and the frame on the wire, asks the discipline at enqueue and
+//! dequeue, and collects the drops and marks for the simulation to record
+//! ([`Signals`]).
+//!
+//! Dequeue happens when the link is free to send: when the previous frame
+//! has finished, or at once when a frame arrives at an idle link. That is
+//! when CoDel measures a packet's sojourn time (RFC 8289 §3.1) and may drop
+//! it; the frames it drops leave the queue at that instant without using
+//! the link.
+
+pub mod codel;
+pub mod fq_codel;
+pub mod pie;
+pub mod red;
+pub mod step;
+
+use crate::net::{Frame, Packet, TxTime};
+use crate::rng::Rng;
+use crate::scenario::Aqm;
+use codel::{Codel, CodelParams, CodelQueue};
+use fq_codel::FqCodel;
+use pie::{Pie, PieParams};
+use red::Red;
+use std::collections::VecDeque;
+use step::StepMark;
+
+/// What a discipline decides for an arriving packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Enqueue,
+    Mark,
+    Drop,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignalKind {
+    Drop,
+    /// Marked Congestion Experienced (RFC 3168 §5) and sent on.
+    Mark,
+}
+
+/// A drop or mark of one packet of `flow` (`net::PROBE_FLOW` for a probe).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signal {
+    pub flow: u32,
+    pub kind: SignalKind,
+}
+
+/// The drops and marks of a queue: the ones the simulation has not taken
+/// yet, in order, and the totals.
+#[derive(Clone, Debug, Default)]
+pub struct Signals {
+    pub list: Vec<Signal>,
+    /// Data packets dropped and marked (probes are counted apart).
+    pub drops: u64,
+    pub marks: u64,
+    pub probe_drops: u64,
+}
+
+impl Signals {
+    pub fn drop(&mut self, p: &Packet) {
+        if p.is_probe() {
+            self.probe_drops += 1;
+        } else {
+            self.drops += 1;
+        }
+        self.list.push(Signal {
+            flow: p.flow,
+            kind: SignalKind::Drop,
+        });
+    }
+
+    pub fn mark(&mut self, p: &mut Packet) {
+        p.ce = true;
+        if !p.is_probe() {
+            self.marks += 1;
+        }
+        self.list.push(Signal {
+            flow: p.flow,
+            kind: SignalKind::Mark,
+        });
+    }
+}
+
+/// A millisecond setting in integer nanoseconds.
+fn ns(ms: f64) -> u64 {
+    crate::sim::ms_to_ns(ms)
+}
+
+/// CoDel's settings from a scenario's optional fields and the MTU.
+pub fn codel_params(
+    target_ms: Option<f64>,
+    interval_ms: Option<f64>,
+    ecn: Option<bool>,
+    maxpacket_bytes: u64,
+) -> CodelParams {
+    CodelParams {
+        target_ns: ns(target_ms.unwrap_or(codel::TARGET_MS)),
+        interval_ns: ns(interval_ms.unwrap_or(codel::INTERVAL_MS)).max(1),
+        maxpacket_bytes,
+        ecn: ecn.unwrap_or(false),
+    }
+}
+
+enum Discipline {
+    DropTail,
+    Red(Red),
+    Codel(CodelParams, Codel),
+    FqCodel(FqCodel),
+    Pie(Pie),
+    Step(StepMark),
+}
+
+/// The FIFO as CoDel sees it.
+struct FifoView<'a> {
+    fifo: &'a mut VecDeque<Frame>,
+    bytes: &'a mut u64,
+}
+
+impl CodelQueue for FifoView<'_> {
+    fn pop(&mut self) -> Option<(Frame, u64)> {
+        let f = self.fifo.pop_front()?;
+        *self.bytes -= f.len_bytes as u64;
+        Some((f, *self.bytes))
+    }
+}
+
+/// The bottleneck port: its queue (one FIFO, or FQ-CoDel's flow queues),
+/// the frame on the wire and the discipline.
+pub struct Bottleneck {
+    /// Frames the queue holds, the one on the wire not counted
+    /// (`bottleneck.buffer_pkts`).
+    pub capacity_pkts: usize,
+    pub tx: TxTime,
+    discipline: Discipline,
+    fifo: VecDeque<Frame>,
+    /// Queue bytes (`Frame::len_bytes`) waiting in the FIFO.
+    fifo_bytes: u64,
+    on_wire: Option<Frame>,
+    pub signals: Signals,
+    /// Data packets sent (probes not counted).
+    pub sent_pkts: u64,
+    last_sojourn_ns: u64,
+    dequeued_since_sample: bool,
+}
+
+impl Bottleneck {
+    /// A port of `rate_bps` for `aqm`; data frames are `data_wire_bytes`
+    /// on the wire and `data_len_bytes` in the queue (the MTU plus the
+    /// Ethernet header, CoDel's MAXPACKET and PIE's MEAN_PKTSIZE);
+    /// `tcp_flows` flows share it with the probe.
+    pub fn new(
+        aqm: &Aqm,
+        rate_bps: u64,
+        capacity_pkts: usize,
+        data_wire_bytes: u32,
+        data_len_bytes: u32,
+        tcp_flows: usize,
+    ) -> Bottleneck {
+        let mtu_bytes = data_len_bytes as u64;
+        let discipline = match *aqm {
+            Aqm::DropTail {} => Discipline::DropTail,
+            Aqm::Red {
+                min_th_pkts,
+                max_th_pkts,
+                max_p,
+                weight,
+                ecn,
+            } => Discipline::Red(Red::new(min_th_pkts, max_th_pkts, max_p, weight, ecn)),
+            Aqm::Codel {
+                target_ms,
+                interval_ms,
+                ecn,
+            } => Discipline::Codel(
+                codel_params(target_ms, interval_ms, ecn, mtu_bytes),
+                Codel::default(),
+            ),
+            Aqm::FqCodel {
+                target_ms,
+                interval_ms,
+                quantum_bytes,
+                flows,
+                ecn,
+            } => Discipline::FqCodel(FqCodel::new(
+                codel_params(target_ms, interval_ms, ecn, mtu_bytes),
+                quantum_bytes.unwrap_or(fq_codel::QUANTUM_BYTES),
+                flows.unwrap_or(fq_codel::FLOWS),
+                tcp_flows,
+            )),
+            Aqm::Pie {
+                target_ms,
+                t_update_ms,
+                alpha,
+                beta,
+                max_burst_ms,
+                ecn,
+            } => Discipline::Pie(Pie::new(PieParams {
+                target_ns: ns(target_ms.unwrap_or(pie::TARGET_MS)),
+                t_update_ns: ns(t_update_ms.unwrap_or(pie::T_UPDATE_MS)).max(1),
+                alpha: alpha.unwrap_or(pie::ALPHA),
+                beta: beta.unwrap_or(pie::BETA),
+                max_burst_ns: ns(max_burst_ms.unwrap_or(pie::MAX_BURST_MS)),
+                ecn: ecn.unwrap_or(false),
+                mean_pkt_bytes: mtu_bytes,
+            })),
+            Aqm::StepMark { threshold_pkts } => Discipline::Step(StepMark {
+                threshold_pkts: threshold_pkts.unwrap_or(step::THRESHOLD_PKTS),
+            }),
+        };
+        let fifo_capacity = match discipline {
+            Discipline::FqCodel(_) => 0,
+            _ => capacity_pkts.saturating_add(1).min(1 << 16),
+        };
+        Bottleneck {
+            capacity_pkts,
+            tx: TxTime::new(rate_bps, data_wire_bytes),
+            discipline,
+            fifo: VecDeque::with_capacity(fifo_capacity),
+            fifo_bytes: 0,
+            on_wire: None,
+            signals: Signals::default(),
+            sent_pkts: 0,
+            last_sojourn_ns: 0,
+            dequeued_since_sample: false,
+        }
+    }
+
+    /// Frames waiting, not counting the one on the wire.
+    pub fn waiting_pkts(&self) -> usize {
+        match &self.discipline {
+            Discipline::FqCodel(fq) => fq.len(),
+            _ => self.fifo.len(),
+        }
+    }
+
+    /// Frames waiting plus the one being sent.
+    pub fn occupancy_pkts(&self) -> usize {
+        self.waiting_pkts() + self.on_wire.is_some() as usize
+    }
+
+    /// Queue bytes waiting.
+    pub fn waiting_bytes(&self) -> u64 {
+        match &self.discipline {
+            Discipline::FqCodel(fq) => fq.bytes(),
+            _ => self.fifo_bytes,
+        }
+    }
+
+    /// `f` arrives at `now_ns`. Returns its transmission time if the link
+    /// was idle and starts sending (it or, after CoDel's drops, nothing):
+    /// the caller schedules the completion. Drops and marks go to
+    /// [`signals`](Bottleneck::signals).
+    #[inline]
+    pub fn arrive(&mut self, mut f: Frame, now_ns: u64, rng: &mut Rng) -> Option<u64> {
+        f.enqueued_ns = now_ns;
+        let waiting = self.waiting_pkts();
+        let full = waiting >= self.capacity_pkts;
+        let ect = f.packet.is_ect();
+        let verdict = match &mut self.discipline {
+            Discipline::DropTail | Discipline::Codel(..) => Verdict::Enqueue,
+            Discipline::Red(red) => {
+                let u = rng.uniform();
+                red.on_arrival(waiting, now_ns, self.tx.common_ns, u, ect)
+            }
+            // RFC 8033 §5 `enque`: a full queue drops before the random
+            // drop is considered.
+            Discipline::Pie(_) if full => Verdict::Drop,
+            Discipline::Pie(pie) => pie.on_arrival(now_ns, self.fifo_bytes, ect, || rng.uniform()),
+            Discipline::Step(step) => step.on_arrival(waiting, ect),
+            Discipline::FqCodel(fq) => {
+                // RFC 8290 §4.1: enqueue, then drop from the fattest queue
+                // if the qdisc is over its limit.
+                fq.enqueue(f);
+                if fq.len() > self.capacity_pkts {
+                    if let Some(d) = fq.drop_from_fattest() {
+                        self.signals.drop(&d.packet);
+                    }
+                }
+                return if self.on_wire.is_none() {
+                    self.start_next(now_ns)
+                } else {
+                    None
+                };
+            }
+        };
+        if verdict == Verdict::Drop || full {
+            self.signals.drop(&f.packet);
+            return None;
+        }
+        if verdict == Verdict::Mark {
+            self.signals.mark(&mut f.packet);
+        }
+        self.fifo_bytes += f.len_bytes as u64;
+        self.fifo.push_back(f);
+        if let Discipline::Red(red) = &mut self.discipline {
+            red.idle_since_ns = None;
+        }
+        if self.on_wire.is_none() {
+            self.start_next(now_ns)
+        } else {
+            None
+        }
+    }
+
+    /// The frame on the wire has been sent at `now_ns`: returns its packet,
+    /// and the next frame's transmission time if one starts.
+    #[inline]
+    pub fn finish(&mut self, now_ns: u64) -> (Packet, Option<u64>) {
+        let f = self
+            .on_wire
+            .take()
+            .expect("a bottleneck completes only while busy");
+        if !f.packet.is_probe() {
+            self.sent_pkts += 1;
+        }
+        let next = self.start_next(now_ns);
+        if next.is_none() {
+            if let Discipline::Red(red) = &mut self.discipline {
+                red.idle_since_ns = Some(now_ns);
+            }
+        }
+        (f.packet, next)
+    }
+
+    /// Dequeue the next frame to send (the discipline may drop some
+    /// first) and put it on the wire.
+    fn start_next(&mut self, now_ns: u64) -> Option<u64> {
+        let frame = match &mut self.discipline {
+            Discipline::Codel(params, codel) => {
+                let mut fifo = FifoView {
+                    fifo: &mut self.fifo,
+                    bytes: &mut self.fifo_bytes,
+                };
+                codel.dequeue(params, now_ns, &mut fifo, &mut self.signals)
+            }
+            Discipline::FqCodel(fq) => fq.dequeue(now_ns, &mut self.signals),
+            _ => {
+                let f = self.fifo.pop_front();
+                if let Some(f) = &f {
+                    self.fifo_bytes -= f.len_bytes as u64;
+                }
+                f
+            }
+        }?;
+        let sojourn_ns = now_ns - frame.enqueued_ns;
+        self.last_sojourn_ns = sojourn_ns;
+        self.dequeued_since_sample = true;
+        if let Discipline::Pie(pie) = &mut self.discipline {
+            pie.on_dequeue(now_ns, sojourn_ns, self.fifo_bytes);
+        }
+        let tx = self.tx.of(frame.wire_bytes);
+        self.on_wire = Some(frame);
+        Some(tx)
+    }
+
+    /// The queueing delay for a sample row: the sojourn time (arrival to
+    /// the start of its transmission, its own serialisation excluded) of
+    /// the frame that most recently left the queue, if it left since the
+    /// last sample or is still on the wire; 0 if the link stayed idle.
+    /// Starts a new sample interval.
+    pub fn sample_delay_ns(&mut self) -> u64 {
+        let delay = if self.dequeued_since_sample || self.on_wire.is_some() {
+            self.last_sojourn_ns
+        } else {
+            0
+        };
+        self.dequeued_since_sample = false;
+        delay
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::PROBE_FLOW;
+
+    fn data(flow: u32, seq: u32) -> Frame {
+        Frame::new(
+            Packet {
+                flow,
+                seq,
+                sent_ns: 0,
+                retransmission: false,
+                ce: false,
+            },
+            1500,
+        )
+    }
+
+    fn port(aqm: Aqm, buffer: usize) -> Bottleneck {
+        Bottleneck::new(&aqm, 1_000_000_000, buffer, 1538, 1514, 2)
+    }
+
+    #[test]
+    fn each_frame_takes_its_own_size_on_the_wire() {
+        let mut b = port(Aqm::DropTail {}, 10);
+        let mut rng = Rng::new(1);
+        assert_eq!(b.arrive(data(0, 0), 0, &mut rng), Some(12_304));
+        let probe = Frame::new(
+            Packet {
+                flow: PROBE_FLOW,
+                seq: 0,
+                sent_ns: 0,
+                retransmission: false,
+                ce: false,
+            },
+            84,
+        );
+        assert_eq!(probe.wire_bytes, 84 + 38);
+        assert_eq!(b.arrive(probe, 0, &mut rng), None);
+        let (p, next) = b.finish(12_304);
+        assert_eq!(p.flow, 0);
+        assert_eq!(next, Some(976), "122 bytes at 1 Gb/s");
+        assert_eq!(b.sample_delay_ns(), 12_304, "the probe waited one frame");
+        let (p, next) = b.finish(12_304 + 976);
+        assert!(p.is_probe());
+        assert_eq!(next, None);
+        assert_eq!(b.sent_pkts, 1, "probes are not data");
+        assert_eq!(b.sample_delay_ns(), 0, "idle since");
+    }
+
+    #[test]
+    fn the_ethernet_minimum_pads_tiny_packets() {
+        let f = data(0, 0);
+        assert_eq!((f.wire_bytes, f.len_bytes), (1538, 1514));
+        let tiny = Frame::new(f.packet, 28);
+        assert_eq!((tiny.wire_bytes, tiny.len_bytes), (84, 60));
+    }
+
+    #[test]
+    fn a_full_drop_tail_buffer_drops_arrivals() {
+        let mut b = port(Aqm::DropTail {}, 2);
+        let mut rng = Rng::new(1);
+        for s in 0..4 {
+            b.arrive(data(0, s), 0, &mut rng);
+        }
+        assert_eq!(b.occupancy_pkts(), 3);
+        assert_eq!(b.signals.drops, 1);
+        assert_eq!(
+            b.signals.list,
+            [Signal {
+                flow: 0,
+                kind: SignalKind::Drop
+            }]
+        );
+    }
+
+    /// DCTCP's step marking through the port: the arrival that finds K
+    /// packets waiting is marked, and the queue drops only when full.
+    #[test]
+    fn step_marking_through_the_port() {
+        let mut b = port(
+            Aqm::StepMark {
+                threshold_pkts: Some(3),
+            },
+            5,
+        );
+        let mut rng = Rng::new(1);
+        for s in 0..8 {
+            b.arrive(data(0, s), 0, &mut rng);
+        }
+        // 1 on the wire; arrivals 2–4 find 0–2 waiting; 5 and 6 find 3
+        // and 4 (marked); 7 and 8 find 5: full.
+        assert_eq!(b.signals.marks, 2);
+        assert_eq!(b.signals.drops, 2);
+    }
+}
