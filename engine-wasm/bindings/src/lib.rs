@@ -112,6 +112,13 @@ impl RawSimulation {
     }
 }
 
+/// The queue disciplines the app's controls are generated from.
+#[wasm_bindgen]
+pub fn aqm_catalogue_json() -> String {
+    serde_json::to_string(&sawtooth_core::aqm::catalogue::aqm_catalogue())
+        .expect("AQM catalogue serialises")
+}
+
 /// The algorithm catalogue the app's controls are generated from.
 #[wasm_bindgen]
 pub fn catalogue_json() -> String {

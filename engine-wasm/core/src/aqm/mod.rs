@@ -12,6 +12,7 @@
 //! it; the frames it drops leave the queue at that instant without using
 //! the link.
 
+pub mod catalogue;
 pub mod codel;
 pub mod fq_codel;
 pub mod pie;
