@@ -532,17 +532,13 @@ fn write_comparison(
     Ok(())
 }
 
-/// Write `bytes` to `path` (through a temporary file renamed into place,
-/// so a stopped job leaves no partial file), or to `out` if no path.
+/// Write `bytes` to `path`, or to `out` if no path. Callers write once,
+/// after every run has finished, so a stopped job leaves no file (and the
+/// merge refuses a truncated one).
 fn emit(bytes: &[u8], path: Option<&str>, out: &mut impl Write) -> Result<(), String> {
     match path {
         None => out.write_all(bytes).map_err(|e| e.to_string()),
-        Some(path) => {
-            let partial = format!("{path}.partial");
-            std::fs::write(&partial, bytes)
-                .and_then(|()| std::fs::rename(&partial, path))
-                .map_err(|e| format!("cannot write {path}: {e}"))
-        }
+        Some(path) => std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}")),
     }
 }
 

@@ -292,6 +292,16 @@ fn an_edited_row_or_a_plain_sweep_csv_is_refused() {
         "{err}"
     );
 
+    // A shard cut short (its last point record lost).
+    let cut = text[..text.trim_end().rfind('\n').unwrap() + 1].to_string();
+    let cut_path = sweep().dir.join("cut.csv");
+    std::fs::write(&cut_path, cut).unwrap();
+    let mut args = vec!["merge"];
+    args.extend(thirds(&[1, 3]));
+    args.push(s(&cut_path));
+    let err = refused(&args);
+    assert!(err.contains("cut.csv (shard 2/3) holds points"), "{err}");
+
     let plain = sweep().dir.join("plain.csv");
     std::fs::write(&plain, &sweep().csv).unwrap();
     let err = refused(&["merge", s(&plain)]);
