@@ -87,6 +87,36 @@ enum Command {
         /// Only these series (comma-separated ids).
         #[arg(long, value_delimiter = ',')]
         series: Vec<String>,
+        /// Run only the K-th of N slices of the sweep (1 ≤ K ≤ N), balanced
+        /// by expected cost, and write it as a shard file for `merge`
+        /// (docs/scale-out.md).
+        #[arg(
+            long,
+            value_name = "K/N",
+            value_parser = shard::parse_shard,
+            allow_hyphen_values = true
+        )]
+        shard: Option<shard::Shard>,
+        /// Write to FILE instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+    },
+    /// Join the shard files of one sweep (`sweep --shard K/N`, in any
+    /// order) into exactly the unsharded sweep's CSV, or with --compare its
+    /// paper-vs-simulation table. Refuses missing or duplicate shards and
+    /// shards of another lab, scale, series or engine build.
+    Merge {
+        #[arg(required = true, value_name = "SHARD_CSV")]
+        files: Vec<String>,
+        /// Write the paper-vs-simulation table instead of the runs.
+        #[arg(long)]
+        compare: bool,
+        /// Also write the paper-vs-simulation table to this file.
+        #[arg(long)]
+        compare_out: Option<String>,
+        /// Write to FILE instead of standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
     },
     /// Run every lab's paper comparison and write a Markdown report
     /// (published value, simulated value, difference, source; orderings;
@@ -142,6 +172,7 @@ mod ablation;
 mod fidelity;
 mod fuzz;
 mod progress;
+mod shard;
 
 use progress::Progress;
 
@@ -501,6 +532,17 @@ fn write_comparison(
     Ok(())
 }
 
+/// Write `bytes` to `path`, or to `out` if no path. Callers write once,
+/// after every run has finished, so a stopped job leaves no file (and the
+/// merge refuses a truncated one).
+fn emit(bytes: &[u8], path: Option<&str>, out: &mut impl Write) -> Result<(), String> {
+    match path {
+        None => out.write_all(bytes).map_err(|e| e.to_string()),
+        Some(path) => std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}")),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn sweep(
     lab: &str,
     quick: bool,
@@ -508,9 +550,18 @@ fn sweep(
     compare: bool,
     compare_out: Option<&str>,
     only: &[String],
+    shard: Option<shard::Shard>,
+    out_path: Option<&str>,
     out: &mut impl Write,
 ) -> Result<(), String> {
     let lab = find_lab(lab)?;
+    if shard.is_some() && (compare || compare_out.is_some()) {
+        return Err(
+            "--compare and --compare-out need the whole sweep: run each --shard, \
+             then `sawtooth merge --compare` on the shard files"
+                .into(),
+        );
+    }
     for s in only {
         if lab.series(s).is_none() {
             let ids: Vec<&str> = lab.series.iter().map(|s| s.id.as_str()).collect();
@@ -528,24 +579,72 @@ fn sweep(
             .unwrap_or(1)
     });
     let points = sweep_points(lab, scale, only)?;
-    let progress = Progress::new(
-        points.len() as u64,
-        points.iter().map(|p| progress::work(&p.scenario)).sum(),
-    );
-    progress.set_stage(&lab.id);
-    let results = run_points(lab, &points, scale, jobs, Some(&progress));
-    progress.finish();
-    let results = results?;
-    if let Some(path) = compare_out {
-        let mut file =
-            std::fs::File::create(path).map_err(|e| format!("cannot write {path}: {e}"))?;
-        write_comparison(lab, &results, &mut file)?;
+    if points.is_empty() {
+        return Err("no points to run".into());
     }
-    if compare {
-        write_comparison(lab, &results, out)
+    let indices: Vec<usize> = match shard {
+        Some(s) => shard::indices_of(&points, s),
+        None => (0..points.len()).collect(),
+    };
+    let mine: Vec<labs::SweepPoint> = indices.iter().map(|&i| points[i].clone()).collect();
+    let results = if mine.is_empty() {
+        // A shard past the point count: nothing to run.
+        Vec::new()
     } else {
-        write_points(lab, &results, out)
+        let progress = Progress::new(
+            mine.len() as u64,
+            mine.iter().map(|p| progress::work(&p.scenario)).sum(),
+        );
+        progress.set_stage(&match shard {
+            Some(s) => format!("{} {s}", lab.id),
+            None => lab.id.clone(),
+        });
+        let results = run_points(lab, &mine, scale, jobs, Some(&progress));
+        progress.finish();
+        results?
+    };
+    if let Some(s) = shard {
+        let bytes = shard::write_shard(lab, scale, only, &points, s, &indices, &results)?;
+        return emit(&bytes, out_path, out);
     }
+    write_sweep(lab, &results, compare, compare_out, out_path, out)
+}
+
+/// A whole sweep's output: its runs as CSV, or with `compare` its paper
+/// comparison; with `compare_out` the comparison also to that file.
+fn write_sweep(
+    lab: &Lab,
+    results: &[PointResult],
+    compare: bool,
+    compare_out: Option<&str>,
+    out_path: Option<&str>,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    if let Some(path) = compare_out {
+        let mut table = Vec::new();
+        write_comparison(lab, results, &mut table)?;
+        emit(&table, Some(path), out)?;
+    }
+    let mut bytes = Vec::new();
+    if compare {
+        write_comparison(lab, results, &mut bytes)?;
+    } else {
+        write_points(lab, results, &mut bytes)?;
+    }
+    emit(&bytes, out_path, out)
+}
+
+/// `sawtooth merge`: the shards' results, checked and in sweep order,
+/// written exactly as the unsharded sweep writes them.
+fn merge(
+    files: &[String],
+    compare: bool,
+    compare_out: Option<&str>,
+    out_path: Option<&str>,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let (lab, results) = shard::gather(files)?;
+    write_sweep(lab, &results, compare, compare_out, out_path, out)
 }
 
 fn format_value(v: f64) -> String {
@@ -592,6 +691,8 @@ fn main() -> ExitCode {
             compare,
             compare_out,
             series,
+            shard,
+            out: path,
         } => sweep(
             &lab,
             quick,
@@ -599,6 +700,20 @@ fn main() -> ExitCode {
             compare,
             compare_out.as_deref(),
             &series,
+            shard,
+            path.as_deref(),
+            &mut out,
+        ),
+        Command::Merge {
+            files,
+            compare,
+            compare_out,
+            out: path,
+        } => merge(
+            &files,
+            compare,
+            compare_out.as_deref(),
+            path.as_deref(),
             &mut out,
         ),
         Command::Fidelity {
