@@ -268,6 +268,7 @@ impl Simulation {
                 let cc = cc::build_with(&flow.algorithm, &flow.params, &mech)
                     .expect("validated algorithm");
                 let paces = cc.paces();
+                let ce_echo = cc.ce_echo();
                 let extra_ns = ms_to_ns(flow.extra_delay_ms) / 2;
                 flows.push(FlowState {
                     host: h,
@@ -292,7 +293,7 @@ impl Simulation {
                         cc,
                         start_ns,
                     ),
-                    receiver: Receiver::new(s.tcp.delayed_ack),
+                    receiver: Receiver::new(s.tcp.delayed_ack, ce_echo),
                     fwd: DelayLine::with_granularity(one_way_ns + extra_ns, granularity_ns),
                     rev: DelayLine::with_granularity(one_way_ns + extra_ns, granularity_ns),
                     start_ns,
@@ -721,8 +722,13 @@ impl Simulation {
     fn deliver_data(&mut self, f: usize, p: Packet) {
         let now = self.now_ns;
         let flow = &mut self.flows[f];
-        let ack = flow.receiver.on_data(&p, now);
-        if let Some(ack) = ack {
+        let acks = flow.receiver.on_data(&p, now);
+        if let Some(held) = acks.held {
+            // DCTCP: the held ACK with the old CE state goes first.
+            self.send_ack(f, held);
+        }
+        let flow = &mut self.flows[f];
+        if let Some(ack) = acks.ack {
             flow.delack.clear();
             self.send_ack(f, ack);
         } else if let Some(d) = flow.receiver.delack_deadline_ns {

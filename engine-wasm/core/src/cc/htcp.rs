@@ -372,6 +372,8 @@ mod tests {
                 app_limited: false,
                 ece: false,
                 mss_bytes: 1448,
+                snd_una_seg: *delivered as u32,
+                snd_nxt_seg: *delivered as u32 + w.cwnd_pkts,
             };
             cc.pkts_acked(w, &ack);
         }

@@ -15,6 +15,7 @@ pub mod bbr;
 pub mod bic;
 pub mod compound;
 pub mod cubic;
+pub mod dctcp;
 pub mod fast;
 pub mod highspeed;
 pub mod htcp;
@@ -37,6 +38,24 @@ pub enum CaState {
     Cwr = 2,
     Recovery = 3,
     Loss = 4,
+}
+
+/// How a flow's receiver echoes Congestion Experienced marks: the feedback
+/// the two ends agreed on (RFC 8257 §3: DCTCP needs both ends to support
+/// it), asked of the algorithm once per flow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CeEcho {
+    /// The engine's classic ECN receiver (RFC 3168 §6.1.3, per mark): a
+    /// CE segment is acknowledged at once with ECE set; every other ACK
+    /// has ECE clear. The sender reduces at most once per window, so one
+    /// echo per mark is as good as RFC 3168's echo until CWR.
+    #[default]
+    Classic,
+    /// DCTCP's receiver (RFC 8257 §3.2): ECE is set exactly while the last
+    /// segment carried CE, and a change of CE state is acknowledged at
+    /// once (after an ACK, with the old state, of any segment held back
+    /// by delayed ACKs), so the sender sees how many bytes were marked.
+    Dctcp,
 }
 
 /// Linux `enum tcp_ca_event` (the subset a bulk sender produces).
@@ -130,6 +149,11 @@ pub struct AckSample {
     /// This ACK carried an ECN echo (ECE).
     pub ece: bool,
     pub mss_bytes: u32,
+    /// The sender's SND.UNA after this ACK (segments): the cumulative
+    /// acknowledgement, SACKed data not included.
+    pub snd_una_seg: u32,
+    /// The sender's SND.NXT when this ACK arrived (segments).
+    pub snd_nxt_seg: u32,
 }
 
 /// Round-trip boundaries from delivery counts, the way Linux BBR counts
@@ -197,10 +221,23 @@ pub trait CongestionControl {
     /// entering Recovery, CWR (local congestion, ECN) and Loss (timeout).
     fn ssthresh(&mut self, w: &Window, now_ns: u64) -> u32;
 
+    /// Slow-start threshold after a loss (entering Recovery or Loss), for an
+    /// algorithm that reacts to loss unlike it reacts to ECN: DCTCP halves
+    /// on loss (RFC 8257 §3.5; Linux `dctcp_react_to_loss`, called from
+    /// `dctcp_state` on entering Recovery and on `CA_EVENT_LOSS`), even
+    /// when the loss comes during an ECN reduction. `None` (every other
+    /// algorithm) means [`ssthresh`](Self::ssthresh), and a loss during a
+    /// CWR episode keeps that episode's threshold.
+    fn loss_ssthresh(&mut self, _w: &Window, _now_ns: u64) -> Option<u32> {
+        None
+    }
+
     /// Window growth in the Open state (`cong_avoid`), slow start included.
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample);
 
-    /// Every ACK, before `cong_avoid` (`pkts_acked`): RTT samples and counts.
+    /// Every ACK, before `cong_avoid` and before the sender acts on the
+    /// ACK's ECE flag (`pkts_acked`, and Linux's `in_ack_event` where DCTCP
+    /// counts marked bytes): RTT samples, counts, ECN accounting.
     fn pkts_acked(&mut self, _w: &Window, _ack: &AckSample) {}
 
     /// The sender changed state (`set_state`).
@@ -242,6 +279,23 @@ pub trait CongestionControl {
     /// Whether losses should leave cwnd alone (BBR: "none on loss").
     fn ignores_loss(&self) -> bool {
         false
+    }
+
+    /// Whether the sender's CWR episodes (ECN echo, local congestion) bring
+    /// the window down by Proportional Rate Reduction (RFC 6937; Linux ≥ 3.7
+    /// `tcp_cwnd_reduction`, "use PRR to reduce cwin in CWR state") instead
+    /// of the engine's rate halving with its in-flight + 1 clamp, which with
+    /// delayed ACKs takes one packet per ACK and so halves the window in a
+    /// round trip whatever ssthresh says. True for algorithms that exist
+    /// only in kernels with PRR in CWR (DCTCP, Linux 3.18); asked once per
+    /// flow.
+    fn cwr_by_prr(&self) -> bool {
+        false
+    }
+
+    /// How the flow's receiver echoes CE marks (asked once per flow).
+    fn ce_echo(&self) -> CeEcho {
+        CeEcho::Classic
     }
 }
 
@@ -333,6 +387,7 @@ const REGISTRY: &[(&AlgorithmInfo, Builder)] = &[
     (&fast::INFO_AT, fast::build_at),
     (&compound::INFO, compound::build),
     (&bbr::INFO, bbr::build),
+    (&dctcp::INFO, dctcp::build),
 ];
 
 /// Every algorithm, in the order the app lists them.

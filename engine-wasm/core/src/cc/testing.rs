@@ -46,6 +46,8 @@ pub fn grow_from(
                 app_limited: false,
                 ece: false,
                 mss_bytes: 1448,
+                snd_una_seg: delivered as u32,
+                snd_nxt_seg: delivered as u32 + w.cwnd_pkts,
             };
             cc.pkts_acked(w, &ack);
             if !cc.cong_control(w, &ack, super::CaState::Open) {
@@ -179,6 +181,8 @@ pub fn run_fluid(
                 app_limited: false,
                 ece: false,
                 mss_bytes: mss,
+                snd_una_seg: *delivered as u32,
+                snd_nxt_seg: *delivered as u32 + n,
             };
             cc.pkts_acked(w, &ack);
             if !cc.cong_control(w, &ack, super::CaState::Open) {

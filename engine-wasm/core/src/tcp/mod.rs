@@ -11,7 +11,7 @@ mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use receiver::Receiver;
+pub use receiver::{DataAcks, Receiver};
 pub use rtt::{RttEstimator, RTO_MAX_NS, RTO_MIN_NS};
 pub use sender::{AckOutcome, Sender, SenderConfig, SenderStats, Transmission};
 

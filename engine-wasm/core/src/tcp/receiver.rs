@@ -1,8 +1,21 @@
-//! The receiving host (RFC 1122 §4.2.3.2, RFC 2018).
+//! The receiving host (RFC 1122 §4.2.3.2, RFC 2018), with the classic or
+//! the DCTCP echo of CE marks (RFC 8257 §3.2).
 
 use super::DELACK_NS;
+use crate::cc::CeEcho;
 use crate::net::{Ack, Packet};
 use std::collections::BTreeSet;
+
+/// What one arriving segment makes the receiver send, in this order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataAcks {
+    /// A DCTCP receiver whose CE state changed while it held back an ACK:
+    /// the ACK of the segments received before this one, with the old ECE
+    /// state (RFC 8257 §3.2). Always `None` for the classic echo.
+    pub held: Option<Ack>,
+    /// The ACK for this arrival, unless delayed.
+    pub ack: Option<Ack>,
+}
 
 /// The receiving host: in-order delivery to the application, cumulative
 /// ACKs with one-segment SACK blocks, delayed ACKs (RFC 1122 §4.2.3.2).
@@ -10,6 +23,9 @@ pub struct Receiver {
     pub rcv_nxt: u32,
     out_of_order: BTreeSet<u32>,
     delayed_ack: bool,
+    echo: CeEcho,
+    /// DCTCP.CE (RFC 8257 §3.2): the last segment carried CE.
+    ce_state: bool,
     /// In-order segments received since the last ACK.
     unacked_segments: u32,
     last_sent_ns: u64,
@@ -22,11 +38,13 @@ pub struct Receiver {
 }
 
 impl Receiver {
-    pub fn new(delayed_ack: bool) -> Receiver {
+    pub fn new(delayed_ack: bool, echo: CeEcho) -> Receiver {
         Receiver {
             rcv_nxt: 0,
             out_of_order: BTreeSet::new(),
             delayed_ack,
+            echo,
+            ce_state: false,
             unacked_segments: 0,
             last_sent_ns: 0,
             last_retransmission: false,
@@ -48,9 +66,44 @@ impl Receiver {
         }
     }
 
-    /// A data segment arrived. Returns the ACK to send now, if any; a held
-    /// ACK sets `delack_deadline_ns`.
-    pub fn on_data(&mut self, p: &Packet, now_ns: u64) -> Option<Ack> {
+    /// The ACK held back by delayed ACKs, sent now: it covers the in-order
+    /// segments so far and echoes the last of them.
+    fn held_ack(&mut self, ece: bool) -> Ack {
+        let p = Packet {
+            flow: 0,
+            seq: self.rcv_nxt.saturating_sub(1),
+            sent_ns: self.last_sent_ns,
+            retransmission: self.last_retransmission,
+            ce: false,
+        };
+        self.ack(None, ece, &p)
+    }
+
+    /// A data segment arrived. Returns the ACKs to send now; a held ACK
+    /// sets `delack_deadline_ns`.
+    ///
+    /// Classic echo: a CE segment is acknowledged at once with ECE.
+    /// DCTCP echo (RFC 8257 §3.2, Linux `dctcp_ece_ack_update`): when the
+    /// segment's CE differs from DCTCP.CE, an ACK held back by delayed ACKs
+    /// goes first with the old ECE state, DCTCP.CE takes the new value and
+    /// this segment is acknowledged at once; otherwise the usual delayed-ACK
+    /// rules apply. Every ACK carries ECE = DCTCP.CE, which after this
+    /// update is the segment's own CE bit.
+    pub fn on_data(&mut self, p: &Packet, now_ns: u64) -> DataAcks {
+        let mut acks = DataAcks::default();
+        let ce_now = match self.echo {
+            CeEcho::Classic => p.ce,
+            CeEcho::Dctcp => {
+                let changed = p.ce != self.ce_state;
+                if changed {
+                    if self.unacked_segments > 0 {
+                        acks.held = Some(self.held_ack(self.ce_state));
+                    }
+                    self.ce_state = p.ce;
+                }
+                changed
+            }
+        };
         self.arrivals += 1;
         self.last_sent_ns = p.sent_ns;
         self.last_retransmission = p.retransmission;
@@ -63,35 +116,34 @@ impl Receiver {
             }
             self.delivered_segments = self.rcv_nxt as u64;
             self.unacked_segments += 1;
-            if filled_hole || p.ce || !self.delayed_ack || self.unacked_segments >= 2 {
-                return Some(self.ack(None, p.ce, p));
+            if filled_hole || ce_now || !self.delayed_ack || self.unacked_segments >= 2 {
+                acks.ack = Some(self.ack(None, p.ce, p));
+                return acks;
             }
             if self.delack_deadline_ns.is_none() {
                 self.delack_deadline_ns = Some(now_ns + DELACK_NS);
             }
-            None
         } else if p.seq > self.rcv_nxt {
             self.out_of_order.insert(p.seq);
-            Some(self.ack(Some(p.seq), p.ce, p))
+            acks.ack = Some(self.ack(Some(p.seq), p.ce, p));
         } else {
             // A duplicate: acknowledge at once (RFC 5681 §4.2).
-            Some(self.ack(None, p.ce, p))
+            acks.ack = Some(self.ack(None, p.ce, p));
         }
+        acks
     }
 
-    /// The delayed-ACK timer fired.
+    /// The delayed-ACK timer fired. The classic echo never holds a CE
+    /// segment back, so its ACK has ECE clear; DCTCP's echoes DCTCP.CE.
     pub fn on_delack_timer(&mut self) -> Option<Ack> {
         if self.unacked_segments == 0 {
             self.delack_deadline_ns = None;
             return None;
         }
-        let p = Packet {
-            flow: 0,
-            seq: self.rcv_nxt.saturating_sub(1),
-            sent_ns: self.last_sent_ns,
-            retransmission: self.last_retransmission,
-            ce: false,
+        let ece = match self.echo {
+            CeEcho::Classic => false,
+            CeEcho::Dctcp => self.ce_state,
         };
-        Some(self.ack(None, false, &p))
+        Some(self.held_ack(ece))
     }
 }

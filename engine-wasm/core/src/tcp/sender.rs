@@ -126,6 +126,8 @@ pub struct Sender {
     delivered_ns: u64,
     /// The algorithm reads delivery-rate samples (else they are not made).
     rate_samples: bool,
+    /// CWR episodes reduce by PRR (the algorithm's `cwr_by_prr`: DCTCP).
+    cwr_prr: bool,
     /// tcptrace-style outstanding-data averages (seed 002): the mean over
     /// ACK arrivals and the time-weighted mean.
     outstanding: OutstandingAverages,
@@ -175,6 +177,7 @@ impl Sender {
             delivered: 0,
             delivered_ns: now_ns,
             rate_samples: cc.uses_delivery_rate(),
+            cwr_prr: cc.cwr_by_prr(),
             outstanding: OutstandingAverages::new(now_ns),
             finished: false,
             stats: SenderStats::default(),
@@ -249,7 +252,7 @@ impl Sender {
             delivered_ns_at_send: self.delivered_ns,
         };
         self.stats.segments_sent += 1;
-        if self.state == CaState::Recovery {
+        if self.state == CaState::Recovery || (self.cwr_prr && self.state == CaState::Cwr) {
             self.prr_out += 1;
         }
         if tx.retransmission {
@@ -286,14 +289,30 @@ impl Sender {
         let w = self.window;
         self.prior_cwnd = w.cwnd_pkts;
         self.window.ssthresh_pkts = self.cc.ssthresh(&w, now_ns);
-        // Algorithms that own the window (BBR's `cong_control`) keep it.
-        if !self.cc.ignores_loss() {
+        if self.cwr_prr {
+            // Linux ≥ 3.7 `tcp_init_cwnd_reduction`: PRR from here on, cwnd
+            // untouched until the first ACK.
+            self.prr_delivered = 0;
+            self.prr_out = 0;
+            self.recover_fs = self.packets_out();
+        } else if !self.cc.ignores_loss() {
+            // Algorithms that own the window (BBR's `cong_control`) keep it.
             self.window.cwnd_pkts = w.cwnd_pkts.min(self.in_flight() + 1);
         }
         self.window.cwnd_cnt = 0;
         self.reduction_cnt = 0;
         self.high_seq = self.snd_nxt;
         self.set_state(CaState::Cwr, now_ns);
+    }
+
+    /// ssthresh for a loss: the algorithm's loss rule if it has one
+    /// (DCTCP), else its `ssthresh`.
+    fn loss_ssthresh(&mut self, now_ns: u64) -> u32 {
+        let w = self.window;
+        match self.cc.loss_ssthresh(&w, now_ns) {
+            Some(ss) => ss,
+            None => self.cc.ssthresh(&w, now_ns),
+        }
     }
 
     fn set_state(&mut self, state: CaState, now_ns: u64) {
@@ -440,6 +459,8 @@ impl Sender {
             app_limited: self.packets_out() >= self.rwnd_pkts,
             ece: ack.ece,
             mss_bytes: self.mss_bytes,
+            snd_una_seg: self.snd_una,
+            snd_nxt_seg: self.snd_nxt,
         };
         {
             let w = self.window;
@@ -496,6 +517,9 @@ impl Sender {
         let controlled = self.cc.cong_control(&mut self.window, &sample, self.state);
         if !controlled {
             match (self.state, self.recovery) {
+                // Linux ≥ 3.7 reduces in CWR by PRR as in Recovery
+                // (`tcp_cwnd_reduction`); for the algorithms that ask.
+                (CaState::Cwr, _) if self.cwr_prr => self.prr(delivered_now),
                 // Linux 2.4–3.1: every ACK that reaches
                 // `tcp_fastretrans_alert` in CWR or Recovery, duplicates
                 // included, calls `tcp_cwnd_down`.
@@ -566,11 +590,15 @@ impl Sender {
         self.prr_delivered = 0;
         self.prr_out = 0;
         self.recover_fs = self.packets_out();
+        let w = self.window;
         if self.state != CaState::Cwr {
-            let w = self.window;
             self.prior_cwnd = w.cwnd_pkts;
-            self.window.ssthresh_pkts = self.cc.ssthresh(&w, now_ns);
+            self.window.ssthresh_pkts = self.loss_ssthresh(now_ns);
             self.reduction_cnt = 0;
+        } else if let Some(ss) = self.cc.loss_ssthresh(&w, now_ns) {
+            // DCTCP: a loss during an ECN reduction still halves (RFC 8257
+            // §3.5; Linux `dctcp_state` on entering Recovery).
+            self.window.ssthresh_pkts = ss;
         }
         self.window.cwnd_cnt = 0;
         self.high_seq = self.snd_nxt;
@@ -640,9 +668,16 @@ impl Sender {
         if matches!(self.state, CaState::Open | CaState::Disorder) || self.snd_una >= self.high_seq
         {
             self.prior_cwnd = w.cwnd_pkts;
-            self.window.ssthresh_pkts = self.cc.ssthresh(&w, now_ns);
-        } else if self.state != CaState::Loss {
-            // Already reduced in CWR/Recovery; Linux keeps that ssthresh.
+            self.window.ssthresh_pkts = self.loss_ssthresh(now_ns);
+        } else if self.state == CaState::Cwr {
+            // Already reduced in CWR; Linux keeps that ssthresh, except
+            // DCTCP, whose ECN reduction does not count as a loss's (RFC
+            // 8257 §3.5; Linux `dctcp_react_to_loss` on CA_EVENT_LOSS).
+            if let Some(ss) = self.cc.loss_ssthresh(&w, now_ns) {
+                self.window.ssthresh_pkts = ss;
+            }
+        } else {
+            // Already reduced in Recovery or Loss: that ssthresh stays.
         }
         let w = self.window;
         self.cc.cwnd_event(&w, CaEvent::Loss, now_ns);
