@@ -41,7 +41,21 @@ export type Aqm =
       /** EWMA weight of the average queue (w_q). */
       weight: number;
       ecn: boolean;
-    };
+    }
+  /** CoDel (RFC 8289); absent fields take the RFC's defaults (5 ms, 100 ms, no ECN). */
+  | { kind: 'codel'; target_ms?: number; interval_ms?: number; ecn?: boolean }
+  /** FQ-CoDel (RFC 8290); defaults 5 ms, 100 ms, 1514 bytes, 1024 queues, no ECN. */
+  | { kind: 'fq_codel'; target_ms?: number; interval_ms?: number; quantum_bytes?: number; flows?: number; ecn?: boolean }
+  /** PIE (RFC 8033); defaults 15 ms, 15 ms, 0.125, 1.25, 150 ms, no ECN. */
+  | { kind: 'pie'; target_ms?: number; t_update_ms?: number; alpha?: number; beta?: number; max_burst_ms?: number; ecn?: boolean }
+  /** DCTCP's step marking (RFC 8257 §3.1): mark CE from K packets waiting; default K = 20. */
+  | { kind: 'step_mark'; threshold_pkts?: number };
+
+/** A ping through the bottleneck at a fixed interval (defaults 200 ms, 84 bytes). */
+export interface LatencyProbe {
+  interval_ms?: number;
+  size_bytes?: number;
+}
 
 export interface Bottleneck {
   /** b/s on the wire (Ethernet framing included). */
@@ -123,6 +137,8 @@ export interface Scenario {
   tcp: TcpConfig;
   bottleneck: Bottleneck;
   hosts: Host[];
+  /** The latency probe, when on. */
+  probe?: LatencyProbe;
 }
 
 /** One problem with a scenario: the field, the value and the rule. */

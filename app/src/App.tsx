@@ -161,6 +161,7 @@ export function App({ client, store, rendered, search }: AppProps) {
           store={store}
           catalogue={loaded.info.catalogue}
           profiles={loaded.info.profiles}
+          aqms={loaded.info.aqms}
           rendered={rendered}
           debugFirstRun={debugFirstRun}
           renderMode={renderMode}

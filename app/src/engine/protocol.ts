@@ -1,7 +1,7 @@
 // Messages between the page (EngineClient) and the engine worker (worker.ts).
 
 import type { EngineError } from './errors';
-import type { AlgorithmInfo, ProfileCatalogue, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
+import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
 export type ToWorker =
   /**
@@ -26,6 +26,8 @@ export type RunDebug = 'trap' | 'crash' | 'exit';
 export interface EngineInfo {
   defaultScenario: Scenario;
   catalogue: AlgorithmInfo[];
+  /** The queue disciplines the bottleneck offers. */
+  aqms: AqmInfo[];
   profiles: ProfileCatalogue;
 }
 

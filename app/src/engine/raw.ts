@@ -22,6 +22,8 @@ export interface RawSimulationLike {
 export interface RawEngine {
   RawSimulation: new (scenario_json: string) => RawSimulationLike;
   catalogue_json(): string;
+  /** The queue disciplines (core/src/aqm/catalogue.rs). */
+  aqm_catalogue_json(): string;
   profiles_json(): string;
   default_scenario_json(): string;
   validate_scenario(json: string): string;

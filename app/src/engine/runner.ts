@@ -4,7 +4,7 @@
 import { isFatal, toEngineError, type EngineError } from './errors';
 import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
-import { catalogue, defaultScenario, EngineRunError, estimateResources, profiles, Simulation, validateScenario } from './simulation';
+import { aqmCatalogue, catalogue, defaultScenario, EngineRunError, estimateResources, profiles, Simulation, validateScenario } from './simulation';
 import type { Scenario } from './types';
 
 export interface RunnerDeps {
@@ -41,7 +41,7 @@ export class Runner {
   async start(): Promise<void> {
     try {
       const engine = await this.loadEngine();
-      const info: EngineInfo = { defaultScenario: defaultScenario(engine), catalogue: catalogue(engine), profiles: profiles(engine) };
+      const info: EngineInfo = { defaultScenario: defaultScenario(engine), catalogue: catalogue(engine), aqms: aqmCatalogue(engine), profiles: profiles(engine) };
       this.deps.post({ type: 'ready', info });
     } catch (e) {
       this.fail(null, e instanceof EngineRunError ? e.error : { kind: 'load', message: String((e as Error)?.message ?? e) });

@@ -4,7 +4,7 @@ import { parseColumns, SeriesBuffer, type ColumnLayout, type RunSeries } from '.
 import { parseValidationErrors, toEngineError, type EngineError } from './errors';
 import { parseEvents } from './events';
 import type { RawEngine, RawSimulationLike } from './raw';
-import type { AlgorithmInfo, ProfileCatalogue, EngineEvent, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
+import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, EngineEvent, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
 /** Thrown by the facade; carries the classified engine error. */
 export class EngineRunError extends Error {
@@ -169,6 +169,10 @@ export function defaultScenario(engine: RawEngine): Scenario {
 /** The testbed profiles and their switches (docs/profiles.md). */
 export function profiles(engine: RawEngine): ProfileCatalogue {
   return guard(() => JSON.parse(engine.profiles_json()) as ProfileCatalogue);
+}
+
+export function aqmCatalogue(engine: RawEngine): AqmInfo[] {
+  return guard(() => JSON.parse(engine.aqm_catalogue_json()) as AqmInfo[]);
 }
 
 export function catalogue(engine: RawEngine): AlgorithmInfo[] {

@@ -5,7 +5,7 @@
 
 import type { FlowSummary as GenFlowSummary, HostSummary as GenHostSummary, Summary as GenSummary } from './generated/summary';
 
-export type { Aqm, Bottleneck, Flow, Host, MechanismOverrides, Mechanisms, Scenario, TcpConfig, ValidationError } from './generated/scenario';
+export type { Aqm, Bottleneck, Flow, Host, LatencyProbe, MechanismOverrides, Mechanisms, Scenario, TcpConfig, ValidationError } from './generated/scenario';
 export type { Profile, SwitchId, SwitchInfo } from './generated/profiles';
 
 import type { Profile, SwitchInfo } from './generated/profiles';
@@ -15,7 +15,7 @@ export interface ProfileCatalogue {
   profiles: Profile[];
   switches: SwitchInfo[];
 }
-export type { AlgorithmInfo, Citation, ParamInfo, ParamInfo as AlgorithmParam } from './generated/catalogue';
+export type { AlgorithmInfo, AqmInfo, Citation, ParamInfo, ParamInfo as AlgorithmParam } from './generated/catalogue';
 
 // ---------------------------------------------------------------- results
 

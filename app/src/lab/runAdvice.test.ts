@@ -16,6 +16,8 @@ const estimate = (recorded_bytes: number): ResourceEstimate => ({
   budget_bytes: 256 * MB,
   data_packets: 3e8,
   ack_packets: 1e8,
+  probe_packets: 0,
+  probe_bytes: 0,
   engine_events: 1e9,
 });
 

@@ -15,7 +15,7 @@ import { clampDomain, isFullView, type Domain } from '../charts/timeLink';
 import type { EngineError } from '../engine/errors';
 import type { RunDebug } from '../engine/protocol';
 import type { RunSeries } from '../engine/columns';
-import type { AlgorithmInfo, ProfileCatalogue, Scenario, ValidationError } from '../engine/types';
+import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, Scenario, ValidationError } from '../engine/types';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { RunGate } from '../ui/RunGate';
 import { Explainer } from '../ui/Explainer';
@@ -35,6 +35,8 @@ export interface LabPageProps {
   catalogue: AlgorithmInfo[];
   /** The testbed profiles (engine catalogue). */
   profiles?: ProfileCatalogue;
+  /** The queue disciplines (engine AQM catalogue). */
+  aqms?: AqmInfo[];
   rendered: RunPublisher;
   /** Debug switch for the first run (?debug=trap). */
   debugFirstRun?: RunDebug;
@@ -312,7 +314,7 @@ export function LabPage(props: LabPageProps) {
         {!props.hideBuilder && (
           <aside className="lab-builder" aria-label="Scenario">
             <h2 className="section-title">Scenario</h2>
-            <ScenarioBuilder lab={lab} state={state} catalogue={catalogue} profiles={props.profiles} visibleControls={props.visibleControls} />
+            <ScenarioBuilder lab={lab} state={state} catalogue={catalogue} profiles={props.profiles} aqms={props.aqms} visibleControls={props.visibleControls} />
           </aside>
         )}
         <main className="lab-results" aria-label="Results">

@@ -20,7 +20,11 @@
 //   sack    SACK, 1 or 0
 //   rate    bottleneck rate, b/s (k, M, G, T: powers of 1000)
 //   buf     bottleneck buffer, packets
-//   aqm     "droptail" or "red(min=5;max=15;p=0.1;w=0.002;ecn=1)"
+//   aqm     "droptail", "red(min=5;max=15;p=0.1;w=0.002;ecn=1)", or another
+//           queue discipline by its kind with any of its fields:
+//           "codel", "fq_codel(target_ms=5;flows=1024)", "pie(ecn=1)",
+//           "step_mark(threshold_pkts=20)" (booleans 1 or 0)
+//   probe   the latency probe: "1" (its defaults) or "interval_ms=100;size_bytes=84"
 //   hosts   flows on each host ("2,1": two hosts with 2 and 1 flows); absent: one host
 //   nic     per host: NIC rate, b/s (suffixes as rate)
 //   txq     per host: txqueuelen, packets
@@ -41,7 +45,7 @@
 // renders them as text, never as HTML). Range checks are the engine's
 // (see sanitize.ts), so the rules live in one place.
 
-import type { Aqm, Flow, Host, Scenario } from '../engine/types';
+import type { Aqm, Flow, Host, LatencyProbe, Scenario } from '../engine/types';
 import {
   BYTE_UNITS,
   formatNumber,
@@ -75,6 +79,7 @@ export const SCENARIO_PARAMS = [
   'rate',
   'buf',
   'aqm',
+  'probe',
   'hosts',
   'nic',
   'txq',
@@ -141,8 +146,45 @@ function paramsText(params: Record<string, number>): string {
   return `(${keys.map((k) => `${k}=${formatNumber(params[k])}`).join(';')})`;
 }
 
+const PROBE_FIELDS = ['interval_ms', 'size_bytes'] as const;
+
+/** The optional fields of each newer queue discipline (scenario.rs `Aqm`), for links. */
+const AQM_FIELDS: Record<string, readonly string[]> = {
+  codel: ['target_ms', 'interval_ms', 'ecn'],
+  fq_codel: ['target_ms', 'interval_ms', 'quantum_bytes', 'flows', 'ecn'],
+  pie: ['target_ms', 't_update_ms', 'alpha', 'beta', 'max_burst_ms', 'ecn'],
+  step_mark: ['threshold_pkts'],
+};
+
+/** "k=v;k=v" of an object's defined fields (booleans as 1/0), in `order`. */
+function fieldsText(o: Record<string, unknown>, order: readonly string[]): string {
+  return order
+    .filter((k) => o[k] !== undefined && o[k] !== null)
+    .map((k) => `${k}=${typeof o[k] === 'boolean' ? (o[k] ? 1 : 0) : formatNumber(o[k] as number)}`)
+    .join(';');
+}
+
+/** Parse "k=v;k=v" with keys from `allowed` ("ecn" a boolean, the rest numbers); null if malformed. */
+function parseFields(text: string, allowed: readonly string[]): Record<string, number | boolean> | null {
+  const out: Record<string, number | boolean> = {};
+  if (text === '') return out;
+  for (const part of text.split(';')) {
+    const eq = part.indexOf('=');
+    const k = part.slice(0, eq);
+    if (eq <= 0 || !allowed.includes(k) || k in out) return null;
+    const v = k === 'ecn' ? parseBool(part.slice(eq + 1)) : parseNumber(part.slice(eq + 1));
+    if (v === null) return null;
+    out[k] = v;
+  }
+  return out;
+}
+
 function aqmText(aqm: Aqm): string {
   if (aqm.kind === 'drop_tail') return 'droptail';
+  if (aqm.kind !== 'red') {
+    const fields = fieldsText(aqm as Record<string, unknown>, AQM_FIELDS[aqm.kind]);
+    return fields ? `${aqm.kind}(${fields})` : aqm.kind;
+  }
   return `red(min=${formatNumber(aqm.min_th_pkts)};max=${formatNumber(aqm.max_th_pkts)};p=${formatNumber(aqm.max_p)};w=${formatNumber(aqm.weight)};ecn=${aqm.ecn ? 1 : 0})`;
 }
 
@@ -214,6 +256,7 @@ function readablePairs(s: Scenario, d: Scenario): [string, string][] | null {
   if (s.tcp.delayed_ack !== d.tcp.delayed_ack) out.push(['dack', s.tcp.delayed_ack ? '1' : '0']);
   if (s.tcp.sack !== d.tcp.sack) out.push(['sack', s.tcp.sack ? '1' : '0']);
   if (!sameJson(s.bottleneck.aqm, d.bottleneck.aqm)) out.push(['aqm', aqmText(s.bottleneck.aqm)]);
+  if (s.probe) out.push(['probe', fieldsText(s.probe as Record<string, unknown>, PROBE_FIELDS) || '1']);
   const df = dflows[0];
   const starts = flows.map((f) => f.start_ms);
   if (!(allEqual(starts) && Object.is(starts[0], df?.start_ms))) out.push(['start', list(starts, formatNumber)]);
@@ -292,6 +335,11 @@ function parseAlgToken(text: string): { algorithm: string; params: Record<string
 
 function parseAqm(text: string): Aqm | null {
   if (text === 'droptail' || text === 'drop_tail') return { kind: 'drop_tail' };
+  const other = /^(codel|fq_codel|pie|step_mark)(?:\((.*)\))?$/.exec(text);
+  if (other) {
+    const fields = parseFields(other[2] ?? '', AQM_FIELDS[other[1]]);
+    return fields ? ({ kind: other[1], ...fields } as Aqm) : null;
+  }
   const m = /^red\((.*)\)$/.exec(text);
   if (!m) return null;
   const kv = new Map<string, string>();
@@ -433,7 +481,8 @@ export function decodeScenario(search: string, defaults: Scenario): DecodedScena
   scalar('sack', parseBool, (x) => (s.tcp = { ...s.tcp, sack: x }), '1 or 0');
   scalar('rate', (t) => parseWithUnits(t, RATE_UNITS), (x) => (s.bottleneck = { ...s.bottleneck, rate_bps: x }), 'a rate in b/s, like 1G or 100M');
   scalar('buf', parseU32, (x) => (s.bottleneck = { ...s.bottleneck, buffer_pkts: x }), 'a whole number of packets');
-  scalar('aqm', parseAqm, (x) => (s.bottleneck = { ...s.bottleneck, aqm: x }), 'droptail or red(min=…;max=…;p=…;w=…;ecn=0|1)');
+  scalar('aqm', parseAqm, (x) => (s.bottleneck = { ...s.bottleneck, aqm: x }), 'droptail, red(min=…;max=…;p=…;w=…;ecn=0|1), codel, fq_codel, pie or step_mark, optionally with (field=value;…)');
+  scalar('probe', (t) => (t === '1' ? {} : parseFields(t, PROBE_FIELDS)), (x) => (s = { ...s, probe: x as LatencyProbe }), '1 or interval_ms=…;size_bytes=…');
 
   if (!shaped) {
     for (const k of ['hosts', 'nic', 'txq', 'alg', 'win', 'start', 'stop', 'xdelay']) {

@@ -3,7 +3,7 @@
 // one scenario in the LabStore.
 
 import { memo } from 'react';
-import type { AlgorithmInfo, ProfileCatalogue, Scenario } from '../engine/types';
+import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, Scenario } from '../engine/types';
 import { CONTROLS, type ControlSpec } from '../lab/controls';
 import { bdpPackets, capacityBps, mssBytes } from '../model/path';
 import type { LabState, LabStore } from '../lab/labStore';
@@ -27,6 +27,7 @@ import { BdpReadout } from './BdpReadout';
 import { FlowCard } from './FlowCard';
 import { ProfileControl } from './ProfileControl';
 import { QuantityControl } from './QuantityControl';
+import { QueueControl } from './QueueControl';
 import { Tip } from './Tip';
 import { TopologyPicker } from './TopologyPicker';
 
@@ -36,11 +37,13 @@ export interface ScenarioBuilderProps {
   catalogue: AlgorithmInfo[];
   /** The testbed profiles (engine catalogue). */
   profiles?: ProfileCatalogue;
+  /** The queue disciplines (engine AQM catalogue). */
+  aqms?: AqmInfo[];
   /** Control ids to show (embed views); null: all. */
   visibleControls?: string[] | null;
 }
 
-export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catalogue, profiles, visibleControls }: ScenarioBuilderProps) {
+export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catalogue, profiles, aqms, visibleControls }: ScenarioBuilderProps) {
   const s = state.scenario;
   const view = state.view;
   const topo = view.topology;
@@ -124,6 +127,8 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
         )}
         {show(CONTROLS.lossRate) && <QuantityControl spec={CONTROLS.lossRate} value={s.loss_rate} onChange={(v) => up((x) => ({ ...x, loss_rate: v }))} />}
       </fieldset>
+
+      {(show('aqm') || show('probe')) && <QueueControl scenario={s} aqms={aqms ?? []} show={show} onChange={up} />}
 
       {!custom && (
         <fieldset>

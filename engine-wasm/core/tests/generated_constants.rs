@@ -4,7 +4,7 @@
 
 use sawtooth_core::net::{ETHERNET_OVERHEAD_BYTES, TCP_IP_HEADER_BYTES};
 use sawtooth_core::record::FLOW_COLUMNS;
-use sawtooth_core::scenario::{limits, Scenario};
+use sawtooth_core::scenario::{limits, LatencyProbe, Scenario};
 use std::path::PathBuf;
 
 fn generated_dir() -> PathBuf {
@@ -42,7 +42,7 @@ fn constants_ts() -> String {
 fn defaults_ts() -> String {
     let scenario = serde_json::to_string_pretty(&Scenario::default_scenario())
         .expect("the default scenario serialises");
-    let ranges: [(&str, f64, f64); 15] = [
+    let ranges: [(&str, f64, f64); 16] = [
         ("duration_ms", limits::DURATION_MS.0, limits::DURATION_MS.1),
         (
             "sample_interval_ms",
@@ -94,6 +94,11 @@ fn defaults_ts() -> String {
             limits::EXTRA_DELAY_MS.1,
         ),
         ("nic_bps", limits::RATE_BPS.0, limits::RATE_BPS.1),
+        (
+            "probe_interval_ms",
+            limits::PROBE_INTERVAL_MS.0,
+            limits::PROBE_INTERVAL_MS.1,
+        ),
     ];
     let ranges = ranges
         .iter()
@@ -105,7 +110,11 @@ fn defaults_ts() -> String {
          /** The engine's default scenario (Scenario::default_scenario). */\n\
          export const DEFAULT_SCENARIO: Scenario = {scenario};\n\n\
          /** Validation ranges (scenario.rs `limits`), inclusive: [min, max] in the field's unit. */\n\
-         export const LIMITS = {{\n{ranges}}} as const;\n"
+         export const LIMITS = {{\n{ranges}}} as const;\n\n\
+         /** The latency probe's defaults (scenario.rs `LatencyProbe`). */\n\
+         export const PROBE_DEFAULTS = {{ interval_ms: {}, size_bytes: {} }} as const;\n",
+        LatencyProbe::INTERVAL_MS,
+        LatencyProbe::SIZE_BYTES
     )
 }
 

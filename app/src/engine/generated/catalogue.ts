@@ -14,6 +14,24 @@ explanation: string,
 expect_on_chart: string, increase_tex: string, decrease_tex: string, params: Array<ParamInfo>, citations: Array<Citation>, };
 
 /**
+ * One queue discipline (`bottleneck.aqm.kind`).
+ */
+export type AqmInfo = { 
+/**
+ * The scenario's `kind`.
+ */
+kind: string, name: string, 
+/**
+ * One paragraph for students: what it does and what to look for.
+ */
+explanation: string, citations: Array<Citation>, 
+/**
+ * Parameters in the scenario's field names. A parameter whose unit is
+ * "on/off" is a boolean (0 or 1 here).
+ */
+params: Array<ParamInfo>, };
+
+/**
  * A citation for an algorithm's rules.
  */
 export type Citation = { label: string, reference: string, };

@@ -61,4 +61,8 @@ export const LIMITS = {
   window_bytes: [65536, 536870912],
   extra_delay_ms: [0, 1000],
   nic_bps: [1000000, 100000000000],
+  probe_interval_ms: [1, 60000],
 } as const;
+
+/** The latency probe's defaults (scenario.rs `LatencyProbe`). */
+export const PROBE_DEFAULTS = { interval_ms: 200, size_bytes: 84 } as const;

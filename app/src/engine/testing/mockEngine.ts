@@ -53,6 +53,8 @@ export function mockEstimate(s: Scenario): ResourceEstimate {
     budget_bytes: 256 * 2 ** 20,
     data_packets: 0,
     ack_packets: 0,
+    probe_packets: 0,
+    probe_bytes: 0,
     engine_events: (s.duration_ms * 1e6) / MOCK_NS_PER_EVENT,
   };
 }
@@ -222,6 +224,7 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     RawSimulation: MockSimulation,
     catalogue_json: () =>
       JSON.stringify([{ id: 'reno', name: 'Standard (Reno)', explanation: '', expect_on_chart: '', increase_tex: '', decrease_tex: '', params: [], citations: [] }]),
+    aqm_catalogue_json: () => JSON.stringify([{ kind: 'drop_tail', name: 'Drop-tail (FIFO)', explanation: '', citations: [], params: [] }]),
     default_scenario_json: () => JSON.stringify(defaultMockScenario()),
     profiles_json: () => JSON.stringify({ profiles: [], switches: [] }),
     validate_scenario: (json: string) => JSON.stringify({ errors: validate(JSON.parse(json) as Scenario) }),
