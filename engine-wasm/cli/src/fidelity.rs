@@ -4,6 +4,7 @@ use crate::progress::{self, Progress};
 use crate::{jobs_or_cores, run_points, select_labs, short, sweep_points};
 use sawtooth_core::fidelity::{self, LabFidelity, VALUE_TOLERANCE};
 use sawtooth_core::labs::{Lab, Scale};
+use sawtooth_core::sim_claims::{self, ClaimOutcome};
 use std::fmt::Write as _;
 
 pub fn run(quick: bool, jobs: Option<usize>, only: &[String], path: &str) -> Result<(), String> {
@@ -29,7 +30,8 @@ pub fn run(quick: bool, jobs: Option<usize>, only: &[String], path: &str) -> Res
                 return Err(e);
             }
         };
-        reports.push((*lab, fidelity::assess(lab, &results)));
+        let claims = sim_claims::evaluate(lab, scale, &results);
+        reports.push((*lab, fidelity::assess(lab, &results), claims));
     }
     progress.finish();
     let text = report(scale, &reports);
@@ -45,7 +47,7 @@ fn profile_of(lab: &Lab) -> String {
     lab.base.profile.clone()
 }
 
-fn report(scale: Scale, reports: &[(&Lab, LabFidelity)]) -> String {
+fn report(scale: Scale, reports: &[(&Lab, LabFidelity, Vec<ClaimOutcome>)]) -> String {
     let mut s = String::new();
     let scale_name = match scale {
         Scale::Quick => "quick (browser-sized sweeps, `--quick`)",
@@ -75,7 +77,7 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity)]) -> String {
     );
     let _ = writeln!(s, "|---|---|---|---|---|");
     let (mut tv, mut tw, mut to, mut th) = (0, 0, 0, 0);
-    for (lab, f) in reports {
+    for (lab, f, _) in reports {
         tv += f.values_compared;
         tw += f.values_within_tolerance;
         to += f.orderings.len();
@@ -94,7 +96,7 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity)]) -> String {
         );
     }
     let _ = writeln!(s, "| **all** | | **{tw} / {tv}** | **{th} / {to}** | |\n");
-    for (lab, f) in reports {
+    for (lab, f, claims) in reports {
         let _ = writeln!(s, "## {}. {} (`{}`)\n", f.number, f.title, f.lab);
         let sources: Vec<String> = lab
             .sources
@@ -107,11 +109,18 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity)]) -> String {
             profile_of(lab),
             sources.join("; ")
         );
-        let _ = writeln!(
-            s,
-            "| quantity | paper | simulated | difference | within ±10 % | source |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        if f.comparisons.is_empty() {
+            let _ = writeln!(
+                s,
+                "The paper gives no value in its text that a run can be compared with (its values are in its figures only). Its qualitative findings are asserted in `engine-wasm/core/tests/lab_findings.rs`."
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "| quantity | paper | simulated | difference | within ±10 % | source |"
+            );
+            let _ = writeln!(s, "|---|---|---|---|---|---|");
+        }
         for c in &f.comparisons {
             let paper = match c.paper_range {
                 Some([lo, hi]) => format!("{} ({}–{})", short(c.paper), short(lo), short(hi)),
@@ -156,6 +165,20 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity)]) -> String {
         }
         if let Some(r) = f.spearman {
             let _ = writeln!(s, "\nRanking: Spearman ρ = {r:.2} against the paper's.");
+        }
+        if !claims.is_empty() {
+            let _ = writeln!(
+                s,
+                "\nWhat the simulation shows at this scale (the lab's own sentences, checked against these runs):\n"
+            );
+            for c in claims {
+                let mark = match c.holds {
+                    Some(true) => "holds:",
+                    Some(false) => "**does not hold:**",
+                    None => "not checked:",
+                };
+                let _ = writeln!(s, "- {mark} {}", c.text.replace('\n', " "));
+            }
         }
         let _ = writeln!(s);
     }
