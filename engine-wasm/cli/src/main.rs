@@ -453,8 +453,18 @@ fn write_points(lab: &Lab, results: &[PointResult], out: &mut impl Write) -> Res
         .iter()
         .map(|s| s.to_string())
         .collect();
+    // Metrics measured on request appear only for the labs that list them.
+    let on_request: Vec<Metric> = Metric::ON_REQUEST
+        .into_iter()
+        .filter(|m| lab.metrics.contains(m))
+        .collect();
+    let group_share = lab.metrics.contains(&Metric::GroupShare);
     header.extend(Metric::SCALARS.iter().map(|m| m.id().to_string()));
+    header.extend(on_request.iter().map(|m| m.id().to_string()));
     header.extend((0..groups).map(|g| format!("group{g}_throughput_mbps")));
+    if group_share {
+        header.extend((0..groups).map(|g| format!("group{g}_share")));
+    }
     header.push("flow_throughput_mbps".into());
     for (m, g) in &paper_cols {
         let name = match g {
@@ -474,7 +484,11 @@ fn write_points(lab: &Lab, results: &[PointResult], out: &mut impl Write) -> Res
             csv_field(&r.group_labels.join("|")),
         ];
         row.extend(Metric::SCALARS.iter().map(|m| opt(r.value(*m, None))));
+        row.extend(on_request.iter().map(|m| opt(r.value(*m, None))));
         row.extend((0..groups).map(|g| opt(r.group_throughput_mbps.get(g).copied())));
+        if group_share {
+            row.extend((0..groups).map(|g| opt(r.value(Metric::GroupShare, Some(g as u32)))));
+        }
         row.push(
             r.flow_throughput_mbps
                 .iter()

@@ -267,6 +267,11 @@ fn encode(r: &PointResult) -> Value {
         group_congestion_event_rate,
         mean_outstanding_kbytes,
         duration_s,
+        group_share,
+        probe_rtt_median_ms,
+        probe_rtt_p99_ms,
+        mean_queue_delay_ms,
+        mean_queue_pkts,
     } = r;
     json!({
         "lab": lab,
@@ -292,6 +297,11 @@ fn encode(r: &PointResult) -> Value {
         "group_congestion_event_rate": fs(group_congestion_event_rate),
         "mean_outstanding_kbytes": f(mean_outstanding_kbytes),
         "duration_s": f(duration_s),
+        "group_share": group_share.as_deref().map(fs).unwrap_or(Value::Null),
+        "probe_rtt_median_ms": of(probe_rtt_median_ms),
+        "probe_rtt_p99_ms": of(probe_rtt_p99_ms),
+        "mean_queue_delay_ms": of(mean_queue_delay_ms),
+        "mean_queue_pkts": of(mean_queue_pkts),
     })
 }
 
@@ -416,6 +426,15 @@ fn decode(v: &Value, lab: &Lab, point: &SweepPoint, at: String) -> Result<PointR
         group_congestion_event_rate: r.floats("group_congestion_event_rate")?,
         mean_outstanding_kbytes: r.float("mean_outstanding_kbytes")?,
         duration_s: r.float("duration_s")?,
+        group_share: if r.get("group_share")?.is_null() {
+            None
+        } else {
+            Some(r.floats("group_share")?)
+        },
+        probe_rtt_median_ms: r.opt("probe_rtt_median_ms")?,
+        probe_rtt_p99_ms: r.opt("probe_rtt_p99_ms")?,
+        mean_queue_delay_ms: r.opt("mean_queue_delay_ms")?,
+        mean_queue_pkts: r.opt("mean_queue_pkts")?,
     })
 }
 

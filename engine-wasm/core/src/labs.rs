@@ -9,7 +9,7 @@
 
 use crate::net::ETHERNET_OVERHEAD_BYTES;
 use crate::record::col;
-use crate::scenario::{Aqm, Scenario, ValidationError};
+use crate::scenario::{Aqm, LatencyProbe, Scenario, ValidationError};
 use crate::sim::Simulation;
 use crate::summary::{jain_index, Summary};
 use serde::{Deserialize, Serialize};
@@ -138,6 +138,11 @@ pub enum Axis {
     BottleneckRateBps,
     /// Bottleneck buffer, packets.
     BufferPkts,
+    /// Bottleneck buffer in bandwidth-delay products (of the bottleneck
+    /// rate and the base RTT, in wire-size packets).
+    BufferBdp,
+    /// The step-marking threshold K of a `step_mark` bottleneck, packets.
+    MarkThresholdPkts,
 }
 
 /// One point on the swept axis: a number, an `[a, b]` pair, or `null`
@@ -249,6 +254,14 @@ pub struct ScenarioPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub unlimited_ssthresh: Option<bool>,
+    /// The bottleneck's queue discipline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub aqm: Option<Aqm>,
+    /// Add the latency probe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub probe: Option<LatencyProbe>,
     /// Start times of the flows, in the order of `Series::flows`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -281,6 +294,12 @@ impl ScenarioPatch {
         }
         if let Some(v) = self.bottleneck_rate_bps {
             s.bottleneck.rate_bps = v;
+        }
+        if let Some(aqm) = &self.aqm {
+            s.bottleneck.aqm = aqm.clone();
+        }
+        if let Some(probe) = &self.probe {
+            s.probe = Some(probe.clone());
         }
         if let Some(v) = self.buffer_pkts {
             scale_buffer(s, v);
@@ -411,6 +430,16 @@ pub enum Metric {
     MeanOutstandingKbytes,
     /// Position of the series in the lab's ranking (1 = best).
     Rank,
+    /// Each group's fraction of all delivered payload (group metric).
+    GroupShare,
+    /// Median round trip of the latency probe (nearest rank), ms.
+    ProbeRttMedianMs,
+    /// 99th-percentile round trip of the latency probe (nearest rank), ms.
+    ProbeRttP99Ms,
+    /// Time-average queueing delay at the bottleneck (`q.bottleneck_delay_ms`), ms.
+    MeanQueueDelayMs,
+    /// Time-average bottleneck queue (`q.bottleneck_pkts`), packets.
+    MeanQueuePkts,
 }
 
 impl Metric {
@@ -421,7 +450,9 @@ impl Metric {
             | Metric::GroupThroughputMbps
             | Metric::FlowThroughputMbps
             | Metric::StandardThroughputMbps => "Mb/s",
-            Metric::StandardShare | Metric::Utilisation => "fraction",
+            Metric::StandardShare | Metric::Utilisation | Metric::GroupShare => "fraction",
+            Metric::ProbeRttMedianMs | Metric::ProbeRttP99Ms | Metric::MeanQueueDelayMs => "ms",
+            Metric::MeanQueuePkts => "packets",
             Metric::JainIndex => "index",
             Metric::TimeToMaxRateS => "s",
             Metric::Drops => "packets",
@@ -447,8 +478,22 @@ impl Metric {
             Metric::CongestionEventRate => "congestion_event_rate",
             Metric::MeanOutstandingKbytes => "mean_outstanding_kbytes",
             Metric::Rank => "rank",
+            Metric::GroupShare => "group_share",
+            Metric::ProbeRttMedianMs => "probe_rtt_median_ms",
+            Metric::ProbeRttP99Ms => "probe_rtt_p99_ms",
+            Metric::MeanQueueDelayMs => "mean_queue_delay_ms",
+            Metric::MeanQueuePkts => "mean_queue_pkts",
         }
     }
+
+    /// Scalar metrics measured only for labs that list them (CSV columns of
+    /// those labs only), so other labs' results are unchanged.
+    pub const ON_REQUEST: [Metric; 4] = [
+        Metric::ProbeRttMedianMs,
+        Metric::ProbeRttP99Ms,
+        Metric::MeanQueueDelayMs,
+        Metric::MeanQueuePkts,
+    ];
 
     /// The scalar metrics, in CSV column order.
     pub const SCALARS: [Metric; 10] = [
@@ -815,11 +860,10 @@ impl Lab {
         self.apply_axis(&mut s, &mut groups, x)?;
         let buffer_set = series.set.buffer_pkts.is_some()
             || (scale == Scale::Quick && self.quick.set.buffer_pkts.is_some())
-            || self.sweep.axis == Axis::BufferPkts;
+            || matches!(self.sweep.axis, Axis::BufferPkts | Axis::BufferBdp);
         if let (Some(factor), false) = (self.buffer_bdp_factor, buffer_set) {
-            let wire_bits = ((s.mtu_bytes + ETHERNET_OVERHEAD_BYTES) * 8) as f64;
-            let bdp = s.bottleneck.rate_bps * s.rtt_ms / 1e3 / wire_bits;
-            scale_buffer(&mut s, (factor * bdp).round().max(1.0) as u32);
+            let buffer = bdp_buffer_pkts(&s, factor);
+            scale_buffer(&mut s, buffer);
         }
         s.seed = seed;
         if self.start_jitter_ms > 0.0 {
@@ -882,6 +926,19 @@ impl Lab {
             Axis::Seed => s.seed = number()? as u32,
             Axis::BottleneckRateBps => s.bottleneck.rate_bps = number()?,
             Axis::BufferPkts => scale_buffer(s, number()? as u32),
+            Axis::BufferBdp => {
+                let buffer = bdp_buffer_pkts(s, number()?);
+                scale_buffer(s, buffer);
+            }
+            Axis::MarkThresholdPkts => {
+                let k = number()?;
+                let Aqm::StepMark { threshold_pkts } = &mut s.bottleneck.aqm else {
+                    return Err(ExpandError::BadValue(
+                        "mark_threshold_pkts needs a step_mark bottleneck".into(),
+                    ));
+                };
+                *threshold_pkts = Some(count(k)? as u32);
+            }
             Axis::InitialSsthreshPkts => {
                 s.tcp.initial_ssthresh_pkts = match x {
                     SweepValue::Unlimited => None,
@@ -937,6 +994,14 @@ impl Lab {
         }
         Ok(())
     }
+}
+
+/// `factor` bandwidth-delay products of the bottleneck, in wire-size packets
+/// (at least one).
+fn bdp_buffer_pkts(s: &Scenario, factor: f64) -> u32 {
+    let wire_bits = ((s.mtu_bytes + ETHERNET_OVERHEAD_BYTES) * 8) as f64;
+    let bdp = s.bottleneck.rate_bps * s.rtt_ms / 1e3 / wire_bits;
+    (factor * bdp).round().max(1.0) as u32
 }
 
 /// Set the bottleneck buffer, scaling RED's thresholds with it.
@@ -1008,6 +1073,22 @@ pub struct PointResult {
     pub mean_outstanding_kbytes: f64,
     /// Simulated seconds.
     pub duration_s: f64,
+    /// Measured only for labs that list the metric (see `Metric::ON_REQUEST`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub group_share: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub probe_rtt_median_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub probe_rtt_p99_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mean_queue_delay_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mean_queue_pkts: Option<f64>,
 }
 
 impl PointResult {
@@ -1037,6 +1118,14 @@ impl PointResult {
             },
             Metric::MeanOutstandingKbytes => Some(self.mean_outstanding_kbytes),
             Metric::Rank => None,
+            Metric::GroupShare => self
+                .group_share
+                .as_ref()
+                .and_then(|g| g.get(group.unwrap_or(0) as usize).copied()),
+            Metric::ProbeRttMedianMs => self.probe_rtt_median_ms,
+            Metric::ProbeRttP99Ms => self.probe_rtt_p99_ms,
+            Metric::MeanQueueDelayMs => self.mean_queue_delay_ms,
+            Metric::MeanQueuePkts => self.mean_queue_pkts,
         }
     }
 }
@@ -1179,6 +1268,49 @@ pub fn measure(lab: &Lab, point: &SweepPoint, scale: Scale, sim: &Simulation) ->
         })
         .collect();
 
+    // Measured only for the labs that ask (other labs' results unchanged).
+    let asks = |m: Metric| lab.metrics.contains(&m);
+    let (from_s, to_s) = window.map_or((0.0, f64::INFINITY), |m| {
+        (m.from_s, m.to_s.unwrap_or(f64::INFINITY))
+    });
+    let column_mean = |name: &str| {
+        let v = rec.column(name)?;
+        let (sum, k) = t
+            .iter()
+            .zip(v)
+            .filter(|(ts, x)| **ts > from_s + 1e-9 && **ts <= to_s + 1e-9 && x.is_finite())
+            .fold((0.0, 0usize), |(s, k), (_, x)| (s + x, k + 1));
+        (k > 0).then(|| sum / k as f64)
+    };
+    let probe_rtts = || {
+        // Probes sent inside the measurement window, nearest rank (as the summary).
+        let mut rtts: Vec<u64> = sim
+            .probe_samples()
+            .iter()
+            .filter(|p| {
+                let sent_s = p.sent_ns as f64 / 1e9;
+                sent_s >= from_s && sent_s <= to_s
+            })
+            .map(|p| p.rtt_ns)
+            .collect();
+        rtts.sort_unstable();
+        rtts
+    };
+    let probe_pct =
+        |pct: f64| crate::summary::nearest_rank(&probe_rtts(), pct).map(|ns| ns as f64 / 1e6);
+    let group_share = asks(Metric::GroupShare).then(|| {
+        group_bps
+            .iter()
+            .map(|b| {
+                if flow_total > 0.0 {
+                    b / flow_total
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    });
+
     let outstanding = rec.flow_column(0, col::OUTSTANDING_BYTES);
     let state = rec.flow_column(0, col::STATE);
     let (o_sum, o_n) = outstanding
@@ -1218,6 +1350,19 @@ pub fn measure(lab: &Lab, point: &SweepPoint, scale: Scale, sim: &Simulation) ->
             0.0
         },
         duration_s: summary.duration_s,
+        group_share,
+        probe_rtt_median_ms: asks(Metric::ProbeRttMedianMs)
+            .then(|| probe_pct(50.0))
+            .flatten(),
+        probe_rtt_p99_ms: asks(Metric::ProbeRttP99Ms)
+            .then(|| probe_pct(99.0))
+            .flatten(),
+        mean_queue_delay_ms: asks(Metric::MeanQueueDelayMs)
+            .then(|| column_mean("q.bottleneck_delay_ms"))
+            .flatten(),
+        mean_queue_pkts: asks(Metric::MeanQueuePkts)
+            .then(|| column_mean("q.bottleneck_pkts"))
+            .flatten(),
     }
 }
 

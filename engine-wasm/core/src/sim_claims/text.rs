@@ -86,7 +86,13 @@ pub fn number(metric: Metric, v: f64) -> String {
         return "not within the run".into();
     }
     match metric {
-        Metric::StandardShare | Metric::Utilisation => format!("{}%", round3(v * 100.0)),
+        Metric::StandardShare | Metric::Utilisation | Metric::GroupShare => {
+            format!("{}%", round3(v * 100.0))
+        }
+        Metric::ProbeRttMedianMs | Metric::ProbeRttP99Ms | Metric::MeanQueueDelayMs => {
+            format!("{} ms", round3(v))
+        }
+        Metric::MeanQueuePkts => format!("{} packets", round3(v)),
         Metric::TotalThroughputMbps
         | Metric::GroupThroughputMbps
         | Metric::FlowThroughputMbps
@@ -120,7 +126,11 @@ pub fn swept(axis: Axis, x: f64) -> String {
     match axis {
         Axis::WindowBytes if x >= MIB => format!("{} MB", whole(x / MIB)),
         Axis::WindowBytes => format!("{} KB", whole(x / 1024.0)),
-        Axis::TxqueuelenPkts | Axis::BufferPkts | Axis::InitialSsthreshPkts => {
+        Axis::BufferBdp => format!("{} BDP", whole(x)),
+        Axis::TxqueuelenPkts
+        | Axis::BufferPkts
+        | Axis::InitialSsthreshPkts
+        | Axis::MarkThresholdPkts => {
             format!("{x} packets")
         }
         Axis::RttMs => format!("{x} ms"),
