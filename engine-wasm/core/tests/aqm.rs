@@ -316,3 +316,55 @@ fn out_of_range_settings_name_the_field_and_the_range() {
     assert_eq!(e[0].field, "bottleneck.aqm.threshold_pkts");
     assert!(e[0].message.contains("at most buffer_pkts"));
 }
+
+/// `q.bottleneck_delay_ms`: the sojourn time of the packet that last left
+/// the queue. Drop-tail's fills towards the whole buffer (1000 packets of
+/// 0.123 ms) and never exceeds it; an idle path's is 0.
+#[test]
+fn the_queueing_delay_column_follows_the_sojourn_time() {
+    let s = bulk(Aqm::DropTail {}, 1);
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_to_end();
+    let delay = sim.recorder().column("q.bottleneck_delay_ms").unwrap();
+    let pkts = sim.recorder().column("q.bottleneck_pkts").unwrap();
+    assert_eq!(delay.len(), pkts.len());
+    let full_ms = s.bottleneck.buffer_pkts as f64 * mtu_ms();
+    let max = delay.iter().cloned().fold(0.0, f64::max);
+    assert!(max <= full_ms, "{max} ms > a full buffer's {full_ms} ms");
+    assert!(max >= full_ms / 2.0, "the buffer fills: {max} ms");
+    // Where the queue stands still at a sample, the last packet out waited
+    // for about the packets now queued.
+    for (d, q) in delay.iter().zip(pkts) {
+        if *q > 100.0 {
+            assert!(*d > 0.0);
+        }
+    }
+
+    let mut idle = bulk(codel(), 1);
+    idle.duration_ms = 1_000.0;
+    idle.hosts[0].flows[0].start_ms = idle.duration_ms;
+    let mut sim = Simulation::new(&idle).unwrap();
+    sim.run_to_end();
+    let delay = sim.recorder().column("q.bottleneck_delay_ms").unwrap();
+    assert!(delay.iter().all(|&d| d == 0.0), "{delay:?}");
+}
+
+/// The column is what CoDel controls: over the second half, CoDel's median
+/// is below TARGET while drop-tail's is many times it.
+#[test]
+fn codel_holds_the_delay_column_below_target() {
+    let median_late = |aqm: Aqm| {
+        let s = bulk(aqm, 4);
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run_to_end();
+        let d = sim.recorder().column("q.bottleneck_delay_ms").unwrap();
+        let mut late = d[d.len() / 2..].to_vec();
+        late.sort_by(f64::total_cmp);
+        percentile(&late, 50.0)
+    };
+    let target = codel::TARGET_MS;
+    let c = median_late(codel());
+    assert!(c <= target, "CoDel median delay {c} ms");
+    let t = median_late(Aqm::DropTail {});
+    assert!(t > 10.0 * target, "drop-tail median delay {t} ms");
+}
