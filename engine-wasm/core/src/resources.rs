@@ -53,10 +53,14 @@ pub struct ResourceEstimate {
     pub recorded_bytes_max: u64,
     #[ts(type = "number")]
     pub budget_bytes: u64,
-    /// Latency probes the run sends (`Scenario::probe`; 0 without one).
+    /// Latency probes the run sends (`Scenario::probe`; absent without
+    /// one).
+    #[serde(default, skip_serializing_if = "is_zero")]
     #[ts(type = "number")]
     pub probe_packets: u64,
-    /// Bytes of the probes' round trips (16 each, exact if all return).
+    /// Bytes of the probes' round trips (16 each, exact if all return;
+    /// absent without a probe).
+    #[serde(default, skip_serializing_if = "is_zero")]
     #[ts(type = "number")]
     pub probe_bytes: u64,
     /// Data packets the senders are expected to transmit.
@@ -68,6 +72,10 @@ pub struct ResourceEstimate {
     /// measured in: `RawSimulation.processed_events`).
     #[ts(type = "number")]
     pub engine_events: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// Sample rows a run records: `Simulation` samples every interval and at
