@@ -1,7 +1,7 @@
 //! The fuzz harness of issue 11: scenarios at the corners of every limit
 //! the validator allows (most hosts and flows, the shortest sample interval,
-//! 100 Gb/s, 1-packet buffers, RTT 0, every algorithm, AQM and profile,
-//! loss 0.5), generated from a seed and kept short. Each case is validated
+//! 100 Gb/s, 1-packet buffers, RTT 0, every algorithm, AQM (with its
+//! settings at their limits) and profile, loss 0.5, the latency probe), generated from a seed and kept short. Each case is validated
 //! and, if valid, run and checked: no panic, packets conserved, recorded
 //! bytes within the budget and, for all but 1 % of cases, within 10 % of
 //! the resource model (or 1 % of the budget, for small records).
@@ -13,7 +13,7 @@ use crate::cc;
 use crate::profile::{self, CwndCounting, MechanismOverrides, RecoveryRule, RtoRule};
 use crate::resources::{self, RECORDED_BYTES_BUDGET};
 use crate::rng::Rng;
-use crate::scenario::{limits, Aqm, Flow, Host, Scenario, ValidationError};
+use crate::scenario::{limits, Aqm, Flow, Host, LatencyProbe, Scenario, ValidationError};
 use crate::sim::Simulation;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -97,16 +97,16 @@ pub fn case(seed: u64, index: u64, max_engine_events: u64) -> Scenario {
     let rates = [limits::RATE_BPS.0, 100e6, 1e9, 10e9, limits::RATE_BPS.1];
     s.bottleneck.rate_bps = d.pick(&rates);
     s.bottleneck.buffer_pkts = d.pick(&[1, 2, 10, 1000, limits::BUFFER_PKTS.1]);
-    if d.chance(0.4) {
-        let buffer = s.bottleneck.buffer_pkts as f64;
-        let min_th = d.pick(&[1.0, (buffer / 4.0).max(1.0)]);
-        s.bottleneck.aqm = Aqm::Red {
-            min_th_pkts: min_th,
-            max_th_pkts: d.pick(&[buffer, (min_th * 3.0).min(buffer)]),
-            max_p: d.pick(&[0.0, 0.1, 1.0]),
-            weight: d.pick(&[1e-6, 0.002, 1.0]),
-            ecn: d.chance(0.5),
-        };
+    s.bottleneck.aqm = aqm(&mut d, s.bottleneck.buffer_pkts);
+    if d.chance(0.3) {
+        s.probe = Some(LatencyProbe {
+            interval_ms: d.pick(&[
+                None,
+                Some(limits::PROBE_INTERVAL_MS.0),
+                Some(limits::PROBE_INTERVAL_MS.1),
+            ]),
+            size_bytes: d.pick(&[None, Some(limits::PROBE_MIN_SIZE_BYTES), Some(s.mtu_bytes)]),
+        });
     }
     let some = d.int(1, 64);
     let hosts = d.pick(&[1, 2, some, limits::HOSTS.1 as u32]) as usize;
@@ -127,6 +127,55 @@ pub fn case(seed: u64, index: u64, max_engine_events: u64) -> Scenario {
     ]);
     shorten(&mut s, max_engine_events);
     s
+}
+
+/// A queue discipline with its settings at their corners (or left to the
+/// RFC defaults): RED 30 %, each of the others 10 %, drop-tail the rest.
+fn aqm(d: &mut Dice, buffer_pkts: u32) -> Aqm {
+    let buffer = buffer_pkts as f64;
+    let maybe = |d: &mut Dice, range: (f64, f64)| d.chance(0.7).then(|| d.corner(range));
+    let ecn = |d: &mut Dice| d.pick(&[None, Some(false), Some(true)]);
+    match d.int(0, 9) {
+        0..=2 => {
+            let min_th = d.pick(&[1.0, (buffer / 4.0).max(1.0)]);
+            Aqm::Red {
+                min_th_pkts: min_th,
+                max_th_pkts: d.pick(&[buffer, (min_th * 3.0).min(buffer)]),
+                max_p: d.pick(&[0.0, 0.1, 1.0]),
+                weight: d.pick(&[1e-6, 0.002, 1.0]),
+                ecn: d.chance(0.5),
+            }
+        }
+        3 => Aqm::Codel {
+            target_ms: maybe(d, limits::CODEL_TARGET_MS),
+            interval_ms: maybe(d, limits::CODEL_INTERVAL_MS),
+            ecn: ecn(d),
+        },
+        4 => Aqm::FqCodel {
+            target_ms: maybe(d, limits::CODEL_TARGET_MS),
+            interval_ms: maybe(d, limits::CODEL_INTERVAL_MS),
+            quantum_bytes: d.pick(&[
+                None,
+                Some(limits::FQ_QUANTUM_BYTES.0),
+                Some(1514),
+                Some(limits::FQ_QUANTUM_BYTES.1),
+            ]),
+            flows: d.pick(&[None, Some(1), Some(2), Some(limits::FQ_FLOWS.1)]),
+            ecn: ecn(d),
+        },
+        5 => Aqm::Pie {
+            target_ms: maybe(d, limits::PIE_TARGET_MS),
+            t_update_ms: maybe(d, limits::PIE_T_UPDATE_MS),
+            alpha: maybe(d, limits::PIE_ALPHA_BETA),
+            beta: maybe(d, limits::PIE_ALPHA_BETA),
+            max_burst_ms: maybe(d, limits::PIE_MAX_BURST_MS),
+            ecn: ecn(d),
+        },
+        6 => Aqm::StepMark {
+            threshold_pkts: Some(d.pick(&[1, buffer_pkts, 20.min(buffer_pkts)])),
+        },
+        _ => Aqm::DropTail {},
+    }
 }
 
 fn flow(d: &mut Dice, duration_ms: f64) -> Flow {
@@ -477,6 +526,27 @@ mod tests {
             s.bottleneck.aqm,
             Aqm::Red { ecn: false, .. }
         )));
+        for kind in ["codel", "fq_codel", "pie", "step_mark", "drop_tail"] {
+            assert!(
+                any(&|s| serde_json::to_value(&s.bottleneck.aqm).unwrap()["kind"] == kind),
+                "{kind}"
+            );
+        }
+        assert!(any(&|s| matches!(
+            s.bottleneck.aqm,
+            Aqm::FqCodel { flows: Some(1), .. }
+        )));
+        assert!(any(&|s| matches!(
+            s.bottleneck.aqm,
+            Aqm::Pie {
+                ecn: Some(true),
+                ..
+            }
+        )));
+        assert!(any(
+            &|s| s.probe.as_ref().and_then(|p| p.interval_ms) == Some(1.0)
+        ));
+        assert!(any(&|s| s.probe.is_none()));
         for a in cc::catalogue() {
             assert!(
                 any(&|s| s

@@ -96,6 +96,7 @@ impl Recorder {
             names.extend(FLOW_COLUMNS.iter().map(|c| format!("f{f}.{c}")));
         }
         names.push("q.bottleneck_pkts".into());
+        names.push("q.bottleneck_delay_ms".into());
         names.extend((0..hosts).map(|h| format!("h{h}.ifq_pkts")));
         let columns = (0..names.len()).map(|_| Vec::with_capacity(rows)).collect();
         Recorder {
@@ -163,9 +164,18 @@ impl Recorder {
         }
     }
 
-    pub(crate) fn queue_values(&mut self, bottleneck: f64, hosts: impl Iterator<Item = f64>) {
-        self.columns[self.next_column].push(bottleneck);
-        self.next_column += 1;
+    /// The bottleneck's occupancy (packets) and queueing delay (ms), then
+    /// each host's interface queue.
+    pub(crate) fn queue_values(
+        &mut self,
+        bottleneck: f64,
+        bottleneck_delay_ms: f64,
+        hosts: impl Iterator<Item = f64>,
+    ) {
+        for v in [bottleneck, bottleneck_delay_ms] {
+            self.columns[self.next_column].push(v);
+            self.next_column += 1;
+        }
         for v in hosts {
             self.columns[self.next_column].push(v);
             self.next_column += 1;

@@ -28,8 +28,8 @@ pub struct ResourceEstimate {
     /// Sample rows: one per `sample_interval_ms` and one at the end.
     #[ts(type = "number")]
     pub samples_per_flow: u64,
-    /// Sampled columns: time, nine per flow, the bottleneck queue and one
-    /// interface queue per host.
+    /// Sampled columns: time, nine per flow, the bottleneck queue and its
+    /// queueing delay, and one interface queue per host.
     #[ts(type = "number")]
     pub columns: u64,
     /// samples × columns × 8 bytes (exact).
@@ -53,10 +53,14 @@ pub struct ResourceEstimate {
     pub recorded_bytes_max: u64,
     #[ts(type = "number")]
     pub budget_bytes: u64,
-    /// Latency probes the run sends (`Scenario::probe`; 0 without one).
+    /// Latency probes the run sends (`Scenario::probe`; absent without
+    /// one).
+    #[serde(default, skip_serializing_if = "is_zero")]
     #[ts(type = "number")]
     pub probe_packets: u64,
-    /// Bytes of the probes' round trips (16 each, exact if all return).
+    /// Bytes of the probes' round trips (16 each, exact if all return;
+    /// absent without a probe).
+    #[serde(default, skip_serializing_if = "is_zero")]
     #[ts(type = "number")]
     pub probe_bytes: u64,
     /// Data packets the senders are expected to transmit.
@@ -68,6 +72,10 @@ pub struct ResourceEstimate {
     /// measured in: `RawSimulation.processed_events`).
     #[ts(type = "number")]
     pub engine_events: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 /// Sample rows a run records: `Simulation` samples every interval and at
@@ -96,9 +104,10 @@ const PROBE_SAMPLE_BYTES: u64 = std::mem::size_of::<crate::sim::ProbeSample>() a
 /// Engine events per probe: sent, leaves the bottleneck, echoed, back.
 const EVENTS_PER_PROBE: f64 = 4.0;
 
-/// Sampled columns (record.rs `Recorder::new`).
+/// Sampled columns (record.rs `Recorder::new`): time, the flows', the
+/// bottleneck's occupancy and queueing delay, the hosts'.
 pub fn columns(s: &Scenario) -> u64 {
-    2 + (s.flow_count() * FLOW_COLUMNS.len() + s.hosts.len()) as u64
+    3 + (s.flow_count() * FLOW_COLUMNS.len() + s.hosts.len()) as u64
 }
 
 /// Events one episode writes to the log, besides its drops or marks
@@ -399,8 +408,8 @@ mod tests {
         assert!(s.validate().is_empty());
         let e = estimate(&s);
         assert_eq!(e.samples_per_flow, 2000);
-        assert_eq!(e.columns, 1 + 9 + 1 + 1);
-        assert_eq!(e.sample_bytes, 2000 * 12 * 8);
+        assert_eq!(e.columns, 1 + 9 + 2 + 1);
+        assert_eq!(e.sample_bytes, 2000 * 13 * 8);
         assert!(e.recorded_bytes_max < RECORDED_BYTES_BUDGET);
     }
 
@@ -426,7 +435,7 @@ mod tests {
         assert_eq!(e.samples_per_flow, 1);
         assert_eq!(e.data_packets, 0);
         s.hosts.clear();
-        assert_eq!(estimate(&s).columns, 2);
+        assert_eq!(estimate(&s).columns, 3);
     }
 
     #[test]

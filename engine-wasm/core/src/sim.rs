@@ -846,8 +846,10 @@ impl Simulation {
                 },
             ]);
         }
+        let delay_ms = self.bottleneck.sample_delay_ns() as f64 / 1e6;
         self.recorder.queue_values(
             self.bottleneck.occupancy_pkts() as f64,
+            delay_ms,
             self.hosts
                 .iter()
                 .map(|h| h.port.occupancy_pkts().saturating_sub(h.ring_pkts) as f64),

@@ -9,8 +9,8 @@ export type ResourceEstimate = {
  */
 samples_per_flow: number, 
 /**
- * Sampled columns: time, nine per flow, the bottleneck queue and one
- * interface queue per host.
+ * Sampled columns: time, nine per flow, the bottleneck queue and its
+ * queueing delay, and one interface queue per host.
  */
 columns: number, 
 /**
@@ -36,13 +36,15 @@ recorded_bytes: number,
  */
 recorded_bytes_max: number, budget_bytes: number, 
 /**
- * Latency probes the run sends (`Scenario::probe`; 0 without one).
+ * Latency probes the run sends (`Scenario::probe`; absent without
+ * one).
  */
-probe_packets: number, 
+probe_packets?: number, 
 /**
- * Bytes of the probes' round trips (16 each, exact if all return).
+ * Bytes of the probes' round trips (16 each, exact if all return;
+ * absent without a probe).
  */
-probe_bytes: number, 
+probe_bytes?: number, 
 /**
  * Data packets the senders are expected to transmit.
  */
