@@ -753,6 +753,11 @@ mod tests {
             group_congestion_event_rate: vec![],
             mean_outstanding_kbytes: 2615.36618,
             duration_s: 10.0,
+            group_share: Some(vec![0.25, 0.75]),
+            probe_rtt_median_ms: Some(30.000_001),
+            probe_rtt_p99_ms: None,
+            mean_queue_delay_ms: Some(f64::MIN_POSITIVE),
+            mean_queue_pkts: Some(1e10),
         };
         let text = encode(&r).to_string();
         let back = decode(

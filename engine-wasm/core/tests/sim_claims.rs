@@ -49,6 +49,11 @@ fn point(series: &str, x: f64, seed: u32, total: f64) -> PointResult {
         group_congestion_event_rate: vec![0.0],
         mean_outstanding_kbytes: 0.0,
         duration_s: 10.0,
+        group_share: None,
+        probe_rtt_median_ms: None,
+        probe_rtt_p99_ms: None,
+        mean_queue_delay_ms: None,
+        mean_queue_pkts: None,
     }
 }
 
