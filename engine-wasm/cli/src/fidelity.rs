@@ -3,7 +3,7 @@
 use crate::progress::{self, Progress};
 use crate::{jobs_or_cores, run_points, select_labs, short, sweep_points};
 use sawtooth_core::fidelity::{self, LabFidelity, VALUE_TOLERANCE};
-use sawtooth_core::labs::{Lab, Scale};
+use sawtooth_core::labs::{self, Lab, Scale};
 use sawtooth_core::sim_claims::{self, ClaimOutcome};
 use std::fmt::Write as _;
 
@@ -101,7 +101,7 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity, Vec<ClaimOutcome>)]) -> S
         let sources: Vec<String> = lab
             .sources
             .iter()
-            .map(|src| format!("seed {} ({})", src.seed, src.refs))
+            .map(|src| format!("{} ({})", labs::source_name(&src.seed), src.refs))
             .collect();
         let _ = writeln!(
             s,
@@ -133,7 +133,7 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity, Vec<ClaimOutcome>)]) -> S
             };
             let _ = writeln!(
                 s,
-                "| {} | {} {} | {} | {} | {} | seed {}, {} |",
+                "| {} | {} {} | {} | {} | {} | {}, {} |",
                 fidelity::describe(c),
                 paper,
                 c.unit,
@@ -142,7 +142,7 @@ fn report(scale: Scale, reports: &[(&Lab, LabFidelity, Vec<ClaimOutcome>)]) -> S
                     .map(|v| format!("{v:+.3}"))
                     .unwrap_or("—".into()),
                 within,
-                c.source.seed,
+                labs::source_name(&c.source.seed),
                 c.source.at.replace('|', "/")
             );
         }

@@ -539,7 +539,11 @@ fn write_comparison(
             opt(c.difference),
             csv_field(&c.unit),
             c.points.to_string(),
-            csv_field(&format!("seed {} {}", c.source.seed, c.source.at)),
+            csv_field(&format!(
+                "{} {}",
+                labs::source_name(&c.source.seed),
+                c.source.at
+            )),
         ];
         writeln!(out, "{}", row.join(",")).map_err(io)?;
     }

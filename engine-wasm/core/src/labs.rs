@@ -720,6 +720,20 @@ pub fn lab(id: &str) -> Option<&'static Lab> {
 }
 
 /// Paper values for one lab.
+/// How reports name a source: "seed 000" for one of the SPEC's seed papers
+/// (`../shared/seeds`), the catalogue's short citation for any other
+/// publication (an RFC, a later paper), whose `file` is empty.
+pub fn source_name(id: &str) -> String {
+    if id.len() == 3 && id.bytes().all(|b| b.is_ascii_digit()) {
+        return format!("seed {id}");
+    }
+    paper()
+        .papers
+        .iter()
+        .find(|p| p.seed == id)
+        .map_or_else(|| id.to_string(), |p| p.short.clone())
+}
+
 pub fn paper_values(lab_id: &str) -> Vec<&'static PaperValue> {
     paper().values.iter().filter(|v| v.lab == lab_id).collect()
 }
@@ -931,13 +945,12 @@ impl Lab {
                 scale_buffer(s, buffer);
             }
             Axis::MarkThresholdPkts => {
-                let k = number()?;
-                let Aqm::StepMark { threshold_pkts } = &mut s.bottleneck.aqm else {
-                    return Err(ExpandError::BadValue(
-                        "mark_threshold_pkts needs a step_mark bottleneck".into(),
-                    ));
-                };
-                *threshold_pkts = Some(count(k)? as u32);
+                // A series without step marking (a drop-tail reference) runs
+                // the same at every K.
+                let k = count(number()?)? as u32;
+                if let Aqm::StepMark { threshold_pkts } = &mut s.bottleneck.aqm {
+                    *threshold_pkts = Some(k);
+                }
             }
             Axis::InitialSsthreshPkts => {
                 s.tcp.initial_ssthresh_pkts = match x {

@@ -157,6 +157,21 @@ fn lab11_claims_hold_at_quick_scale() {
     assert_claims_hold("low-ssthresh", Scale::Quick);
 }
 
+#[test]
+fn lab12_claims_hold_at_quick_scale() {
+    assert_claims_hold("bufferbloat-aqm", Scale::Quick);
+}
+
+#[test]
+fn lab13_claims_hold_at_quick_scale() {
+    assert_claims_hold("bbr-vs-cubic", Scale::Quick);
+}
+
+#[test]
+fn lab14_claims_hold_at_quick_scale() {
+    assert_claims_hold("dctcp-threshold", Scale::Quick);
+}
+
 /// The faithful scale: hours of simulated time (tens of minutes in
 /// release). `SAWTOOTH_LABS=id,id` checks only those labs.
 #[test]

@@ -888,3 +888,101 @@ fn lab11_reno_is_the_slowest_to_reach_the_maximum_rate() {
         "FAST should converge before CTCP"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Lab 12: bufferbloat and queue management (issue 15).
+
+/// Nichols & Jacobson (2012), Fig. 5 and 7: Tail Drop keeps the buffer full,
+/// so the delay grows with the buffer; CoDel holds the standing queue near
+/// its 5 ms target whatever the buffer, with utilisation close to Tail
+/// Drop's. RFC 8290: FQ-CoDel serves the sparse ping first. RFC 8033: PIE
+/// steers the delay towards 15 ms.
+#[test]
+fn lab12_drop_tail_bloats_and_the_aqms_hold_their_targets() {
+    let l = lab("bufferbloat-aqm").unwrap();
+    header(l);
+    let series = ["drop-tail", "codel", "fq-codel", "pie"];
+    let rs = run_jobs(l, &grid(&series, &[1.0, 8.0], &[1]), |_| {});
+    let med = |s: &str, x: f64| mean(&rs, s, Some(x), |r| r.probe_rtt_median_ms.unwrap());
+    let qd = |s: &str, x: f64| mean(&rs, s, Some(x), |r| r.mean_queue_delay_ms.unwrap());
+    let util = |s: &str, x: f64| mean(&rs, s, Some(x), |r| r.utilisation);
+    for s in series {
+        say!(l, "{s}: ping median {:.1} ms at 1 BDP, {:.1} ms at 8 BDP; queueing delay {:.1} ms at 8 BDP; utilisation {:.3}", med(s, 1.0), med(s, 8.0), qd(s, 8.0), util(s, 8.0));
+    }
+    // Tail Drop: the delay grows with the buffer, by about buffer ÷ rate
+    // (8 BDP − 1 BDP of a 100 ms path: 700 ms), at least half of that.
+    assert!(med("drop-tail", 8.0) - med("drop-tail", 1.0) > 350.0);
+    // CoDel: the standing queue stays within a factor of two of TARGET at
+    // both buffer sizes, and its utilisation within 10 % of Tail Drop's.
+    for x in [1.0, 8.0] {
+        assert!(
+            (2.5..=10.0).contains(&qd("codel", x)),
+            "CoDel at {x} BDP: {}",
+            qd("codel", x)
+        );
+        assert!(util("codel", x) > 0.9 * util("drop-tail", x));
+    }
+    // PIE: within a factor of two of its 15 ms reference.
+    assert!((7.5..=30.0).contains(&qd("pie", 8.0)));
+    // The ping's median at 8 BDP: FQ-CoDel (its own queue) < CoDel < PIE < Tail Drop.
+    assert!(med("fq-codel", 8.0) < med("codel", 8.0));
+    assert!(med("codel", 8.0) < med("pie", 8.0));
+    assert!(med("pie", 8.0) < med("drop-tail", 8.0));
+    // FQ-CoDel: the ping sees the bare 100 ms path within a few ms.
+    assert!(med("fq-codel", 8.0) < 103.0);
+}
+
+// ---------------------------------------------------------------------------
+// Lab 13: BBR against CUBIC.
+
+/// Cao et al. (2019): BBR does better in shallow buffers, CUBIC in deep
+/// ones. Ware et al. (2019): in deep buffers BBR gets at most about half.
+#[test]
+fn lab13_bbr_wins_shallow_buffers_and_cubic_deep_ones() {
+    let l = lab("bbr-vs-cubic").unwrap();
+    header(l);
+    let xs = [0.5, 2.0, 8.0, 32.0];
+    let rs = run_jobs(l, &grid(&["bbr-cubic"], &xs, &[1]), |_| {});
+    let bbr = |x: f64| {
+        mean(&rs, "bbr-cubic", Some(x), |r| {
+            r.group_share.as_ref().unwrap()[0]
+        })
+    };
+    for x in xs {
+        say!(l, "buffer {x} BDP: BBR's share {:.3} (paper: more than CUBIC in shallow buffers, at most about 1/2 in deep ones)", bbr(x));
+    }
+    assert!(bbr(0.5) > 0.5, "BBR does not win the shallow buffer");
+    assert!(
+        bbr(8.0) <= 0.5 && bbr(32.0) <= 0.5,
+        "BBR takes more than half of a deep buffer"
+    );
+    assert!(bbr(0.5) > bbr(32.0));
+}
+
+// ---------------------------------------------------------------------------
+// Lab 14: DCTCP against K.
+
+/// Alizadeh et al. (2010) §4.1: at 1 Gb/s with two long-lived flows DCTCP
+/// (K = 20) keeps the queue around 20 packets where TCP's is ten times
+/// larger, at the same throughput, and performance does not depend on K
+/// down to K = 5.
+#[test]
+fn lab14_dctcp_keeps_a_small_queue_at_full_rate() {
+    let l = lab("dctcp-threshold").unwrap();
+    header(l);
+    let rs = run_jobs(
+        l,
+        &grid(&["dctcp", "reno-drop-tail"], &[5.0, 20.0], &[1]),
+        |_| {},
+    );
+    let q = |s: &str, x: f64| mean(&rs, s, Some(x), |r| r.mean_queue_pkts.unwrap());
+    say!(l, "K = 20: mean queue DCTCP {:.1}, TCP {:.1} packets (paper: about 20, and ten times larger); throughput DCTCP {:.0}, TCP {:.0} Mb/s (paper: 950 both)",
+        q("dctcp", 20.0), q("reno-drop-tail", 20.0), mean(&rs, "dctcp", Some(20.0), total), mean(&rs, "reno-drop-tail", Some(20.0), total));
+    assert!((10.0..=40.0).contains(&q("dctcp", 20.0)));
+    assert!(q("reno-drop-tail", 20.0) > 10.0 * q("dctcp", 20.0) * 0.9);
+    for x in [5.0, 20.0] {
+        let d = mean(&rs, "dctcp", Some(x), total);
+        let t = mean(&rs, "reno-drop-tail", Some(x), total);
+        assert!(d > 0.95 * t, "K = {x}: DCTCP {d} against TCP {t}");
+    }
+}
