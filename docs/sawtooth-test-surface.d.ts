@@ -178,6 +178,18 @@ export interface HostSummary {
   mean_throughput_bps: number;
 }
 
+/** The latency probe's round trips; percentiles by nearest rank, null when no probe came back. */
+export interface ProbeSummary {
+  sent: number;
+  received: number;
+  /** Dropped at the bottleneck. */
+  lost: number;
+  rtt_median_ms: number | null;
+  rtt_p99_ms: number | null;
+  rtt_min_ms: number | null;
+  rtt_mean_ms: number | null;
+}
+
 /** The finished run's summary. */
 export interface RunSummary {
   duration_s: number;
@@ -195,6 +207,8 @@ export interface RunSummary {
   /** Data packets that crossed the bottleneck. */
   packets_delivered: number;
   events_not_stored: number;
+  /** The latency probe's round trips, when the scenario has a probe. */
+  probe?: ProbeSummary;
 }
 
 // ------------------------------------------------------------------ errors
@@ -283,7 +297,12 @@ export type Metric =
   | 'local_congestion_events'
   | 'congestion_event_rate'
   | 'mean_outstanding_kbytes'
-  | 'rank';
+  | 'rank'
+  | 'group_share'
+  | 'probe_rtt_median_ms'
+  | 'probe_rtt_p99_ms'
+  | 'mean_queue_delay_ms'
+  | 'mean_queue_pkts';
 
 export type Relation = 'value' | 'difference' | 'percent';
 
@@ -342,6 +361,12 @@ export interface PointResult {
   group_congestion_event_rate: number[];
   mean_outstanding_kbytes: number;
   duration_s: number;
+  /** Measured only in labs that list the metric (labs 12-14). */
+  group_share?: number[];
+  probe_rtt_median_ms?: number;
+  probe_rtt_p99_ms?: number;
+  mean_queue_delay_ms?: number;
+  mean_queue_pkts?: number;
 }
 
 /** [series, combined, tie-break], best first. */

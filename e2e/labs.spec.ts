@@ -65,7 +65,7 @@ test('the guided labs are one click from the lab page, and every lab opens by li
   const list = page.getByTestId('guided-labs');
   await expect(list).toHaveAttribute('data-lab-state', 'list');
   const cards = list.locator('.lab-list > li');
-  await expect(cards).toHaveCount(11);
+  await expect(cards).toHaveCount(14);
   await expect(cards.first()).toContainText('Lab 1');
   await cards.nth(2).getByRole('link').click();
   await expect(page).toHaveURL(/\?lab=txqueuelen$/);
@@ -74,7 +74,7 @@ test('the guided labs are one click from the lab page, and every lab opens by li
 
   // Each lab: its guide, its charts (with the paper's values already drawn
   // where the paper gives numbers), the paper table and the model's differences.
-  const ids = ['back-to-back', 'back-to-back-30ms', 'txqueuelen', 'two-to-one', 'scalable-ab', 'txqueuelen-two-to-one', 'parallel-streams', 'ten-into-one', 'rtt-fairness', 'highspeed-many-flows', 'low-ssthresh'];
+  const ids = ['back-to-back', 'back-to-back-30ms', 'txqueuelen', 'two-to-one', 'scalable-ab', 'txqueuelen-two-to-one', 'parallel-streams', 'ten-into-one', 'rtt-fairness', 'highspeed-many-flows', 'low-ssthresh', 'bufferbloat-aqm', 'bbr-vs-cubic', 'dctcp-threshold'];
   for (const [i, id] of ids.entries()) {
     await page.goto(`./?lab=${i % 2 === 0 ? id : i + 1}`);
     await labState(page, 'idle');

@@ -209,7 +209,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           {lab.sources.map((s, i) => {
             const p = paperOf(paper, s.seed);
             return (
-              <span key={s.file}>
+              <span key={`${s.seed}-${i}`}>
                 {i > 0 ? '; ' : ''}
                 {p ? <cite title={p.note ?? undefined}>{fullCite(p)}</cite> : shortCite(paper, s.seed)}, {s.refs}
               </span>

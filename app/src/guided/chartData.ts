@@ -37,7 +37,7 @@ export function symbolPath(i: number, size = 48): string {
 }
 
 export function isGroupMetric(m: ChartMetric): boolean {
-  return m === 'group_throughput_mbps';
+  return m === 'group_throughput_mbps' || m === 'group_share';
 }
 
 function seriesStyle(seriesIndex: number, group: number | null) {
@@ -99,6 +99,8 @@ export function metricValue(metric: ChartMetric, line: { group: number | null },
       return r.group_throughput_mbps[line.group ?? 0] ?? null;
     case 'flow_throughput_mbps':
       return r.flow_throughput_mbps[line.group ?? 0] ?? null;
+    case 'group_share':
+      return r.group_share?.[line.group ?? 0] ?? null;
     case 'relative_fairness':
       return relativeFairness(r, point, series);
     case 'rank':

@@ -31,6 +31,11 @@ export const METRICS: Record<ChartMetric, MetricInfo> = {
   congestion_event_rate: { label: 'Congestion events per delivered packet', axis: 'Events per packet', unit: 'per packet' },
   mean_outstanding_kbytes: { label: 'Mean outstanding data (first flow)', axis: 'Outstanding (kB)', unit: 'kB' },
   rank: { label: 'Rank', axis: 'Rank', unit: '' },
+  group_share: { label: 'Share of the throughput, each flow', axis: 'Share', unit: '%', percent: true, minTop: 1 },
+  probe_rtt_median_ms: { label: 'Ping round trip, median', axis: 'Round trip (ms)', unit: 'ms' },
+  probe_rtt_p99_ms: { label: 'Ping round trip, 99th percentile', axis: 'Round trip (ms)', unit: 'ms' },
+  mean_queue_delay_ms: { label: 'Queueing delay at the bottleneck (time average)', axis: 'Queueing delay (ms)', unit: 'ms' },
+  mean_queue_pkts: { label: 'Bottleneck queue (time average)', axis: 'Queue (packets)', unit: 'packets', minTop: 5 },
   relative_fairness: { label: 'Relative fairness: a non-Standard flow’s throughput over a Standard flow’s', axis: 'Ratio', unit: '×' },
 };
 
@@ -92,7 +97,10 @@ export function formatX(axis: Axis, x: SweepValue, short = false): string {
     case 'txqueuelen_pkts':
     case 'buffer_pkts':
     case 'initial_ssthresh_pkts':
+    case 'mark_threshold_pkts':
       return short ? String(x) : `${x} packets`;
+    case 'buffer_bdp':
+      return short ? String(x) : `${x} BDP`;
     case 'rtt_ms':
       return `${x} ms`;
     case 'streams_per_host':

@@ -72,11 +72,14 @@ pub struct Summary {
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[ts(export, export_to = "summary.ts")]
 pub struct ProbeSummary {
+    #[ts(type = "number")]
     pub sent: u64,
     /// Replies back by the end of the run.
+    #[ts(type = "number")]
     pub received: u64,
     /// Dropped at the bottleneck (probes still in flight at the end are
     /// neither received nor lost).
+    #[ts(type = "number")]
     pub lost: u64,
     pub rtt_median_ms: Option<f64>,
     pub rtt_p99_ms: Option<f64>,

@@ -32,16 +32,16 @@ export type HostSummary = { host: number, mean_throughput_bps: number, };
  * rank ⌈p/100 · n⌉ (so the median of 4 is the 2nd). None when no probe
  * came back.
  */
-export type ProbeSummary = { sent: bigint, 
+export type ProbeSummary = { sent: number, 
 /**
  * Replies back by the end of the run.
  */
-received: bigint, 
+received: number, 
 /**
  * Dropped at the bottleneck (probes still in flight at the end are
  * neither received nor lost).
  */
-lost: bigint, rtt_median_ms: number | null, rtt_p99_ms: number | null, rtt_min_ms: number | null, rtt_mean_ms: number | null, };
+lost: number, rtt_median_ms: number | null, rtt_p99_ms: number | null, rtt_min_ms: number | null, rtt_mean_ms: number | null, };
 
 export type Summary = { duration_s: number, flows: Array<FlowSummary>, hosts: Array<HostSummary>, total_throughput_bps: number, 
 /**
