@@ -90,7 +90,9 @@ impl Recorder {
     /// reserving exactly avoids `Vec`'s doubling, which could otherwise
     /// hold up to twice the recorded bytes (the resource model counts
     /// exactly `rows`).
-    pub fn new(flows: usize, hosts: usize, rows: usize) -> Recorder {
+    /// With `probe`, a last column `probe.rtt_ms`: the latest latency-probe
+    /// round trip back by the sample's time (NaN before the first).
+    pub fn new(flows: usize, hosts: usize, probe: bool, rows: usize) -> Recorder {
         let mut names = vec!["t_s".to_string()];
         for f in 0..flows {
             names.extend(FLOW_COLUMNS.iter().map(|c| format!("f{f}.{c}")));
@@ -98,6 +100,9 @@ impl Recorder {
         names.push("q.bottleneck_pkts".into());
         names.push("q.bottleneck_delay_ms".into());
         names.extend((0..hosts).map(|h| format!("h{h}.ifq_pkts")));
+        if probe {
+            names.push("probe.rtt_ms".into());
+        }
         let columns = (0..names.len()).map(|_| Vec::with_capacity(rows)).collect();
         Recorder {
             names,
@@ -165,12 +170,14 @@ impl Recorder {
     }
 
     /// The bottleneck's occupancy (packets) and queueing delay (ms), then
-    /// each host's interface queue.
+    /// each host's interface queue, then the probe's latest round trip (ms)
+    /// when the recorder has that column.
     pub(crate) fn queue_values(
         &mut self,
         bottleneck: f64,
         bottleneck_delay_ms: f64,
         hosts: impl Iterator<Item = f64>,
+        probe_rtt_ms: f64,
     ) {
         for v in [bottleneck, bottleneck_delay_ms] {
             self.columns[self.next_column].push(v);
@@ -178,6 +185,10 @@ impl Recorder {
         }
         for v in hosts {
             self.columns[self.next_column].push(v);
+            self.next_column += 1;
+        }
+        if self.next_column < self.columns.len() {
+            self.columns[self.next_column].push(probe_rtt_ms);
             self.next_column += 1;
         }
         debug_assert_eq!(self.next_column, self.columns.len());

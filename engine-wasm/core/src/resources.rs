@@ -105,9 +105,9 @@ const PROBE_SAMPLE_BYTES: u64 = std::mem::size_of::<crate::sim::ProbeSample>() a
 const EVENTS_PER_PROBE: f64 = 4.0;
 
 /// Sampled columns (record.rs `Recorder::new`): time, the flows', the
-/// bottleneck's occupancy and queueing delay, the hosts'.
+/// bottleneck's occupancy and queueing delay, the hosts', the probe's.
 pub fn columns(s: &Scenario) -> u64 {
-    3 + (s.flow_count() * FLOW_COLUMNS.len() + s.hosts.len()) as u64
+    3 + (s.flow_count() * FLOW_COLUMNS.len() + s.hosts.len()) as u64 + s.probe.is_some() as u64
 }
 
 /// Events one episode writes to the log, besides its drops or marks

@@ -350,7 +350,7 @@ impl Simulation {
             }
         });
         let rows = crate::resources::samples_per_flow(&s) as usize;
-        let recorder = Recorder::new(flows.len(), hosts.len(), rows);
+        let recorder = Recorder::new(flows.len(), hosts.len(), scenario.probe.is_some(), rows);
         Ok(Simulation {
             rng: Rng::new(s.seed as u64),
             scenario: s,
@@ -853,6 +853,9 @@ impl Simulation {
             self.hosts
                 .iter()
                 .map(|h| h.port.occupancy_pkts().saturating_sub(h.ring_pkts) as f64),
+            self.probe_samples()
+                .last()
+                .map_or(f64::NAN, |p| p.rtt_ns as f64 / 1e6),
         );
     }
 

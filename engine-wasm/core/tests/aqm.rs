@@ -368,3 +368,38 @@ fn codel_holds_the_delay_column_below_target() {
     let t = median_late(Aqm::DropTail {});
     assert!(t > 10.0 * target, "drop-tail median delay {t} ms");
 }
+
+/// With a probe the samples end with `probe.rtt_ms`: the latest round trip
+/// back by each sample's time (NaN before the first), the same numbers as
+/// the probe's own record; without a probe there is no such column.
+#[test]
+fn the_probe_column_holds_the_latest_round_trip() {
+    let mut plain = bulk(Aqm::DropTail {}, 1);
+    plain.probe = None;
+    let mut sim = Simulation::new(&plain).unwrap();
+    sim.run_to_end();
+    assert!(sim.recorder().column("probe.rtt_ms").is_none());
+
+    let s = bulk(Aqm::DropTail {}, 1);
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_to_end();
+    let names = sim.recorder().column_names();
+    assert_eq!(names.last().map(String::as_str), Some("probe.rtt_ms"));
+    let t = sim.recorder().column("t_s").unwrap();
+    let col = sim.recorder().column("probe.rtt_ms").unwrap();
+    let samples = sim.probe_samples();
+    let rtt = s.rtt_ms * 1e6;
+    for (ts, v) in t.iter().zip(col) {
+        let now_ns = (ts * 1e9).round() as u64;
+        // The latest reply by then: sent + rtt ≤ now.
+        let latest = samples
+            .iter()
+            .filter(|p| p.sent_ns + p.rtt_ns <= now_ns)
+            .last();
+        match latest {
+            None => assert!(v.is_nan(), "at {ts} s"),
+            Some(p) => assert_eq!(*v, p.rtt_ns as f64 / 1e6, "at {ts} s"),
+        }
+        assert!(v.is_nan() || *v >= rtt / 1e6 - 1e-9);
+    }
+}
