@@ -272,6 +272,10 @@ export interface RunSeries {
   flows: FlowSeries[];
   /** Packets at the bottleneck, the one in transmission included (0 … buffer_pkts + 1). */
   bottleneck_queue_pkts: Float64Array;
+  /** Queueing delay of the packet that last left the bottleneck, ms (0 while idle). */
+  bottleneck_delay_ms: Float64Array;
+  /** The latency probe's latest round trip, ms (NaN before the first); empty without a probe. */
+  probe_rtt_ms: Float64Array;
   /** Each host's interface queue, the one in transmission included (0 … txqueuelen_pkts + 1). */
   hosts: { ifq_pkts: Float64Array }[];
 }

@@ -56,6 +56,8 @@ function copySeries(s: RunSeries): RunSeries {
       return out;
     }),
     bottleneck_queue_pkts: s.bottleneck_queue_pkts.slice(),
+    bottleneck_delay_ms: s.bottleneck_delay_ms.slice(),
+    probe_rtt_ms: s.probe_rtt_ms.slice(),
     hosts: s.hosts.map((h) => ({ ifq_pkts: h.ifq_pkts.slice() })),
   };
 }

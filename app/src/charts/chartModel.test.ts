@@ -11,7 +11,7 @@ const FIELDS = ['cwnd_pkts', 'cwnd_bytes', 'ssthresh_pkts', 'outstanding_bytes',
 
 /** A two-flow, two-host run of n samples 10 ms apart. */
 function run(n: number) {
-  const names = ['t_s', ...[0, 1].flatMap((i) => FIELDS.map((k) => `f${i}.${k}`)), 'q.bottleneck_pkts', 'h0.ifq_pkts', 'h1.ifq_pkts'];
+  const names = ['t_s', ...[0, 1].flatMap((i) => FIELDS.map((k) => `f${i}.${k}`)), 'q.bottleneck_pkts', 'q.bottleneck_delay_ms', 'h0.ifq_pkts', 'h1.ifq_pkts', 'probe.rtt_ms'];
   const layout = parseColumns(names);
   const b = new SeriesBuffer(layout);
   const chunk = new Float64Array(names.length * n);
@@ -25,8 +25,10 @@ function run(n: number) {
       vals.forEach((v, k) => (chunk[(base + k) * n + r] = v));
     }
     chunk[19 * n + r] = r % 7;
-    chunk[20 * n + r] = 1;
-    chunk[21 * n + r] = 2;
+    chunk[20 * n + r] = (r % 7) * 0.072;
+    chunk[21 * n + r] = 1;
+    chunk[22 * n + r] = 2;
+    chunk[23 * n + r] = r < 5 ? NaN : 30.5;
   }
   b.append(chunk);
   const s = defaultMockScenario();
@@ -49,7 +51,7 @@ describe('chart specs', () => {
     const { series, scenario } = run(10);
     const sum = new ColumnSum().get(1, series.flows.map((f) => f.throughput_bps), series.length);
     const specs = buildChartSpecs(series, scenario, { cwndUnit: 'packets', sumThroughput: sum });
-    expect(specs.map((s) => s.testId)).toEqual(['chart-cwnd', 'chart-outstanding', 'chart-throughput', 'chart-queues']);
+    expect(specs.map((s) => s.testId)).toEqual(['chart-cwnd', 'chart-outstanding', 'chart-throughput', 'chart-queues', 'chart-delay']);
     // The page matches specs to chart ids by position: the order is CHART_IDS'.
     expect(specs.map((s) => s.id)).toEqual([...CHART_IDS]);
     expect(specs[0].series.map((s) => s.id)).toEqual(['f0.cwnd_pkts', 'f0.ssthresh_pkts', 'f1.cwnd_pkts', 'f1.ssthresh_pkts']);
@@ -58,6 +60,11 @@ describe('chart specs', () => {
     expect(specs[2].series.map((s) => s.id)).toEqual(['f0.throughput_bps', 'f1.throughput_bps', 'sum.throughput_bps', 'capacity_bps']);
     expect(specs[2].series.find((s) => s.id === 'capacity_bps')!.y).toBe(1e9);
     expect(specs[3].series.map((s) => s.id)).toEqual(['q.bottleneck_pkts', 'q.buffer_pkts', 'h0.ifq_pkts', 'h0.txqueuelen_pkts', 'h1.ifq_pkts', 'h1.txqueuelen_pkts']);
+    // Delay: each flow's smoothed RTT, the bottleneck's queueing delay, the ping, the base RTT.
+    expect(specs[4].series.map((s) => s.id)).toEqual(['f0.srtt_ms', 'f1.srtt_ms', 'q.bottleneck_delay_ms', 'probe.rtt_ms', 'rtt_ms']);
+    expect(specs[4].series.find((s) => s.id === 'q.bottleneck_delay_ms')!.y).toBe(series.bottleneck_delay_ms);
+    expect((specs[4].series.find((s) => s.id === 'probe.rtt_ms')!.y as Float64Array)[6]).toBe(30.5);
+    expect(specs[4].series.find((s) => s.id === 'rtt_ms')!.y).toBe(scenario.rtt_ms);
     const bytes = buildChartSpecs(series, scenario, { cwndUnit: 'bytes' });
     expect(bytes[0].series[0].id).toBe('f0.cwnd_bytes');
     expect(bytes[0].series[1].scale).toBe(8948);

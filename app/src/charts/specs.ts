@@ -9,7 +9,7 @@ import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, SUM_COLOR } from '.
 import { capacityBps, mssBytes } from '../model/path';
 
 /** The lab page's charts, in the order buildChartSpecs returns them: their one home. */
-export const CHART_IDS = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
+export const CHART_IDS = ['cwnd', 'outstanding', 'throughput', 'queues', 'delay'] as const;
 export type ChartId = (typeof CHART_IDS)[number];
 export type CwndUnit = 'packets' | 'bytes';
 
@@ -189,7 +189,37 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     ],
   };
 
-  return [cwnd, outstanding, throughput, queues];
+  const delaySeries: SeriesSpec[] = flows.map((f, i) => ({
+    id: `f${i}.srtt_ms`,
+    label: `${flowLabel(i)} smoothed RTT`,
+    flow: i,
+    color: flowColor(i),
+    dash: flowDash(i),
+    width: 1.5,
+    y: f.srtt_ms,
+    main: true,
+  }));
+  delaySeries.push({ id: 'q.bottleneck_delay_ms', label: 'bottleneck queueing delay', flow: null, color: BOTTLENECK_COLOR, width: 1.5, y: series.bottleneck_delay_ms, main: true });
+  if (series.probe_rtt_ms.length === series.length && series.length > 0) {
+    delaySeries.push({ id: 'probe.rtt_ms', label: 'ping round trip', flow: null, color: SUM_COLOR, dash: DOT, width: 2, y: series.probe_rtt_ms, main: true });
+  }
+  delaySeries.push({ id: 'rtt_ms', label: 'base RTT', flow: null, color: LIMIT_COLOR, dash: DASH, width: 1, y: scenario.rtt_ms, main: false });
+  const delay: ChartSpec = {
+    id: 'delay',
+    testId: 'chart-delay',
+    title: 'Round-trip time and queueing delay',
+    yLabel: 'delay (ms)',
+    yFactor: 1,
+    unit: 'ms',
+    series: delaySeries,
+    styles: [
+      { label: 'smoothed RTT (flow colour)', width: 1.5 },
+      ...(series.probe_rtt_ms.length === series.length && series.length > 0 ? [{ label: 'ping round trip', dash: DOT, width: 2 }] : []),
+      { label: 'base RTT', dash: DASH, width: 1 },
+    ],
+  };
+
+  return [cwnd, outstanding, throughput, queues, delay];
 }
 
 /**

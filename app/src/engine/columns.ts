@@ -6,7 +6,10 @@
 //   "f{i}.outstanding_avg_bytes" (tcptrace mean over ACKs),
 //   "f{i}.outstanding_wavg_bytes" (time-weighted mean), "f{i}.throughput_bps",
 //   "f{i}.srtt_ms", "f{i}.state" (0 Open … 4 Loss; NaN before the flow
-//   starts), then "q.bottleneck_pkts", and per host h "h{h}.ifq_pkts".
+//   starts), then "q.bottleneck_pkts", "q.bottleneck_delay_ms" (the queueing
+//   delay of the packet that last left the bottleneck), per host h
+//   "h{h}.ifq_pkts", and with a latency probe "probe.rtt_ms" (the latest
+//   ping round trip; NaN before the first).
 // drain_samples() returns new rows column-major: all of column 0, then all of
 // column 1, ... (length = columns × rows).
 
@@ -24,6 +27,8 @@ export interface ColumnLayout {
   t: number;
   flows: FlowColumns[];
   bottleneckQueue: number;
+  bottleneckDelay: number;
+  probeRtt: number;
   hostQueues: number[];
   /** Columns the app does not know (kept, but not given a typed view). */
   unknown: string[];
@@ -37,6 +42,10 @@ export interface RunSeries {
   t: Float64Array;
   flows: FlowSeries[];
   bottleneck_queue_pkts: Float64Array;
+  /** Queueing delay at the bottleneck, ms. */
+  bottleneck_delay_ms: Float64Array;
+  /** The latency probe's latest round trip, ms; empty without a probe. */
+  probe_rtt_ms: Float64Array;
   hosts: { ifq_pkts: Float64Array }[];
 }
 
@@ -59,11 +68,21 @@ export function parseColumns(names: readonly string[]): ColumnLayout {
   const hostQueues: number[] = [];
   const unknown: string[] = [];
   let bottleneckQueue = -1;
+  let bottleneckDelay = -1;
+  let probeRtt = -1;
 
   names.forEach((name, i) => {
     if (i === t) return;
     if (name === 'q.bottleneck_pkts') {
       bottleneckQueue = i;
+      return;
+    }
+    if (name === 'q.bottleneck_delay_ms') {
+      bottleneckDelay = i;
+      return;
+    }
+    if (name === 'probe.rtt_ms') {
+      probeRtt = i;
       return;
     }
     const f = FLOW_RE.exec(name);
@@ -91,7 +110,7 @@ export function parseColumns(names: readonly string[]): ColumnLayout {
   for (let h = 0; h < hostQueues.length; h++) {
     if (hostQueues[h] === undefined) throw new ColumnError(`host ${h} has no h${h}.ifq_pkts column`);
   }
-  return { names: [...names], t, flows: complete, bottleneckQueue, hostQueues, unknown };
+  return { names: [...names], t, flows: complete, bottleneckQueue, bottleneckDelay, probeRtt, hostQueues, unknown };
 }
 
 /** Number of rows in a column-major chunk; throws when the length does not divide. */
@@ -171,6 +190,8 @@ export class SeriesBuffer {
         return out;
       }),
       bottleneck_queue_pkts: col(l.bottleneckQueue),
+      bottleneck_delay_ms: col(l.bottleneckDelay),
+      probe_rtt_ms: col(l.probeRtt),
       hosts: l.hostQueues.map((i) => ({ ifq_pkts: col(i) })),
     };
   }

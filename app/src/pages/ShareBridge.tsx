@@ -19,6 +19,7 @@ export const SHARE_CHARTS: ShareChart[] = [
   { id: 'outstanding', title: 'Outstanding data' },
   { id: 'throughput', title: 'Throughput' },
   { id: 'queues', title: 'Queues' },
+  { id: 'delay', title: 'Round-trip time and queueing delay' },
 ];
 
 export interface ShareBridgeProps {

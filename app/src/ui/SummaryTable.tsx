@@ -13,6 +13,7 @@ import type { RunSummary } from '../engine/types';
 import { Tip } from './Tip';
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+const ms = (v: number | null) => (v === null ? '—' : v >= 100 ? v.toFixed(0) : v.toFixed(1));
 
 export const SummaryTable = memo(function SummaryTable({ summary, running }: { summary: RunSummary | null; running: boolean }) {
   return (
@@ -46,6 +47,17 @@ export const SummaryTable = memo(function SummaryTable({ summary, running }: { s
             {summary ? summary.bottleneck_drops : '—'}
           </span>
         </div>
+        {summary?.probe && (
+          <div className="big-number" data-testid="summary-probe" data-median={summary.probe.rtt_median_ms ?? undefined} data-p99={summary.probe.rtt_p99_ms ?? undefined}>
+            <span className="label">Ping round trip (median / 99th pct.)</span>
+            <span className="value">
+              {ms(summary.probe.rtt_median_ms)} / {ms(summary.probe.rtt_p99_ms)}
+            </span>
+            <span className="unit">
+              ms · {summary.probe.received} of {summary.probe.sent} back{summary.probe.lost > 0 ? `, ${summary.probe.lost} lost` : ''}
+            </span>
+          </div>
+        )}
       </div>
       {running && !summary && <p className="muted">The summary appears when the run finishes.</p>}
       {summary && summary.flows.length > 0 && (
