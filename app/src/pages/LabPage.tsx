@@ -9,6 +9,7 @@ import type { RunView } from '../charts/chartModel';
 import { MARKER_KINDS, markerPath, type MarkerKind } from '../charts/markers';
 import { flowColor } from '../charts/palette';
 import { AutoRun } from '../lab/autoRun';
+import { QueueExplainer } from '../ui/QueueExplainer';
 import { buildChartSpecs, CHART_IDS, ColumnSum, MovingAverage, type ChartSpec } from '../charts/specs';
 import { TimeChart, type RenderMode } from '../charts/TimeChart';
 import { clampDomain, isFullView, type Domain } from '../charts/timeLink';
@@ -425,6 +426,7 @@ export function LabPage(props: LabPageProps) {
           </div>
           <SummaryTable summary={snap.summary} running={runState === 'running'} />
           <Explainer info={info} flow={selected} ready={firstDone} />
+          {props.aqms && <QueueExplainer aqm={scenario.bottleneck.aqm} aqms={props.aqms} />}
           {props.footer}
         </main>
       </div>
@@ -432,7 +434,7 @@ export function LabPage(props: LabPageProps) {
   );
 }
 
-const TITLES: Record<string, string> = { cwnd: 'Congestion window', outstanding: 'Outstanding data (tcptrace)', throughput: 'Throughput', queues: 'Queues' };
+const TITLES: Record<string, string> = { cwnd: 'Congestion window', outstanding: 'Outstanding data (tcptrace)', throughput: 'Throughput', queues: 'Queues', delay: 'Round-trip time and queueing delay' };
 
 function ChartPlaceholder({ id }: { id: string }) {
   return (
