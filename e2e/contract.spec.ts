@@ -273,7 +273,7 @@ test('charts: every chart id, figure attribute and series id is documented, and 
   const chartIds = documented(/^## 4\. Charts/);
   const attrs = documented(/^### 4\.1 Figure attributes/);
   const series = documented(/^### 4\.2 Series/);
-  expect(chartIds).toEqual(['cwnd', 'outstanding', 'throughput', 'queues']);
+  expect(chartIds).toEqual(['cwnd', 'outstanding', 'throughput', 'queues', 'delay']);
   expect(series).toContain('f<i>.window_bytes');
 
   const drawn = new Set<string>();
@@ -292,7 +292,7 @@ test('charts: every chart id, figure attribute and series id is documented, and 
     }
   };
   // Two hosts, a flow each (sum line), then a second run (ghost), then cwnd in bytes, then hover (data-cursor-t).
-  await open(page, 'v=2&hosts=1,1&alg=reno,scalable&rtt=40&rate=100M&buf=300&win=8M&mtu=1500&dur=3&seed=7');
+  await open(page, 'v=2&hosts=1,1&alg=reno,scalable&rtt=40&rate=100M&buf=300&win=8M&mtu=1500&dur=3&seed=7&probe=1');
   await check('first run');
   const before = await page.evaluate(() => window.sawtooth!.runId());
   await page.locator('[data-control-id="seed"]').getByRole('textbox').fill('8');
@@ -317,6 +317,7 @@ test('controls: every rendered data-control-id is documented, and every document
     'v=2&hosts=1,1&alg=reno,scalable&dur=1&seed=1', // two-to-one
     'v=2&hosts=3&alg=cubic&dur=1&seed=1', // parallel streams
     'v=2&hosts=2,1&alg=reno,cubic,scalable&dur=1&seed=1', // custom dumbbell
+    'v=2&alg=reno&dur=1&seed=1&aqm=codel&probe=1', // a queue discipline with parameters, the probe on
   ]) {
     await open(page, q);
     for (const id of await page.locator('[data-control-id]').evaluateAll((els) => els.map((e) => e.getAttribute('data-control-id')!))) {

@@ -99,9 +99,9 @@ const SIZES = [
 
 const CHOICES = [
   // The case: every chart, three controls.
-  { query: 'controls=rtt,window,txqueuelen', charts: ['cwnd', 'outstanding', 'throughput', 'queues'], controls: ['rtt', 'window', 'txqueuelen'], slider: 'rtt', playback: false },
+  { query: 'charts=cwnd,outstanding,throughput,queues&controls=rtt,window,txqueuelen', charts: ['cwnd', 'outstanding', 'throughput', 'queues'], controls: ['rtt', 'window', 'txqueuelen'], slider: 'rtt', playback: false },
   { query: 'charts=cwnd,throughput&controls=rtt,playback', charts: ['cwnd', 'throughput'], controls: ['rtt'], slider: 'rtt', playback: true },
-  { query: 'charts=queues&controls=buffer,bottleneck-rate', charts: ['queues'], controls: ['buffer', 'bottleneck-rate'], slider: 'buffer', playback: false },
+  { query: 'charts=queues,delay&controls=buffer,bottleneck-rate', charts: ['queues', 'delay'], controls: ['buffer', 'bottleneck-rate'], slider: 'buffer', playback: false },
 ];
 
 for (const size of SIZES) {
