@@ -4,7 +4,7 @@
 // compile time that the built package fits this interface.
 
 export interface LabEngine {
-  /** The eleven labs (LabsFile) as JSON. */
+  /** The guided labs (LabsFile) as JSON. */
   labs_json(): string;
   /** The papers' published values (PaperFile) as JSON. */
   paper_json(): string;

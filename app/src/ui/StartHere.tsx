@@ -48,8 +48,8 @@ export function StartHere() {
           grows back after each cut. Every change re-runs the simulation; the “?” buttons explain each term.
         </li>
         <li>
-          <strong>Then the guided labs.</strong> <a href="?view=labs">Eleven guided labs</a> re-run the experiments of five published studies, with the
-          papers’ measurements beside the simulation’s.
+          <strong>Then the guided labs.</strong> <a href="?view=labs">Fourteen guided labs</a> re-run the experiments of five published studies, and three more
+          take on bufferbloat, modern queue management, BBR and data-centre TCP, with the published measurements beside the simulation’s.
         </li>
       </ol>
       <button type="button" onClick={() => (remember(true), setClosed(true))} data-testid="start-here-close">

@@ -37,7 +37,7 @@ fn parse_results(results_json: &str) -> Result<Vec<sawtooth_core::labs::PointRes
     serde_json::from_str(results_json).map_err(|e| JsError::new(&format!("results: {e}")))
 }
 
-/// The eleven labs (definitions, guides, sweeps) as JSON.
+/// The guided labs (definitions, guides, sweeps) as JSON.
 #[wasm_bindgen]
 pub fn labs_json() -> String {
     sawtooth_core::labs::labs_json()
