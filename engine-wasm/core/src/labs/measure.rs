@@ -1,0 +1,362 @@
+//! Measurement: running one sweep point and extracting the lab's metrics
+//! from the finished run.
+
+use super::spec::{Lab, Metric, SweepValue};
+use super::sweep::{ExpandError, Scale, SweepPoint};
+use crate::net::ETHERNET_OVERHEAD_BYTES;
+use crate::record::col;
+use crate::sim::Simulation;
+use crate::summary::{jain_index, Summary};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Everything measured from one run of a sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export, export_to = "labs.ts")]
+pub struct PointResult {
+    pub lab: String,
+    pub series: String,
+    pub x: SweepValue,
+    pub seed: u32,
+    pub total_throughput_mbps: f64,
+    /// Legend text of each group.
+    pub group_labels: Vec<String>,
+    pub group_throughput_mbps: Vec<f64>,
+    pub flow_throughput_mbps: Vec<f64>,
+    pub standard_throughput_mbps: Option<f64>,
+    pub standard_share: Option<f64>,
+    pub jain_index: f64,
+    pub utilisation: f64,
+    /// Flow 0; `null` if it never got there.
+    pub time_to_max_rate_s: Option<f64>,
+    pub flow_time_to_max_rate_s: Vec<Option<f64>>,
+    #[ts(type = "number")]
+    pub drops: u64,
+    #[ts(type = "number")]
+    pub local_congestion_events: u64,
+    #[ts(type = "number")]
+    pub ecn_marks: u64,
+    #[ts(type = "number")]
+    pub timeouts: u64,
+    pub congestion_event_rate: f64,
+    pub group_congestion_event_rate: Vec<f64>,
+    pub mean_outstanding_kbytes: f64,
+    /// Simulated seconds.
+    pub duration_s: f64,
+    /// Measured only for labs that list the metric (see `Metric::ON_REQUEST`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub group_share: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub probe_rtt_median_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub probe_rtt_p99_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mean_queue_delay_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mean_queue_pkts: Option<f64>,
+}
+
+impl PointResult {
+    /// The value of a metric (a group's, for group metrics). `None` where
+    /// undefined (no standard flow, never reached the rate).
+    pub fn value(&self, metric: Metric, group: Option<u32>) -> Option<f64> {
+        match metric {
+            Metric::TotalThroughputMbps => Some(self.total_throughput_mbps),
+            Metric::GroupThroughputMbps => self
+                .group_throughput_mbps
+                .get(group.unwrap_or(0) as usize)
+                .copied(),
+            Metric::FlowThroughputMbps => self
+                .flow_throughput_mbps
+                .get(group.unwrap_or(0) as usize)
+                .copied(),
+            Metric::StandardThroughputMbps => self.standard_throughput_mbps,
+            Metric::StandardShare => self.standard_share,
+            Metric::JainIndex => Some(self.jain_index),
+            Metric::Utilisation => Some(self.utilisation),
+            Metric::TimeToMaxRateS => self.time_to_max_rate_s,
+            Metric::Drops => Some(self.drops as f64),
+            Metric::LocalCongestionEvents => Some(self.local_congestion_events as f64),
+            Metric::CongestionEventRate => match group {
+                Some(g) => self.group_congestion_event_rate.get(g as usize).copied(),
+                None => Some(self.congestion_event_rate),
+            },
+            Metric::MeanOutstandingKbytes => Some(self.mean_outstanding_kbytes),
+            Metric::Rank => None,
+            Metric::GroupShare => self
+                .group_share
+                .as_ref()
+                .and_then(|g| g.get(group.unwrap_or(0) as usize).copied()),
+            Metric::ProbeRttMedianMs => self.probe_rtt_median_ms,
+            Metric::ProbeRttP99Ms => self.probe_rtt_p99_ms,
+            Metric::MeanQueueDelayMs => self.mean_queue_delay_ms,
+            Metric::MeanQueuePkts => self.mean_queue_pkts,
+        }
+    }
+}
+
+/// Run one point to the end natively and measure it.
+pub fn run_point(lab: &Lab, point: &SweepPoint, scale: Scale) -> Result<PointResult, ExpandError> {
+    let mut sim = Simulation::new(&point.scenario).map_err(ExpandError::Invalid)?;
+    sim.run_to_end();
+    Ok(measure(lab, point, scale, &sim))
+}
+
+/// Measure a finished (or stopped) run of `point`. The app calls this after
+/// stepping the simulation itself.
+pub fn measure(lab: &Lab, point: &SweepPoint, scale: Scale, sim: &Simulation) -> PointResult {
+    let summary: Summary = sim.summary();
+    let s = &point.scenario;
+    let rec = sim.recorder();
+    let t = rec.column("t_s").unwrap_or(&[]);
+    let n = summary.flows.len();
+    let window = lab.measure_at(scale);
+
+    // Per-flow throughput, whole run (iperf) or over the measurement window.
+    let flow_bps: Vec<f64> = match window {
+        None => summary
+            .flows
+            .iter()
+            .map(|f| f.mean_throughput_bps)
+            .collect(),
+        Some(m) => {
+            let to = m.to_s.unwrap_or(f64::INFINITY);
+            (0..n)
+                .map(|f| {
+                    let rate = rec.flow_column(f, col::THROUGHPUT_BPS);
+                    let (sum, k) = t
+                        .iter()
+                        .zip(rate)
+                        .filter(|(ts, r)| {
+                            **ts > m.from_s + 1e-9 && **ts <= to + 1e-9 && r.is_finite()
+                        })
+                        .fold((0.0, 0usize), |(s, k), (_, r)| (s + r, k + 1));
+                    if k > 0 {
+                        sum / k as f64
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        }
+    };
+    let total_bps = match window {
+        None => summary.total_throughput_bps,
+        Some(_) => flow_bps.iter().sum(),
+    };
+    let groups_n = point
+        .groups
+        .iter()
+        .map(|g| *g as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let series = lab.series(&point.series);
+    let group_labels: Vec<String> = (0..groups_n)
+        .map(|g| {
+            series
+                .and_then(|s| s.flows.get(g))
+                .map(|f| f.label.clone())
+                .unwrap_or_else(|| format!("group {g}"))
+        })
+        .collect();
+    let mut group_bps = vec![0.0; groups_n];
+    for (f, g) in point.groups.iter().enumerate() {
+        group_bps[*g as usize] += flow_bps.get(f).copied().unwrap_or(0.0);
+    }
+    let is_standard = |f: usize| {
+        series
+            .and_then(|s| s.flows.get(point.groups[f] as usize))
+            .is_some_and(|spec| spec.standard)
+    };
+    let any_standard = (0..n).any(is_standard);
+    let standard_bps: f64 = (0..n)
+        .filter(|f| is_standard(*f))
+        .map(|f| flow_bps[f])
+        .sum();
+    let flow_total: f64 = flow_bps.iter().sum();
+    let standard_share = any_standard.then(|| {
+        if window.is_none() {
+            (0..n)
+                .filter(|f| is_standard(*f))
+                .map(|f| summary.flows[f].share)
+                .sum()
+        } else if flow_total > 0.0 {
+            standard_bps / flow_total
+        } else {
+            0.0
+        }
+    });
+
+    // Time to the maximum rate: flow's 1-s average reaches 90% of its fair
+    // share of the payload capacity.
+    let wire = (s.mtu_bytes + ETHERNET_OVERHEAD_BYTES) as f64;
+    let payload_capacity = summary.capacity_bps * s.mss_bytes() as f64 / wire;
+    let per_s = (1000.0 / s.sample_interval_ms).round().max(1.0) as usize;
+    let flows_flat: Vec<_> = s.hosts.iter().flat_map(|h| &h.flows).collect();
+    let flow_time: Vec<Option<f64>> = (0..n)
+        .map(|f| {
+            let start_s = flows_flat[f].start_ms / 1e3;
+            first_time_at_least(
+                t,
+                rec.flow_column(f, col::THROUGHPUT_BPS),
+                start_s,
+                per_s,
+                0.9 * payload_capacity / n as f64,
+            )
+        })
+        .collect();
+
+    // Congestion events per delivered packet, overall and per group.
+    let mss_bits = s.mss_bytes() as f64 * 8.0;
+    let delivered_pkts: Vec<f64> = summary
+        .flows
+        .iter()
+        .map(|f| {
+            let active_s =
+                (summary.duration_s - flows_flat[f.flow as usize].start_ms / 1e3).max(0.0);
+            f.mean_throughput_bps * active_s / mss_bits
+        })
+        .collect();
+    let events: Vec<f64> = summary
+        .flows
+        .iter()
+        .map(|f| (f.drops + f.ecn_marks) as f64)
+        .collect();
+    let rate = |e: f64, d: f64| if d > 0.0 { e / d } else { 0.0 };
+    let group_rate: Vec<f64> = (0..groups_n)
+        .map(|g| {
+            let idx = || (0..n).filter(move |f| point.groups[*f] as usize == g);
+            rate(
+                idx().map(|f| events[f]).sum(),
+                idx().map(|f| delivered_pkts[f]).sum(),
+            )
+        })
+        .collect();
+
+    // Measured only for the labs that ask (other labs' results unchanged).
+    let asks = |m: Metric| lab.metrics.contains(&m);
+    let (from_s, to_s) = window.map_or((0.0, f64::INFINITY), |m| {
+        (m.from_s, m.to_s.unwrap_or(f64::INFINITY))
+    });
+    let column_mean = |name: &str| {
+        let v = rec.column(name)?;
+        let (sum, k) = t
+            .iter()
+            .zip(v)
+            .filter(|(ts, x)| **ts > from_s + 1e-9 && **ts <= to_s + 1e-9 && x.is_finite())
+            .fold((0.0, 0usize), |(s, k), (_, x)| (s + x, k + 1));
+        (k > 0).then(|| sum / k as f64)
+    };
+    let probe_rtts = || {
+        // Probes sent inside the measurement window, nearest rank (as the summary).
+        let mut rtts: Vec<u64> = sim
+            .probe_samples()
+            .iter()
+            .filter(|p| {
+                let sent_s = p.sent_ns as f64 / 1e9;
+                sent_s >= from_s && sent_s <= to_s
+            })
+            .map(|p| p.rtt_ns)
+            .collect();
+        rtts.sort_unstable();
+        rtts
+    };
+    let probe_pct =
+        |pct: f64| crate::summary::nearest_rank(&probe_rtts(), pct).map(|ns| ns as f64 / 1e6);
+    let group_share = asks(Metric::GroupShare).then(|| {
+        group_bps
+            .iter()
+            .map(|b| {
+                if flow_total > 0.0 {
+                    b / flow_total
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    });
+
+    let outstanding = rec.flow_column(0, col::OUTSTANDING_BYTES);
+    let state = rec.flow_column(0, col::STATE);
+    let (o_sum, o_n) = outstanding
+        .iter()
+        .zip(state)
+        .filter(|(_, st)| st.is_finite())
+        .fold((0.0, 0usize), |(s, k), (o, _)| (s + o, k + 1));
+
+    PointResult {
+        lab: lab.id.clone(),
+        series: point.series.clone(),
+        x: point.x.clone(),
+        seed: point.seed,
+        total_throughput_mbps: total_bps / 1e6,
+        group_labels,
+        group_throughput_mbps: group_bps.iter().map(|b| b / 1e6).collect(),
+        flow_throughput_mbps: flow_bps.iter().map(|b| b / 1e6).collect(),
+        standard_throughput_mbps: any_standard.then_some(standard_bps / 1e6),
+        standard_share,
+        jain_index: jain_index(&flow_bps),
+        utilisation: total_bps / summary.capacity_bps,
+        time_to_max_rate_s: flow_time.first().copied().flatten(),
+        flow_time_to_max_rate_s: flow_time,
+        drops: summary.flows.iter().map(|f| f.drops).sum(),
+        local_congestion_events: summary
+            .flows
+            .iter()
+            .map(|f| f.local_congestion_events)
+            .sum(),
+        ecn_marks: summary.ecn_marks,
+        timeouts: summary.flows.iter().map(|f| f.timeouts).sum(),
+        congestion_event_rate: rate(events.iter().sum(), delivered_pkts.iter().sum()),
+        group_congestion_event_rate: group_rate,
+        mean_outstanding_kbytes: if o_n > 0 {
+            o_sum / o_n as f64 / 1e3
+        } else {
+            0.0
+        },
+        duration_s: summary.duration_s,
+        group_share,
+        probe_rtt_median_ms: asks(Metric::ProbeRttMedianMs)
+            .then(|| probe_pct(50.0))
+            .flatten(),
+        probe_rtt_p99_ms: asks(Metric::ProbeRttP99Ms)
+            .then(|| probe_pct(99.0))
+            .flatten(),
+        mean_queue_delay_ms: asks(Metric::MeanQueueDelayMs)
+            .then(|| column_mean("q.bottleneck_delay_ms"))
+            .flatten(),
+        mean_queue_pkts: asks(Metric::MeanQueuePkts)
+            .then(|| column_mean("q.bottleneck_pkts"))
+            .flatten(),
+    }
+}
+
+/// First time (s after `start_s`) the `window`-sample moving average of
+/// `rate` reaches `target`.
+fn first_time_at_least(
+    t: &[f64],
+    rate: &[f64],
+    start_s: f64,
+    window: usize,
+    target: f64,
+) -> Option<f64> {
+    let idx: Vec<usize> = (0..t.len())
+        .filter(|&i| t[i] > start_s && rate[i].is_finite())
+        .collect();
+    let mut sum = 0.0;
+    for (k, &i) in idx.iter().enumerate() {
+        sum += rate[i];
+        if k >= window {
+            sum -= rate[idx[k - window]];
+        }
+        if k + 1 >= window.min(idx.len()) && sum / (k + 1).min(window) as f64 >= target {
+            return Some(t[i] - start_s);
+        }
+    }
+    None
+}

@@ -1,0 +1,94 @@
+//! Guided labs (SPEC §4): the eleven experiments of the source papers as data
+//! (`labs/labs.json`), the papers' published measurements (`labs/paper.json`),
+//! the expansion of a lab into concrete scenarios, the metrics extracted from
+//! each run, and the join of simulated values to the papers' values.
+//!
+//! Nothing here is tuned to a paper number: a lab fixes the testbed's
+//! settings (or states an assumption where the paper gives none), the engine
+//! runs them, and [`compare()`] puts the two side by side.
+//!
+//! One job per file:
+//! - `spec.rs`: the `labs.json` schema (a lab, its sweep, series, metrics);
+//! - `paper.rs`: the `paper.json` schema (published values, parameters,
+//!   claims, the papers);
+//! - `sweep.rs`: expanding a lab into concrete scenarios ([`Lab::expand`]);
+//! - `measure.rs`: running a point and measuring it ([`PointResult`]);
+//! - `compare.rs`: ranking the series and joining the simulated values to
+//!   the paper's ([`Comparison`]);
+//! - this file: the embedded JSON, parsed once, and the re-exports that keep
+//!   every item at `crate::labs::*`.
+
+mod compare;
+mod measure;
+mod paper;
+mod spec;
+mod sweep;
+
+pub use compare::{compare, paper_value_at, rank_series, Comparison};
+pub use measure::{measure, run_point, PointResult};
+pub use paper::{Paper, PaperClaim, PaperFile, PaperParameter, PaperSource, PaperValue, Relation};
+pub use spec::{
+    Axis, FlowSpec, Guide, Lab, LabsFile, Measure, Metric, Quick, Ranking, ScenarioPatch, Series,
+    Source, Sweep, SweepValue,
+};
+pub use sweep::{ExpandError, Scale, SweepPoint};
+
+use std::sync::OnceLock;
+
+/// The eleven labs, as shipped.
+pub const LABS_JSON: &str = include_str!("../../labs/labs.json");
+/// Every published measurement the labs are compared against.
+pub const PAPER_JSON: &str = include_str!("../../labs/paper.json");
+
+/// The shipped labs (parsed once).
+pub fn labs() -> &'static LabsFile {
+    static LABS: OnceLock<LabsFile> = OnceLock::new();
+    LABS.get_or_init(|| {
+        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(LABS_JSON))
+            .unwrap_or_else(|e| panic!("labs.json does not parse at {}: {}", e.path(), e.inner()))
+    })
+}
+
+/// The shipped paper values (parsed once).
+pub fn paper() -> &'static PaperFile {
+    static PAPER: OnceLock<PaperFile> = OnceLock::new();
+    PAPER.get_or_init(|| {
+        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(PAPER_JSON))
+            .unwrap_or_else(|e| panic!("paper.json does not parse at {}: {}", e.path(), e.inner()))
+    })
+}
+
+/// The labs as JSON with every field written out (defaults filled in):
+/// the shape of the generated `LabsFile` TypeScript type. Give this to the
+/// app rather than the raw `labs.json`, which omits defaulted fields.
+pub fn labs_json() -> String {
+    serde_json::to_string(labs()).expect("labs serialise")
+}
+
+/// The paper values as JSON (the generated `PaperFile` type).
+pub fn paper_json() -> String {
+    serde_json::to_string(paper()).expect("paper values serialise")
+}
+
+pub fn lab(id: &str) -> Option<&'static Lab> {
+    labs().labs.iter().find(|l| l.id == id)
+}
+
+/// How reports name a source: "seed 000" for one of the SPEC's seed papers
+/// (`../shared/seeds`), the catalogue's short citation for any other
+/// publication (an RFC, a later paper), whose `file` is empty.
+pub fn source_name(id: &str) -> String {
+    if id.len() == 3 && id.bytes().all(|b| b.is_ascii_digit()) {
+        return format!("seed {id}");
+    }
+    paper()
+        .papers
+        .iter()
+        .find(|p| p.seed == id)
+        .map_or_else(|| id.to_string(), |p| p.short.clone())
+}
+
+/// Paper values for one lab.
+pub fn paper_values(lab_id: &str) -> Vec<&'static PaperValue> {
+    paper().values.iter().filter(|v| v.lab == lab_id).collect()
+}

@@ -1,0 +1,173 @@
+//! The `paper.json` schema: the papers' published measurements, parameter
+//! settings and findings, and the papers themselves.
+
+use super::spec::{Metric, SweepValue};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "labs.ts")]
+pub struct PaperFile {
+    pub version: u32,
+    /// Numbers the papers measured.
+    pub values: Vec<PaperValue>,
+    /// Published parameter settings (not measurements), e.g. seed 004's
+    /// High Window per link speed.
+    pub parameters: Vec<PaperParameter>,
+    /// Findings the papers state without a number.
+    pub claims: Vec<PaperClaim>,
+    /// The papers themselves, as students cite them.
+    pub papers: Vec<Paper>,
+}
+
+/// One of the five source papers (`seed` is its file's number in
+/// shared/seeds, never shown to students).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "labs.ts")]
+pub struct Paper {
+    pub seed: String,
+    /// Authors as printed, or who issued it where the copy names no author.
+    pub authors: String,
+    pub title: String,
+    /// Institution or venue.
+    pub publisher: String,
+    pub year: String,
+    /// In running text: "Long (Sandia, 2003)".
+    pub short: String,
+    /// What the copy used does not say (authors, year), if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
+}
+
+/// How a paper value relates to the simulated metric.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "labs.ts")]
+pub enum Relation {
+    /// The metric itself.
+    #[default]
+    Value,
+    /// This series minus `relative_to`, in the metric's unit.
+    Difference,
+    /// 100 × (this series / `relative_to` − 1), in %.
+    Percent,
+}
+
+/// One published measurement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "labs.ts")]
+pub struct PaperValue {
+    /// `lab:series:x:metric[group]`, unique; built from the fields below.
+    pub key: String,
+    pub lab: String,
+    pub series: String,
+    pub metric: Metric,
+    /// For group metrics: which series flow entry (0-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub group: Option<u32>,
+    /// The swept value it was measured at…
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub x: Option<f64>,
+    /// …or the range of swept values it is an average over (inclusive).
+    /// Neither: it applies to every x.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub x_range: Option<[f64; 2]>,
+    pub value: f64,
+    /// Where the paper gives a range ("1–7%").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub value_range: Option<[f64; 2]>,
+    pub unit: String,
+    #[serde(default)]
+    pub relation: Relation,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub relative_to: Option<String>,
+    /// Individual runs, where the paper tabulates them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<f64>,
+    pub source: PaperSource,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "labs.ts")]
+pub struct PaperSource {
+    pub seed: String,
+    pub file: String,
+    /// Table, figure, page or section.
+    pub at: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "labs.ts")]
+pub struct PaperParameter {
+    pub key: String,
+    pub lab: String,
+    pub name: String,
+    /// The condition it belongs to, e.g. "link 1000 Mb/s".
+    pub condition: String,
+    pub value: f64,
+    pub unit: String,
+    pub source: PaperSource,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "labs.ts")]
+pub struct PaperClaim {
+    pub lab: String,
+    /// Series the claim is about (may be empty).
+    #[serde(default)]
+    pub series: Vec<String>,
+    pub text: String,
+    pub source: PaperSource,
+}
+
+impl PaperValue {
+    /// The key this entry must carry.
+    pub fn expected_key(&self) -> String {
+        let x = match (self.x, self.x_range) {
+            (Some(x), _) => format!("{x}"),
+            (None, Some([a, b])) => format!("{a}..{b}"),
+            (None, None) => "*".into(),
+        };
+        let rel = match (&self.relation, &self.relative_to) {
+            (Relation::Value, _) | (_, None) => String::new(),
+            (Relation::Difference, Some(r)) => format!("-{r}"),
+            (Relation::Percent, Some(r)) => format!("%{r}"),
+        };
+        let group = self.group.map(|g| format!("[{g}]")).unwrap_or_default();
+        format!(
+            "{}:{}{}:{}:{}{}",
+            self.lab,
+            self.series,
+            rel,
+            x,
+            self.metric.id(),
+            group
+        )
+    }
+
+    /// Does this entry apply at swept value `x`?
+    pub fn applies_at(&self, x: &SweepValue) -> bool {
+        match (self.x, self.x_range, x.as_number()) {
+            (Some(px), _, Some(v)) => (px - v).abs() <= 1e-9 * px.abs().max(1.0),
+            (Some(_), _, None) => false,
+            (None, Some([a, b]), Some(v)) => v >= a && v <= b,
+            (None, Some(_), None) => false,
+            (None, None, _) => true,
+        }
+    }
+}
