@@ -37,6 +37,19 @@ const ECN: ParamInfo = ParamInfo {
         "Mark ECN-capable packets Congestion Experienced instead of dropping them (RFC 3168 §5).",
 };
 
+/// CoDel's INTERVAL (in each flow queue, for FQ-CoDel).
+const CODEL_INTERVAL: ParamInfo = ParamInfo {
+    id: "interval_ms",
+    name: "Interval",
+    default: codel::INTERVAL_MS,
+    min: limits::CODEL_INTERVAL_MS.0,
+    max: limits::CODEL_INTERVAL_MS.1,
+    step: 1.0,
+    unit: "ms",
+    log_scale: true,
+    description: "How long the delay must stay above the target before dropping starts (in each flow queue, for FQ-CoDel): about a worst-case RTT.",
+};
+
 fn codel_target(default: f64, range: (f64, f64)) -> ParamInfo {
     ParamInfo {
         id: "target_ms",
@@ -81,7 +94,7 @@ pub fn aqm_catalogue() -> Vec<AqmInfo> {
             citations: vec![Citation { label: "RFC 8289", reference: "K. Nichols, V. Jacobson, A. McGregor, J. Iyengar, Controlled Delay Active Queue Management, RFC 8289, 2018" }],
             params: vec![
                 codel_target(codel::TARGET_MS, limits::CODEL_TARGET_MS),
-                ParamInfo { id: "interval_ms", name: "Interval", default: codel::INTERVAL_MS, min: limits::CODEL_INTERVAL_MS.0, max: limits::CODEL_INTERVAL_MS.1, step: 1.0, unit: "ms", log_scale: true, description: "How long the delay must stay above the target before dropping starts: about a worst-case RTT." },
+                CODEL_INTERVAL,
                 ECN,
             ],
         },
@@ -92,7 +105,7 @@ pub fn aqm_catalogue() -> Vec<AqmInfo> {
             citations: vec![Citation { label: "RFC 8290", reference: "T. Høiland-Jørgensen, P. McKenney, D. Taht, J. Gettys, E. Dumazet, The Flow Queue CoDel Packet Scheduler and Active Queue Management Algorithm, RFC 8290, 2018" }],
             params: vec![
                 codel_target(codel::TARGET_MS, limits::CODEL_TARGET_MS),
-                ParamInfo { id: "interval_ms", name: "Interval", default: codel::INTERVAL_MS, min: limits::CODEL_INTERVAL_MS.0, max: limits::CODEL_INTERVAL_MS.1, step: 1.0, unit: "ms", log_scale: true, description: "CoDel's interval in each flow queue." },
+                CODEL_INTERVAL,
                 ParamInfo { id: "quantum_bytes", name: "Quantum", default: fq_codel::QUANTUM_BYTES as f64, min: limits::FQ_QUANTUM_BYTES.0 as f64, max: limits::FQ_QUANTUM_BYTES.1 as f64, step: 1.0, unit: "bytes", log_scale: true, description: "Bytes a queue may send per round of the deficit round robin." },
                 ParamInfo { id: "flows", name: "Flow queues", default: fq_codel::FLOWS as f64, min: limits::FQ_FLOWS.0 as f64, max: limits::FQ_FLOWS.1 as f64, step: 1.0, unit: "queues", log_scale: true, description: "Queues the flows are hashed into; with fewer queues than flows, some flows share one." },
                 ECN,
