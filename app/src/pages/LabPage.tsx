@@ -288,14 +288,15 @@ export function LabPage(props: LabPageProps) {
   }, [snap, shownState, error, rendered]);
 
   // Escape stops a running run (unless something else, an open tip, used the key).
+  // The listener stays on and asks the store, so an Escape pressed just after a
+  // run starts, before the page has drawn it as running, still stops it.
   useEffect(() => {
-    if (runState !== 'running') return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !e.defaultPrevented) store.stop();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [runState, store]);
+  }, [store]);
 
   // Set once the first run is on screen (later work, such as typesetting, waits for it).
   const [firstDone, setFirstDone] = useState(false);
