@@ -5,8 +5,6 @@ import { useId, useRef, useState } from 'react';
 import type { RunSeries } from '../engine/columns';
 import { formatValidationError } from '../engine/errors';
 import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
-import { chartCanvas, chartSvg, serializeChartSvg, svgToPng } from '../share/chartExport';
-import { eventsCsv, seriesCsv, summaryCsv } from '../share/csv';
 import { downloadBlob, downloadText, fileStem } from '../share/download';
 import { SlideExport } from '../present/SlideExport';
 import type { ChartView } from '../present/slideCharts';
@@ -49,6 +47,10 @@ async function copyText(text: string): Promise<boolean> {
     return false;
   }
 }
+
+/** Writers of CSV and chart images, fetched on the first export (not part of the first load). */
+const loadCsv = () => import('../share/csv');
+const loadChartExport = () => import('../share/chartExport');
 
 function chartElement(id: string): Element | null {
   return document.querySelector(`[data-testid="chart-${CSS.escape(id)}"]`);
@@ -94,6 +96,7 @@ export function SharePanel(p: SharePanelProps) {
 
   const exportChart = async (c: ShareChart, kind: 'svg' | 'png') => {
     const el = chartElement(c.id);
+    const { chartCanvas, chartSvg, serializeChartSvg, svgToPng } = await loadChartExport();
     const svg = el && chartSvg(el);
     if (!el || !svg) {
       setStatus(`The ${c.title} chart is not on the page.`);
@@ -118,6 +121,12 @@ export function SharePanel(p: SharePanelProps) {
       }
     }
     setStatus(`${c.title} saved as ${kind.toUpperCase()}.`);
+  };
+
+  const exportCsv = async (what: 'series' | 'events' | 'summary') => {
+    const csv = await loadCsv();
+    const text = what === 'series' ? p.series && csv.seriesCsv(p.series) : what === 'events' ? csv.eventsCsv(p.events) : p.summary && csv.summaryCsv(p.summary);
+    if (text) downloadText(text, `${stem()}-${what}.csv`, 'text/csv');
   };
 
   const onUpload = async (file: File | undefined) => {
@@ -176,13 +185,13 @@ export function SharePanel(p: SharePanelProps) {
         onCopy={(text, what) => void onCopyBuilt(text, what)}
       />
       <div className="share-row" role="group" aria-label="Export the run as CSV">
-        <button type="button" className="share-button" disabled={!hasRun} data-testid="export-series-csv" onClick={() => p.series && downloadText(seriesCsv(p.series), `${stem()}-series.csv`, 'text/csv')}>
+        <button type="button" className="share-button" disabled={!hasRun} data-testid="export-series-csv" onClick={() => void exportCsv('series')}>
           Series CSV
         </button>
-        <button type="button" className="share-button" disabled={!hasRun} data-testid="export-events-csv" onClick={() => downloadText(eventsCsv(p.events), `${stem()}-events.csv`, 'text/csv')}>
+        <button type="button" className="share-button" disabled={!hasRun} data-testid="export-events-csv" onClick={() => void exportCsv('events')}>
           Events CSV
         </button>
-        <button type="button" className="share-button" disabled={!p.summary} data-testid="export-summary-csv" onClick={() => p.summary && downloadText(summaryCsv(p.summary), `${stem()}-summary.csv`, 'text/csv')}>
+        <button type="button" className="share-button" disabled={!p.summary} data-testid="export-summary-csv" onClick={() => void exportCsv('summary')}>
           Summary CSV
         </button>
       </div>

@@ -9,11 +9,12 @@ import type { EngineEvent, Scenario } from '../engine/types';
 import { SPEEDS } from '../lab/playback';
 import { downloadBlob } from '../share/download';
 import type { Size } from './frameLayout';
-import { encodeWebm } from './encodeVideo';
-import { canRecordVideo } from './recordVideo';
-import { slideCharts, type ChartView } from './slideCharts';
-import { drawSlide, SLIDE_THEMES } from './slideDraw';
-import { clockText, scenarioCaption, slideLayout } from './slideLayout';
+import type { ChartView } from './slideCharts';
+import { SLIDE_THEMES } from './slideThemes';
+import { canRecordVideo } from './videoSupport';
+
+/** The drawing and encoding code, fetched on the first export (not part of the first load). */
+const loadRender = () => import('./slideRender');
 
 export const SLIDE_SIZES: readonly Size[] = [
   { width: 1280, height: 720 },
@@ -59,6 +60,7 @@ export function SlideExport(p: SlideExportProps) {
     canvas.height = size.height;
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
+    const { drawSlide, slideCharts, slideLayout } = await loadRender();
     const charts = slideCharts(p.series, p.scenario, p.chartView, [id]);
     drawSlide(ctx, slideLayout(size, 1, false), { charts, events: p.events, duration, dashes: true }, duration, SLIDE_THEMES[theme]);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
@@ -72,6 +74,7 @@ export function SlideExport(p: SlideExportProps) {
 
   const video = async () => {
     if (!p.series || !p.scenario) return;
+    const { clockText, drawSlide, encodeWebm, scenarioCaption, slideCharts, slideLayout } = await loadRender();
     const ids = p.charts.map((c) => c.id);
     const charts = slideCharts(p.series, p.scenario, p.chartView, ids);
     const layout = slideLayout(size, charts.length, true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { frameTimes, isKeyFrame } from './encodeVideo';
-import { pickWebmType, videoBitrate } from './recordVideo';
+import { videoBitrate } from './recordVideo';
+import { pickWebmType } from './videoSupport';
 
 describe('video frames', () => {
   it('covers the animation: one frame per 1/fps, the last showing its end', () => {

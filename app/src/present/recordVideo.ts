@@ -6,23 +6,11 @@
 // written (webmDuration.ts) so players can seek.
 
 import { withWebmDuration } from './webmDuration';
-
-/** WebM types in order of preference (VP9 is smaller; VP8 plays everywhere WebM does). */
-export const WEBM_TYPES = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm'] as const;
-
-export function pickWebmType(isSupported: (t: string) => boolean): string | null {
-  return WEBM_TYPES.find((t) => isSupported(t)) ?? null;
-}
+import { pickWebmType } from './videoSupport';
 
 /** Bits per second for a frame size: about 0.1 bit per pixel at 30 frames/s (charts compress well), 2–16 Mb/s. */
 export function videoBitrate(width: number, height: number, fps: number): number {
   return Math.round(Math.min(16e6, Math.max(2e6, width * height * fps * 0.1)));
-}
-
-/** Can this browser make a WebM video at all (WebCodecs, or MediaRecorder)? */
-export function canRecordVideo(): boolean {
-  if (typeof VideoEncoder !== 'undefined' && typeof VideoFrame !== 'undefined') return true;
-  return typeof MediaRecorder !== 'undefined' && typeof HTMLCanvasElement.prototype.captureStream === 'function' && pickWebmType((t) => MediaRecorder.isTypeSupported(t)) !== null;
 }
 
 export interface RecordOptions {
