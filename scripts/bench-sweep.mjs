@@ -10,7 +10,11 @@
 //            when a student reads the guide first).
 // Each is timed BENCH_SWEEP_REPS times (default 3), browser and native in
 // turn; reported: best against best (noise only ever adds time) and the
-// median ratio of the pairs run back to back (the cores are shared).
+// median ratio of the pairs run back to back (the cores are shared), and
+// where the CPU time went: the native process's, and the browser's by
+// thread (the workers that run the engine, the page's main thread, V8's
+// compilers and GC with the raster threads), which does not depend on the
+// machine's load the way wall time does.
 // Usage: node scripts/bench-sweep.mjs   (the lab wasm package must exist:
 // bash scripts/build-wasm.sh; builds the CLI in release and the app into a
 // temp dir). Env: BENCH_SWEEP_LABS (two-to-one,txqueuelen-two-to-one),
@@ -20,7 +24,7 @@
 // binary, not built), BENCH_SWEEP_DIST (serve this built app instead),
 // BENCH_SWEEP_PORT (4392), SAWTOOTH_CHROMIUM (/usr/bin/chromium).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +37,56 @@ const quick = process.env.BENCH_SWEEP_FULL !== '1';
 const reps = Math.max(1, Number(process.env.BENCH_SWEEP_REPS ?? 3));
 const port = Number(process.env.BENCH_SWEEP_PORT ?? 4392);
 const progress = (m) => process.env.BENCH_SWEEP_VERBOSE && console.error(`[bench-sweep] ${m}`);
+
+// ---- CPU time by thread, where it goes (Linux /proc; empty elsewhere).
+// Chromium's renderer threads, by name: DedicatedWorker (the pool's workers
+// and the lab service worker, where the engine runs), the page's main
+// thread (named after the process), ThreadPoolForeground (V8's background
+// compilers and GC, raster), Compositor. CPU time is what the threads
+// used, so it does not depend on how loaded the machine was.
+const TICK_MS = 10;
+function rendererThreadTicks() {
+  const ticks = new Map();
+  let pids = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return ticks;
+  }
+  for (const pid of pids) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('--type=renderer')) continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks.set(`${pid}.${tid}`, { name, ticks: Number(fields[11]) + Number(fields[12]) });
+      }
+    } catch {
+      // the process or thread ended meanwhile
+    }
+  }
+  return ticks;
+}
+const THREAD_GROUPS = [
+  ['workers', (n) => n.startsWith('DedicatedWorker')],
+  ['page', (n) => n === 'chromium' || n.startsWith('CrRendererMain')],
+  ['V8 and raster pool', (n) => n.startsWith('ThreadPool')],
+];
+/** CPU ms by thread group between two snapshots. */
+function cpuByGroup(before, after) {
+  const out = Object.fromEntries([...THREAD_GROUPS.map(([g]) => [g, 0]), ['other', 0]]);
+  for (const [id, { name, ticks }] of after) {
+    const d = ticks - (before.get(id)?.ticks ?? 0);
+    if (d <= 0) continue;
+    const group = THREAD_GROUPS.find(([, match]) => match(name))?.[0] ?? 'other';
+    out[group] += d * TICK_MS;
+  }
+  return out;
+}
+/** A native child's CPU time (user + system), read by /usr/bin/time where there is one. */
+const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
 // ---- native: the CLI in release, from this tree
 const cli = process.env.BENCH_SWEEP_CLI ?? join(root, 'engine-wasm/target/release/sawtooth');
@@ -68,6 +122,7 @@ try {
       await page.waitForFunction(() => window.sawtooth?.lab()?.state === 'idle', null, { timeout: 60_000 });
       // Let the pool's workers finish loading the engine (they start with the view).
       await page.waitForTimeout(1500);
+      const cpu0 = rendererThreadTicks();
       const t0 = Date.now();
       await page.getByTestId('lab-run').click();
       // Polls the view's attribute, not window.sawtooth.lab(), which copies every point's scenario.
@@ -76,9 +131,10 @@ try {
         polling: 20,
       });
       const ms = Date.now() - t0;
+      const cpu = cpuByGroup(cpu0, rendererThreadTicks());
       const s = await page.evaluate(() => window.sawtooth.lab());
       if (s.state !== 'done' || s.failed > 0) throw new Error(`${lab}: the browser sweep ended ${s.state} with ${s.failed} failed points (${errors.join('; ')})`);
-      return [ms, s.workers, s.total];
+      return [ms, s.workers, s.total, cpu];
     } finally {
       await ctx.close();
     }
@@ -90,21 +146,31 @@ try {
     let runs = 0;
     const b = [];
     const n = [];
+    const browserCpu = [];
+    const nativeCpu = [];
     // Native and browser alternate, so that both see the same load on shared cores.
     for (let i = 0; i < reps; i++) {
       progress(`${lab}: browser ${i + 1}/${reps}`);
-      const [ms, w, count] = await browserSweep(lab);
+      const [ms, w, count, cpu] = await browserSweep(lab);
       b.push(ms);
+      browserCpu.push(cpu);
       workers = w;
       runs = count;
       progress(`${lab}: native ${i + 1}/${reps}`);
       const t0 = process.hrtime.bigint();
-      const r = spawnSync(cli, ['sweep', lab, ...(quick ? ['--quick'] : []), '--jobs', String(workers)], { stdio: ['ignore', 'ignore', 'inherit'] });
-      if (r.status !== 0) throw new Error(`${lab}: sawtooth sweep exited ${r.status}`);
+      const args = ['sweep', lab, ...(quick ? ['--quick'] : []), '--jobs', String(workers)];
+      const r = gnuTime
+        ? spawnSync(gnuTime, ['-f', 'cpu %U %S', cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+        : spawnSync(cli, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+      if (r.status !== 0) throw new Error(`${lab}: sawtooth sweep exited ${r.status} ${r.stderr ?? ''}`);
       n.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      const m = gnuTime ? /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr) : null;
+      if (m) nativeCpu.push((Number(m[1]) + Number(m[2])) * 1000);
     }
     const paired = b.map((ms, i) => ms / n[i]).sort((x, y) => x - y);
-    rows.push({ lab, runs, workers, native: Math.min(...n), browser: Math.min(...b), nativeAll: n, browserAll: b, pairedMedian: paired[Math.floor((paired.length - 1) / 2)] });
+    const medianOf = (xs) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
+    const cpu = Object.fromEntries(Object.keys(browserCpu[0]).map((g) => [g, medianOf(browserCpu.map((c) => c[g]))]));
+    rows.push({ lab, runs, workers, native: Math.min(...n), browser: Math.min(...b), nativeAll: n, browserAll: b, pairedMedian: paired[Math.floor((paired.length - 1) / 2)], cpu, nativeCpu: nativeCpu.length ? medianOf(nativeCpu) : null });
   }
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`guided-lab sweeps, ${quick ? 'quick' : 'faithful'} scale, best of ${reps}; ${cpus().length} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
@@ -112,6 +178,14 @@ try {
     console.log(
       `${r.lab}: ${r.runs} runs on ${r.workers} workers — native ${s(r.native)}, browser ${s(r.browser)}, browser/native ${(r.browser / r.native).toFixed(2)}× best to best, ${r.pairedMedian.toFixed(2)}× median of the paired runs ` +
         `(native ${r.nativeAll.map(s).join(', ')}; browser ${r.browserAll.map(s).join(', ')})`,
+    );
+    const total = Object.values(r.cpu).reduce((a, x) => a + x, 0);
+    console.log(
+      `  CPU time (median): native ${r.nativeCpu === null ? 'n/a' : s(r.nativeCpu)}; browser ${s(total)} = ` +
+        Object.entries(r.cpu)
+          .map(([g, ms]) => `${g} ${s(ms)}`)
+          .join(', ') +
+        (r.nativeCpu ? `; the workers alone ${(r.cpu.workers / r.nativeCpu).toFixed(2)}× native` : ''),
     );
   }
 } finally {

@@ -26,3 +26,9 @@ if [ -f scripts/bench-sweep.mjs ] && [ -z "${SAWTOOTH_SKIP_BENCH_SWEEP:-}" ]; th
   bash scripts/build-wasm.sh
   node scripts/bench-sweep.mjs
 fi
+
+# The faithful time of every guided lab natively (scripts/bench-labs.mjs;
+# about half an hour on 2 cores: labs 9 and 11 take most of it).
+if [ -f scripts/bench-labs.mjs ] && [ -z "${SAWTOOTH_SKIP_BENCH_LABS:-}" ]; then
+  node scripts/bench-labs.mjs
+fi
