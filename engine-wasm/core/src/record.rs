@@ -195,6 +195,21 @@ impl Recorder {
         debug_assert!(self.flows * FLOW_COLUMNS.len() < self.columns.len());
     }
 
+    /// A sender action moved flow `flow` from state `before` to `after`:
+    /// the event log records the state it entered, if it changed. (The
+    /// action's own event, a timeout or fast retransmit, goes first.)
+    pub(crate) fn state_change(
+        &mut self,
+        now_ns: u64,
+        flow: usize,
+        before: crate::cc::CaState,
+        after: crate::cc::CaState,
+    ) {
+        if after != before {
+            self.event(now_ns, flow, EventKind::entered(after));
+        }
+    }
+
     pub(crate) fn event(&mut self, now_ns: u64, flow: usize, kind: EventKind) {
         if self.events.len() < MAX_STORED_EVENTS {
             if self.events.len() == self.events.capacity() {

@@ -499,38 +499,14 @@ impl Scenario {
             BUFFER_PKTS,
             "packets",
         );
-        if let Aqm::Red {
-            min_th_pkts,
-            max_th_pkts,
-            max_p,
-            weight,
-            ..
-        } = self.bottleneck.aqm
-        {
-            let buffer = self.bottleneck.buffer_pkts as f64;
-            v.range_f(
-                "bottleneck.aqm.min_th_pkts",
-                min_th_pkts,
-                (1.0, buffer),
-                "packets",
-            );
-            v.range_f(
-                "bottleneck.aqm.max_th_pkts",
-                max_th_pkts,
-                (min_th_pkts.max(1.0), buffer),
-                "packets",
-            );
-            if max_th_pkts <= min_th_pkts {
-                v.push(
-                    "bottleneck.aqm.max_th_pkts",
-                    max_th_pkts,
-                    "must be greater than min_th_pkts".into(),
-                );
-            }
-            v.range_f("bottleneck.aqm.max_p", max_p, (0.0, 1.0), "");
-            v.range_f("bottleneck.aqm.weight", weight, (1e-6, 1.0), "");
-        }
-        self.validate_aqm(&mut v);
+        // The queue discipline's fields: read where construction reads them.
+        let queue_mtu_bytes = self.mtu_bytes as u64 + crate::net::ETHERNET_HEADER_BYTES as u64;
+        let (_, aqm_problems) = crate::aqm::settings::read(
+            &self.bottleneck.aqm,
+            self.bottleneck.buffer_pkts,
+            queue_mtu_bytes,
+        );
+        v.errors.extend(aqm_problems);
         if let Some(probe) = &self.probe {
             if let Some(x) = probe.interval_ms {
                 v.range_f("probe.interval_ms", x, PROBE_INTERVAL_MS, "ms");
@@ -645,77 +621,6 @@ impl Scenario {
         v.errors
     }
 
-    /// The new queue disciplines' fields, each checked when given.
-    fn validate_aqm(&self, v: &mut Validator) {
-        use limits::*;
-        let f = |v: &mut Validator, name: &str, x: Option<f64>, range, unit| {
-            if let Some(x) = x {
-                v.range_f(&format!("bottleneck.aqm.{name}"), x, range, unit);
-            }
-        };
-        let u = |v: &mut Validator, name: &str, x: Option<u32>, range, unit| {
-            if let Some(x) = x {
-                v.range_u(&format!("bottleneck.aqm.{name}"), x, range, unit);
-            }
-        };
-        match self.bottleneck.aqm {
-            Aqm::DropTail {} | Aqm::Red { .. } => {}
-            Aqm::Codel {
-                target_ms,
-                interval_ms,
-                ..
-            } => {
-                f(v, "target_ms", target_ms, CODEL_TARGET_MS, "ms");
-                f(v, "interval_ms", interval_ms, CODEL_INTERVAL_MS, "ms");
-            }
-            Aqm::FqCodel {
-                target_ms,
-                interval_ms,
-                quantum_bytes,
-                flows,
-                ..
-            } => {
-                f(v, "target_ms", target_ms, CODEL_TARGET_MS, "ms");
-                f(v, "interval_ms", interval_ms, CODEL_INTERVAL_MS, "ms");
-                u(v, "quantum_bytes", quantum_bytes, FQ_QUANTUM_BYTES, "bytes");
-                u(v, "flows", flows, FQ_FLOWS, "queues");
-            }
-            Aqm::Pie {
-                target_ms,
-                t_update_ms,
-                alpha,
-                beta,
-                max_burst_ms,
-                ..
-            } => {
-                f(v, "target_ms", target_ms, PIE_TARGET_MS, "ms");
-                f(v, "t_update_ms", t_update_ms, PIE_T_UPDATE_MS, "ms");
-                f(v, "alpha", alpha, PIE_ALPHA_BETA, "per second");
-                f(v, "beta", beta, PIE_ALPHA_BETA, "per second");
-                f(v, "max_burst_ms", max_burst_ms, PIE_MAX_BURST_MS, "ms");
-            }
-            Aqm::StepMark { threshold_pkts } => {
-                let buffer = self.bottleneck.buffer_pkts.max(1);
-                u(
-                    v,
-                    "threshold_pkts",
-                    threshold_pkts,
-                    (1, buffer),
-                    "packets (at most buffer_pkts)",
-                );
-                if threshold_pkts.is_none()
-                    && crate::aqm::step::THRESHOLD_PKTS > self.bottleneck.buffer_pkts
-                {
-                    v.push(
-                        "bottleneck.aqm.threshold_pkts",
-                        format!("(default {})", crate::aqm::step::THRESHOLD_PKTS),
-                        format!("must be between 1 and {buffer} packets (at most buffer_pkts)"),
-                    );
-                }
-            }
-        }
-    }
-
     /// The profile's mechanisms with this scenario's overrides applied.
     pub fn resolved_mechanisms(&self) -> Mechanisms {
         let base = profile::profile(&self.profile)
@@ -788,6 +693,16 @@ impl Flow {
     }
 }
 
+/// What validation says of a value outside `lo..=hi` (`unit` may be empty).
+pub(crate) fn range_message((lo, hi): (f64, f64), unit: &str) -> String {
+    let unit = if unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
+    format!("must be between {lo} and {hi}{unit}")
+}
+
 #[derive(Default)]
 struct Validator {
     errors: Vec<ValidationError>,
@@ -804,12 +719,7 @@ impl Validator {
 
     fn range_f(&mut self, field: &str, value: f64, (lo, hi): (f64, f64), unit: &str) {
         if !(value >= lo && value <= hi) {
-            let unit = if unit.is_empty() {
-                String::new()
-            } else {
-                format!(" {unit}")
-            };
-            self.push(field, value, format!("must be between {lo} and {hi}{unit}"));
+            self.push(field, value, range_message((lo, hi), unit));
         }
     }
 

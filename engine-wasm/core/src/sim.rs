@@ -7,13 +7,14 @@ use crate::aqm::{Bottleneck, SignalKind};
 use crate::cc::{self, CaState};
 use crate::event_queue::{EventCode, EventQueue};
 use crate::net::{
-    Ack, DelayLine, Frame, Packet, Port, ETHERNET_HEADER_BYTES, ETHERNET_OVERHEAD_BYTES, PROBE_FLOW,
+    Ack, DelayLine, Frame, Packet, Port, RxInterrupt, ETHERNET_HEADER_BYTES,
+    ETHERNET_OVERHEAD_BYTES, PROBE_FLOW,
 };
 use crate::profile;
 use crate::record::{EventKind, Recorder};
 use crate::rng::Rng;
 use crate::scenario::{Scenario, ValidationError};
-use crate::summary::{summarise, Summary};
+use crate::summary::{summarise, FlowTotals, ProbeTotals, RunTotals, Summary};
 use crate::tcp::{Receiver, Sender, SenderConfig};
 
 const MS: f64 = 1e6;
@@ -124,6 +125,10 @@ impl Timer {
         self.deadline_ns = None;
     }
 
+    fn is_set(&self) -> bool {
+        self.deadline_ns.is_some()
+    }
+
     /// A heap entry for this timer fired at `now_ns`. Returns (fire now?,
     /// time to re-schedule at).
     fn on_fire(&mut self, now_ns: u64) -> (bool, Option<u64>) {
@@ -149,24 +154,24 @@ impl Timer {
 }
 
 /// One TCP connection and its two propagation paths.
-pub(crate) struct FlowState {
-    pub host: usize,
-    pub algorithm: String,
-    pub sender: Sender,
-    pub receiver: Receiver,
+struct FlowState {
+    host: usize,
+    algorithm: String,
+    sender: Sender,
+    receiver: Receiver,
     fwd: DelayLine<Packet>,
     rev: DelayLine<Ack>,
-    pub start_ns: u64,
-    pub stop_ns: u64,
-    pub active: bool,
+    start_ns: u64,
+    stop_ns: u64,
+    active: bool,
     rto: Timer,
     delack: Timer,
     pace: Timer,
     /// The algorithm may pace (asked once: most never do).
     paces: bool,
     next_send_ns: u64,
-    pub network_drops: u64,
-    pub ecn_marks: u64,
+    network_drops: u64,
+    ecn_marks: u64,
     delivered_at_last_sample: u64,
 }
 
@@ -197,13 +202,9 @@ struct ProbeState {
 
 struct HostState {
     port: Port,
-    /// Packets of the port's queue that are in the driver's transmit ring
-    /// rather than the interface queue (txqueuelen).
-    ring_pkts: usize,
-    /// Flows of the ACKs waiting for the next receive interrupt (interrupt
-    /// moderation), in arrival order; the ACKs wait in the flows' lines.
-    rx_pending: Vec<(u32, Ack)>,
-    rx_interrupt_scheduled: bool,
+    /// ACKs (with their flows) waiting for the host's next receive
+    /// interrupt, in arrival order.
+    rx: RxInterrupt<(u32, Ack)>,
 }
 
 /// A running simulation. Create it from a validated scenario, then
@@ -220,10 +221,9 @@ pub struct Simulation {
     hosts: Vec<HostState>,
     bottleneck: Bottleneck,
     probe: Option<ProbeState>,
-    pub(crate) flows: Vec<FlowState>,
-    pub(crate) recorder: Recorder,
+    flows: Vec<FlowState>,
+    recorder: Recorder,
     processed_events: u64,
-    interrupt_interval_ns: u64,
 }
 
 pub(crate) fn ms_to_ns(ms: f64) -> u64 {
@@ -320,20 +320,14 @@ impl Simulation {
             } else {
                 host.nic_bps
             };
-            // The driver's ring sits behind the interface queue: one FIFO
-            // whose first `ring` places are the ring (the qdisc hands
-            // packets on whenever the ring has room), so TCP is refused
-            // only when both are full.
-            let ring = mech.nic_ring_pkts as usize;
             hosts.push(HostState {
                 port: Port::new(
                     rate_bps as u64,
-                    host.txqueuelen_pkts as usize + ring,
+                    host.txqueuelen_pkts as usize,
+                    mech.nic_ring_pkts as usize,
                     wire_bytes,
                 ),
-                ring_pkts: ring,
-                rx_pending: Vec::new(),
-                rx_interrupt_scheduled: false,
+                rx: RxInterrupt::new((mech.interrupt_interval_us * 1e3).round() as u64),
             });
         }
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
@@ -365,7 +359,6 @@ impl Simulation {
             flows,
             recorder,
             processed_events: 0,
-            interrupt_interval_ns: (mech.interrupt_interval_us * 1e3).round() as u64,
         })
     }
 
@@ -418,21 +411,13 @@ impl Simulation {
         self.probe.as_ref().map_or(&[], |p| &p.samples)
     }
 
-    /// Probes sent and probes lost at the bottleneck so far, if the
-    /// scenario has a probe.
-    pub fn probe_counts(&self) -> Option<(u64, u64)> {
-        self.probe
-            .as_ref()
-            .map(|p| (p.sent, self.bottleneck.signals.probe_drops))
-    }
-
     pub fn processed_events(&self) -> u64 {
         self.processed_events
     }
 
     /// Data packets that finished crossing the bottleneck.
     pub fn bottleneck_packets(&self) -> u64 {
-        self.bottleneck.sent_pkts
+        self.bottleneck.sent_pkts()
     }
 
     /// Simulate up to `until_ns` (capped at the end). Returns true when the
@@ -454,7 +439,36 @@ impl Simulation {
     }
 
     pub fn summary(&self) -> Summary {
-        summarise(self)
+        summarise(&self.scenario, &self.run_totals(), &self.recorder)
+    }
+
+    /// What the run has counted so far, for the summary.
+    pub fn run_totals(&self) -> RunTotals {
+        RunTotals {
+            now_ns: self.now_ns,
+            flows: self
+                .flows
+                .iter()
+                .map(|f| FlowTotals {
+                    host: f.host,
+                    algorithm: f.algorithm.clone(),
+                    start_ns: f.start_ns,
+                    stop_ns: f.stop_ns,
+                    delivered_segments: f.receiver.delivered_segments,
+                    network_drops: f.network_drops,
+                    ecn_marks: f.ecn_marks,
+                    sender: f.sender.stats,
+                })
+                .collect(),
+            bottleneck_drops: self.bottleneck.drops(),
+            bottleneck_ecn_marks: self.bottleneck.ecn_marks(),
+            bottleneck_sent_pkts: self.bottleneck.sent_pkts(),
+            probe: self.probe.as_ref().map(|p| ProbeTotals {
+                sent: p.sent,
+                lost: self.bottleneck.probe_drops(),
+                rtts_ns: p.samples.iter().map(|s| s.rtt_ns).collect(),
+            }),
+        }
     }
 
     fn dispatch(&mut self, event: Event) {
@@ -520,16 +534,11 @@ impl Simulation {
                 }
             }
             Event::HostRxInterrupt(h) => {
-                let host = &mut self.hosts[h as usize];
-                host.rx_interrupt_scheduled = false;
-                let pending = std::mem::take(&mut host.rx_pending);
-                for &(f, ack) in &pending {
+                let batch = self.hosts[h as usize].rx.fire();
+                for &(f, ack) in &batch {
                     self.deliver_ack(f as usize, ack);
                 }
-                // Keep the allocation for the next batch.
-                let mut pending = pending;
-                pending.clear();
-                self.hosts[h as usize].rx_pending = pending;
+                self.hosts[h as usize].rx.recycle(batch);
             }
             Event::FlowStart(f) => {
                 self.flows[f as usize].active = true;
@@ -588,13 +597,21 @@ impl Simulation {
             let Some(tx) = flow.sender.next_transmission() else {
                 return;
             };
-            let host = &mut self.hosts[flow.host];
-            if host.port.is_full() {
+            let packet = Packet {
+                flow: f as u32,
+                seq: tx.seq,
+                sent_ns: now,
+                retransmission: tx.retransmission,
+                ce: false,
+            };
+            let frame = Frame::new(packet, self.scenario.mtu_bytes);
+            let Ok(host_tx_done) = self.hosts[flow.host].port.enqueue(frame, now) else {
+                let state_before = flow.sender.state;
                 if flow.sender.on_local_congestion(now) {
                     self.recorder.event(now, f, EventKind::LocalCongestion);
-                    self.recorder
-                        .event(now, f, EventKind::entered(flow.sender.state));
                 }
+                self.recorder
+                    .state_change(now, f, state_before, flow.sender.state);
                 if flow.sender.packets_out() == 0 {
                     // Nothing in flight to clock us out again: retry after
                     // an RTO, as Linux's probe timer does.
@@ -604,16 +621,9 @@ impl Simulation {
                     }
                 }
                 return;
-            }
-            flow.sender.on_transmitted(tx, now);
-            let packet = Packet {
-                flow: f as u32,
-                seq: tx.seq,
-                sent_ns: now,
-                retransmission: tx.retransmission,
-                ce: false,
             };
-            if flow.rto.deadline_ns.is_none() {
+            flow.sender.on_transmitted(tx, now);
+            if !flow.rto.is_set() {
                 if let Some(t) = flow.rto.set(now + flow.sender.backed_off_rto_ns()) {
                     self.events.push(t, Event::Rto(f as u32));
                 }
@@ -622,20 +632,16 @@ impl Simulation {
                 let gap = (self.wire_bytes as f64 / rate.max(1.0) * 1e9) as u64;
                 flow.next_send_ns = now + gap;
             }
-            let h = flow.host;
-            let port = &mut self.hosts[h].port;
-            if let Some(tx) = port.enqueue(Frame::new(packet, self.scenario.mtu_bytes)) {
-                self.events.push(now + tx, Event::HostTxDone(h as u32));
+            if let Some(t) = host_tx_done {
+                self.events.push(t, Event::HostTxDone(flow.host as u32));
             }
         }
     }
 
     fn host_tx_done(&mut self, h: usize) {
-        let now = self.now_ns;
-        let port = &mut self.hosts[h].port;
-        let (f, next) = port.finish();
-        if let Some(tx) = next {
-            self.events.push(now + tx, Event::HostTxDone(h as u32));
+        let (f, next) = self.hosts[h].port.finish(self.now_ns);
+        if let Some(t) = next {
+            self.events.push(t, Event::HostTxDone(h as u32));
         }
         self.bottleneck_arrival(f);
     }
@@ -665,7 +671,7 @@ impl Simulation {
     #[inline]
     fn take_signals(&mut self) {
         let now = self.now_ns;
-        for s in self.bottleneck.signals.list.drain(..) {
+        for s in self.bottleneck.take_signals() {
             if s.flow == PROBE_FLOW {
                 continue;
             }
@@ -685,10 +691,10 @@ impl Simulation {
 
     fn bottleneck_arrival(&mut self, frame: Frame) {
         let now = self.now_ns;
-        let start = self.bottleneck.arrive(frame, now, &mut self.rng);
+        let done = self.bottleneck.arrive(frame, now, &mut self.rng);
         self.take_signals();
-        if let Some(tx) = start {
-            self.events.push(now + tx, Event::BottleneckTxDone);
+        if let Some(t) = done {
+            self.events.push(t, Event::BottleneckTxDone);
         }
     }
 
@@ -697,8 +703,8 @@ impl Simulation {
         let (p, next) = self.bottleneck.finish(now);
         // CoDel drops at dequeue, when the next frame starts.
         self.take_signals();
-        if let Some(tx) = next {
-            self.events.push(now + tx, Event::BottleneckTxDone);
+        if let Some(t) = next {
+            self.events.push(t, Event::BottleneckTxDone);
         }
         if p.flow == PROBE_FLOW {
             let probe = self.probe.as_mut().expect("a probe needs a probe host");
@@ -754,19 +760,12 @@ impl Simulation {
     /// timer starts at the first packet after an interrupt), so ACKs reach
     /// TCP in batches; without it, at once.
     fn ack_reaches_host(&mut self, f: usize, ack: Ack) {
-        if self.interrupt_interval_ns == 0 {
-            self.deliver_ack(f, ack);
-            return;
-        }
         let h = self.flows[f].host;
-        let host = &mut self.hosts[h];
-        host.rx_pending.push((f as u32, ack));
-        if !host.rx_interrupt_scheduled {
-            host.rx_interrupt_scheduled = true;
-            self.events.push(
-                self.now_ns + self.interrupt_interval_ns,
-                Event::HostRxInterrupt(h as u32),
-            );
+        let rx = &mut self.hosts[h].rx;
+        if rx.is_immediate() {
+            self.deliver_ack(f, ack);
+        } else if let Some(t) = rx.receive(self.now_ns, (f as u32, ack)) {
+            self.events.push(t, Event::HostRxInterrupt(h as u32));
         }
     }
 
@@ -779,10 +778,8 @@ impl Simulation {
         if outcome.fast_retransmit {
             self.recorder.event(now, f, EventKind::FastRetransmit);
         }
-        if flow.sender.state != state_before {
-            self.recorder
-                .event(now, f, EventKind::entered(flow.sender.state));
-        }
+        self.recorder
+            .state_change(now, f, state_before, flow.sender.state);
         // RFC 6298 §5.2–5.3: stop the timer when all is acked, restart it
         // when new data is acknowledged.
         if flow.sender.packets_out() == 0 {
@@ -802,10 +799,8 @@ impl Simulation {
             let state_before = flow.sender.state;
             flow.sender.on_timeout(now);
             self.recorder.event(now, f, EventKind::Timeout);
-            if flow.sender.state != state_before {
-                self.recorder
-                    .event(now, f, EventKind::entered(flow.sender.state));
-            }
+            self.recorder
+                .state_change(now, f, state_before, flow.sender.state);
             let t = now + flow.sender.backed_off_rto_ns();
             if let Some(t) = flow.rto.set(t) {
                 self.events.push(t, Event::Rto(f as u32));
@@ -852,7 +847,7 @@ impl Simulation {
             delay_ms,
             self.hosts
                 .iter()
-                .map(|h| h.port.occupancy_pkts().saturating_sub(h.ring_pkts) as f64),
+                .map(|h| h.port.interface_queue_pkts() as f64),
             self.probe_samples()
                 .last()
                 .map_or(f64::NAN, |p| p.rtt_ns as f64 / 1e6),
@@ -881,13 +876,9 @@ impl Simulation {
             a.sent += p.sent;
             a.in_flight_on_wire += (p.fwd.len() + p.rev.len()) as u64;
             a.received += p.samples.len() as u64;
-            a.dropped += self.bottleneck.signals.probe_drops;
+            a.dropped += self.bottleneck.probe_drops();
         }
         a
-    }
-
-    pub(crate) fn bottleneck(&self) -> &Bottleneck {
-        &self.bottleneck
     }
 
     /// Is flow `f`'s sender in a congestion episode right now?

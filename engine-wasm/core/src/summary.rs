@@ -1,10 +1,58 @@
 //! The run summary (SPEC §5): per-flow and per-host throughput, shares,
 //! Jain's fairness index, utilisation, drops and congestion-event counts.
+//! A pure function of the scenario, the run's totals ([`RunTotals`], which
+//! the simulation fills) and its recorded samples: it knows nothing of the
+//! simulation's insides.
 
-use crate::record::col;
-use crate::sim::Simulation;
+use crate::record::{col, Recorder};
+use crate::scenario::Scenario;
+use crate::tcp::SenderStats;
 use serde::Serialize;
 use ts_rs::TS;
+
+/// What a run has counted by `now_ns`: everything the summary needs
+/// besides the scenario and the recorder (its samples and the count of
+/// events it did not store).
+#[derive(Clone, Debug, Default)]
+pub struct RunTotals {
+    pub now_ns: u64,
+    /// In flow order (hosts in order, each host's flows in order).
+    pub flows: Vec<FlowTotals>,
+    /// Data packets dropped and marked at the bottleneck (probes not
+    /// counted).
+    pub bottleneck_drops: u64,
+    pub bottleneck_ecn_marks: u64,
+    /// Data packets that finished crossing the bottleneck.
+    pub bottleneck_sent_pkts: u64,
+    /// The latency probe's counts, when the scenario has a probe.
+    pub probe: Option<ProbeTotals>,
+}
+
+/// One flow's counts.
+#[derive(Clone, Debug, Default)]
+pub struct FlowTotals {
+    pub host: usize,
+    pub algorithm: String,
+    pub start_ns: u64,
+    /// `u64::MAX` for a flow that runs to the end.
+    pub stop_ns: u64,
+    /// Segments delivered in order to the receiving application.
+    pub delivered_segments: u64,
+    /// Dropped at the bottleneck or by random loss.
+    pub network_drops: u64,
+    pub ecn_marks: u64,
+    pub sender: SenderStats,
+}
+
+/// The latency probe's counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProbeTotals {
+    pub sent: u64,
+    /// Dropped at the bottleneck.
+    pub lost: u64,
+    /// Round trips of the probes that came back, in order of return.
+    pub rtts_ns: Vec<u64>,
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[ts(export, export_to = "summary.ts")]
@@ -96,22 +144,21 @@ pub fn nearest_rank(sorted: &[u64], pct: f64) -> Option<u64> {
     Some(sorted[rank - 1])
 }
 
-fn probe_summary(sim: &Simulation) -> Option<ProbeSummary> {
-    let (sent, lost) = sim.probe_counts()?;
-    let mut rtts: Vec<u64> = sim.probe_samples().iter().map(|s| s.rtt_ns).collect();
+fn probe_summary(probe: &ProbeTotals) -> ProbeSummary {
+    let mut rtts = probe.rtts_ns.clone();
     rtts.sort_unstable();
     let ms = |ns: Option<u64>| ns.map(|ns| ns as f64 / 1e6);
     let mean = (!rtts.is_empty())
         .then(|| rtts.iter().map(|&x| x as f64).sum::<f64>() / rtts.len() as f64 / 1e6);
-    Some(ProbeSummary {
-        sent,
+    ProbeSummary {
+        sent: probe.sent,
         received: rtts.len() as u64,
-        lost,
+        lost: probe.lost,
         rtt_median_ms: ms(nearest_rank(&rtts, 50.0)),
         rtt_p99_ms: ms(nearest_rank(&rtts, 99.0)),
         rtt_min_ms: ms(rtts.first().copied()),
         rtt_mean_ms: mean,
-    })
+    }
 }
 
 /// Jain's fairness index (Jain, Chiu, Hawe 1984): 1 when all equal, 1/N
@@ -164,14 +211,13 @@ pub fn time_to_fraction(
     None
 }
 
-pub(crate) fn summarise(sim: &Simulation) -> Summary {
-    let rec = sim.recorder();
-    let s = sim.scenario();
+/// The summary of a run of `s` from its totals and what `rec` recorded.
+pub fn summarise(s: &Scenario, totals: &RunTotals, rec: &Recorder) -> Summary {
     let t = rec.column("t_s").unwrap_or(&[]);
-    let now_s = sim.now_ns() as f64 / 1e9;
+    let now_s = totals.now_ns as f64 / 1e9;
     let window = (1000.0 / s.sample_interval_ms).round() as usize;
     let mss = s.mss_bytes() as f64;
-    let mut flows: Vec<FlowSummary> = sim
+    let mut flows: Vec<FlowSummary> = totals
         .flows
         .iter()
         .enumerate()
@@ -179,7 +225,7 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
             let start_s = f.start_ns as f64 / 1e9;
             let stop_s = (f.stop_ns as f64 / 1e9).min(now_s);
             let active_s = (stop_s - start_s).max(0.0);
-            let delivered_bits = f.receiver.delivered_segments as f64 * mss * 8.0;
+            let delivered_bits = f.delivered_segments as f64 * mss * 8.0;
             let cwnd = rec.flow_column(i, col::CWND_PKTS);
             let state = rec.flow_column(i, col::STATE);
             let (sum, n) = cwnd
@@ -187,7 +233,7 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
                 .zip(state)
                 .filter(|(_, st)| st.is_finite())
                 .fold((0.0, 0usize), |(s, n), (c, _)| (s + c, n + 1));
-            let st = &f.sender.stats;
+            let st = &f.sender;
             FlowSummary {
                 flow: i as u32,
                 host: f.host as u32,
@@ -221,10 +267,10 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
             }
         })
         .collect();
-    let delivered: Vec<f64> = sim
+    let delivered: Vec<f64> = totals
         .flows
         .iter()
-        .map(|f| f.receiver.delivered_segments as f64)
+        .map(|f| f.delivered_segments as f64)
         .collect();
     let total_delivered: f64 = delivered.iter().sum();
     for (fs, d) in flows.iter_mut().zip(&delivered) {
@@ -253,7 +299,6 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
         })
         .collect();
     let means: Vec<f64> = flows.iter().map(|f| f.mean_throughput_bps).collect();
-    let port = sim.bottleneck();
     Summary {
         duration_s,
         jain_index: jain_index(&means),
@@ -262,11 +307,11 @@ pub(crate) fn summarise(sim: &Simulation) -> Summary {
         total_throughput_bps,
         capacity_bps,
         utilisation: total_throughput_bps / capacity_bps,
-        bottleneck_drops: port.signals.drops,
-        ecn_marks: port.signals.marks,
-        packets_delivered: port.sent_pkts,
+        bottleneck_drops: totals.bottleneck_drops,
+        ecn_marks: totals.bottleneck_ecn_marks,
+        packets_delivered: totals.bottleneck_sent_pkts,
         events_not_stored: rec.events_dropped,
-        probe: probe_summary(sim),
+        probe: totals.probe.as_ref().map(probe_summary),
     }
 }
 
@@ -279,6 +324,78 @@ mod tests {
         assert!((jain_index(&[5.0, 5.0, 5.0]) - 1.0).abs() < 1e-12);
         assert!((jain_index(&[9.0, 0.0, 0.0]) - 1.0 / 3.0).abs() < 1e-12);
         assert!((jain_index(&[500.0, 308.0]) - 0.94655).abs() < 1e-4);
+    }
+
+    /// Two flows on two hosts, a quarter of a 10-s run apart in what they
+    /// delivered, one starting at 5 s: shares from delivered segments, each
+    /// mean over the flow's own active time, utilisation over the capacity.
+    #[test]
+    fn summarise_hand_made_totals() {
+        let mut s = Scenario::default_scenario();
+        s.hosts.push(s.hosts[0].clone());
+        s.hosts[1].nic_bps = 100e6;
+        let flow = |host: usize, start_ns: u64, delivered_segments: u64| FlowTotals {
+            host,
+            algorithm: "reno".into(),
+            start_ns,
+            stop_ns: u64::MAX,
+            delivered_segments,
+            ..FlowTotals::default()
+        };
+        let mut totals = RunTotals {
+            now_ns: 10_000_000_000,
+            flows: vec![flow(0, 0, 30_000), flow(1, 5_000_000_000, 10_000)],
+            bottleneck_drops: 7,
+            bottleneck_ecn_marks: 2,
+            bottleneck_sent_pkts: 40_003,
+            probe: Some(ProbeTotals {
+                sent: 6,
+                lost: 1,
+                rtts_ns: vec![40_000_000, 10_000_000, 30_000_000, 20_000_000],
+            }),
+        };
+        totals.flows[0].sender.segments_sent = 30_100;
+        totals.flows[0].sender.retransmissions = 301;
+        let recorder = Recorder::new(2, 2, true, 0);
+        let summary = summarise(&s, &totals, &recorder);
+        assert_eq!(summary.duration_s, 10.0);
+        let shares: Vec<f64> = summary.flows.iter().map(|f| f.share).collect();
+        assert_eq!(shares, [0.75, 0.25]);
+        // MTU 9000: 8948-byte segments. Flow 1 was active for 5 s.
+        let bits_per_segment = 8948.0 * 8.0;
+        assert_eq!(
+            summary.flows[0].mean_throughput_bps,
+            3000.0 * bits_per_segment
+        );
+        assert_eq!(
+            summary.flows[1].mean_throughput_bps,
+            2000.0 * bits_per_segment
+        );
+        assert_eq!(
+            summary.hosts[1].mean_throughput_bps,
+            2000.0 * bits_per_segment
+        );
+        // Jain over 3:2 throughputs: 25 / (2 · 13).
+        assert!((summary.jain_index - 25.0 / 26.0).abs() < 1e-12);
+        assert_eq!(summary.total_throughput_bps, 4000.0 * bits_per_segment);
+        assert_eq!(summary.capacity_bps, 1e9, "min(bottleneck, Σ NIC 1.1 Gb/s)");
+        assert!((summary.utilisation - 4000.0 * bits_per_segment / 1e9).abs() < 1e-12);
+        assert_eq!(summary.flows[0].retransmission_rate, 0.01);
+        assert_eq!(summary.flows[0].time_to_90pct_s, None, "no samples");
+        assert_eq!(
+            (
+                summary.bottleneck_drops,
+                summary.ecn_marks,
+                summary.packets_delivered
+            ),
+            (7, 2, 40_003)
+        );
+        let probe = summary.probe.expect("the totals have a probe");
+        assert_eq!((probe.sent, probe.received, probe.lost), (6, 4, 1));
+        assert_eq!(probe.rtt_median_ms, Some(20.0));
+        assert_eq!(probe.rtt_p99_ms, Some(40.0));
+        assert_eq!(probe.rtt_min_ms, Some(10.0));
+        assert_eq!(probe.rtt_mean_ms, Some(25.0));
     }
 
     #[test]

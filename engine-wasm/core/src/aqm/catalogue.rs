@@ -1,7 +1,9 @@
 //! The queue disciplines as the app offers them: each kind's name, a
 //! paragraph for students, its source, and its parameters with their
-//! defaults and allowed ranges — the defaults and ranges the engine itself
-//! uses and validates, so the controls are generated from one home.
+//! defaults and allowed ranges. Each parameter is one constant below, and
+//! the engine reads its scenario field through the same constant
+//! (`settings.rs`: the default it takes, the range it validates), so the
+//! controls, validation and construction share one home.
 
 use super::{codel, fq_codel, pie, step};
 use crate::cc::{Citation, ParamInfo};
@@ -24,7 +26,9 @@ pub struct AqmInfo {
     pub params: Vec<ParamInfo>,
 }
 
-const ECN: ParamInfo = ParamInfo {
+/// Every discipline's `ecn`: off unless set (RED's scenario field has no
+/// default; the others' omitted field takes this one).
+pub const ECN: ParamInfo = ParamInfo {
     id: "ecn",
     name: "ECN marking",
     default: 0.0,
@@ -38,7 +42,7 @@ const ECN: ParamInfo = ParamInfo {
 };
 
 /// CoDel's INTERVAL (in each flow queue, for FQ-CoDel).
-const CODEL_INTERVAL: ParamInfo = ParamInfo {
+pub const CODEL_INTERVAL: ParamInfo = ParamInfo {
     id: "interval_ms",
     name: "Interval",
     default: codel::INTERVAL_MS,
@@ -50,7 +54,8 @@ const CODEL_INTERVAL: ParamInfo = ParamInfo {
     description: "How long the delay must stay above the target before dropping starts (in each flow queue, for FQ-CoDel): about a worst-case RTT.",
 };
 
-fn codel_target(default: f64, range: (f64, f64)) -> ParamInfo {
+/// The delay target of CoDel (TARGET) and PIE (QDELAY_REF).
+const fn target(default: f64, range: (f64, f64)) -> ParamInfo {
     ParamInfo {
         id: "target_ms",
         name: "Target delay",
@@ -63,6 +68,41 @@ fn codel_target(default: f64, range: (f64, f64)) -> ParamInfo {
         description: "The queueing delay the discipline aims to keep packets under.",
     }
 }
+
+/// CoDel's TARGET (in each flow queue, for FQ-CoDel).
+pub const CODEL_TARGET: ParamInfo = target(codel::TARGET_MS, limits::CODEL_TARGET_MS);
+
+// RED's parameters. Validation bounds the thresholds by the buffer too
+// (`settings.rs`).
+#[rustfmt::skip]
+pub const RED_MIN_TH: ParamInfo = ParamInfo { id: "min_th_pkts", name: "Minimum threshold", default: 5.0, min: 0.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Below this average queue nothing is dropped." };
+#[rustfmt::skip]
+pub const RED_MAX_TH: ParamInfo = ParamInfo { id: "max_th_pkts", name: "Maximum threshold", default: 15.0, min: 1.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Above this average queue every packet is dropped (or marked); at most the buffer." };
+#[rustfmt::skip]
+pub const RED_MAX_P: ParamInfo = ParamInfo { id: "max_p", name: "Maximum probability", default: 0.1, min: 0.0, max: 1.0, step: 0.01, unit: "fraction", log_scale: false, description: "The drop probability reached at the maximum threshold (ns-2's 1/linterm_)." };
+#[rustfmt::skip]
+pub const RED_WEIGHT: ParamInfo = ParamInfo { id: "weight", name: "Averaging weight", default: 0.002, min: 1e-6, max: 1.0, step: 0.0001, unit: "fraction", log_scale: true, description: "How fast the average queue follows the instantaneous queue (w_q)." };
+
+// FQ-CoDel's own (its target and interval are CoDel's).
+#[rustfmt::skip]
+pub const FQ_QUANTUM: ParamInfo = ParamInfo { id: "quantum_bytes", name: "Quantum", default: fq_codel::QUANTUM_BYTES as f64, min: limits::FQ_QUANTUM_BYTES.0 as f64, max: limits::FQ_QUANTUM_BYTES.1 as f64, step: 1.0, unit: "bytes", log_scale: true, description: "Bytes a queue may send per round of the deficit round robin." };
+#[rustfmt::skip]
+pub const FQ_FLOWS: ParamInfo = ParamInfo { id: "flows", name: "Flow queues", default: fq_codel::FLOWS as f64, min: limits::FQ_FLOWS.0 as f64, max: limits::FQ_FLOWS.1 as f64, step: 1.0, unit: "queues", log_scale: true, description: "Queues the flows are hashed into; with fewer queues than flows, some flows share one." };
+
+// PIE's (RFC 8033 §4.2, §4.4).
+pub const PIE_TARGET: ParamInfo = target(pie::TARGET_MS, limits::PIE_TARGET_MS);
+#[rustfmt::skip]
+pub const PIE_T_UPDATE: ParamInfo = ParamInfo { id: "t_update_ms", name: "Update interval", default: pie::T_UPDATE_MS, min: limits::PIE_T_UPDATE_MS.0, max: limits::PIE_T_UPDATE_MS.1, step: 1.0, unit: "ms", log_scale: true, description: "How often the drop probability is recomputed." };
+#[rustfmt::skip]
+pub const PIE_ALPHA: ParamInfo = ParamInfo { id: "alpha", name: "α", default: pie::ALPHA, min: limits::PIE_ALPHA_BETA.0, max: limits::PIE_ALPHA_BETA.1, step: 0.005, unit: "per second", log_scale: false, description: "Weight of the delay's distance from the target." };
+#[rustfmt::skip]
+pub const PIE_BETA: ParamInfo = ParamInfo { id: "beta", name: "β", default: pie::BETA, min: limits::PIE_ALPHA_BETA.0, max: limits::PIE_ALPHA_BETA.1, step: 0.05, unit: "per second", log_scale: false, description: "Weight of the delay's change since the last update." };
+#[rustfmt::skip]
+pub const PIE_MAX_BURST: ParamInfo = ParamInfo { id: "max_burst_ms", name: "Burst allowance", default: pie::MAX_BURST_MS, min: limits::PIE_MAX_BURST_MS.0, max: limits::PIE_MAX_BURST_MS.1, step: 5.0, unit: "ms", log_scale: false, description: "A burst arriving at an idle queue passes undropped for this long." };
+
+/// DCTCP's K: validation bounds it by the buffer too (`settings.rs`).
+#[rustfmt::skip]
+pub const STEP_THRESHOLD: ParamInfo = ParamInfo { id: "threshold_pkts", name: "Marking threshold K", default: step::THRESHOLD_PKTS as f64, min: 1.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Packets waiting at arrival from which a packet is marked; at most the buffer." };
 
 /// Every discipline, drop-tail first.
 pub fn aqm_catalogue() -> Vec<AqmInfo> {
@@ -79,37 +119,21 @@ pub fn aqm_catalogue() -> Vec<AqmInfo> {
             name: "RED",
             explanation: "Random Early Detection drops (or marks) arriving packets with a probability that rises with the average queue between two thresholds, so flows back off before the buffer is full. Its thresholds are in packets and must be tuned to the link.",
             citations: vec![Citation { label: "Floyd & Jacobson (1993)", reference: "S. Floyd, V. Jacobson, Random Early Detection Gateways for Congestion Avoidance, IEEE/ACM ToN 1(4), 1993; defaults of ns-2.35 tcl/lib/ns-default.tcl (thresh_ 5, maxthresh_ 15, queueWeight_ 0.002, linterm_ 10)" }],
-            params: vec![
-                ParamInfo { id: "min_th_pkts", name: "Minimum threshold", default: 5.0, min: 0.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Below this average queue nothing is dropped." },
-                ParamInfo { id: "max_th_pkts", name: "Maximum threshold", default: 15.0, min: 1.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Above this average queue every packet is dropped (or marked); at most the buffer." },
-                ParamInfo { id: "max_p", name: "Maximum probability", default: 0.1, min: 0.0, max: 1.0, step: 0.01, unit: "fraction", log_scale: false, description: "The drop probability reached at the maximum threshold (ns-2's 1/linterm_)." },
-                ParamInfo { id: "weight", name: "Averaging weight", default: 0.002, min: 1e-6, max: 1.0, step: 0.0001, unit: "fraction", log_scale: true, description: "How fast the average queue follows the instantaneous queue (w_q)." },
-                ECN,
-            ],
+            params: vec![RED_MIN_TH, RED_MAX_TH, RED_MAX_P, RED_WEIGHT, ECN],
         },
         AqmInfo {
             kind: "codel",
             name: "CoDel",
             explanation: "Controlled Delay watches how long each packet waited (its sojourn time). Once the wait has stayed above the target for a whole interval, it drops at dequeue, more often the longer it lasts (interval/√count), until the wait falls below the target: a short standing queue whatever the buffer size.",
             citations: vec![Citation { label: "RFC 8289", reference: "K. Nichols, V. Jacobson, A. McGregor, J. Iyengar, Controlled Delay Active Queue Management, RFC 8289, 2018" }],
-            params: vec![
-                codel_target(codel::TARGET_MS, limits::CODEL_TARGET_MS),
-                CODEL_INTERVAL,
-                ECN,
-            ],
+            params: vec![CODEL_TARGET, CODEL_INTERVAL, ECN],
         },
         AqmInfo {
             kind: "fq_codel",
             name: "FQ-CoDel",
             explanation: "FlowQueue-CoDel gives each flow its own queue, serves them in deficit round robin with new (sparse) flows first, and runs CoDel in each. A ping or a short flow skips the bulk flows' queues, and the bulk flows share the link fairly.",
             citations: vec![Citation { label: "RFC 8290", reference: "T. Høiland-Jørgensen, P. McKenney, D. Taht, J. Gettys, E. Dumazet, The Flow Queue CoDel Packet Scheduler and Active Queue Management Algorithm, RFC 8290, 2018" }],
-            params: vec![
-                codel_target(codel::TARGET_MS, limits::CODEL_TARGET_MS),
-                CODEL_INTERVAL,
-                ParamInfo { id: "quantum_bytes", name: "Quantum", default: fq_codel::QUANTUM_BYTES as f64, min: limits::FQ_QUANTUM_BYTES.0 as f64, max: limits::FQ_QUANTUM_BYTES.1 as f64, step: 1.0, unit: "bytes", log_scale: true, description: "Bytes a queue may send per round of the deficit round robin." },
-                ParamInfo { id: "flows", name: "Flow queues", default: fq_codel::FLOWS as f64, min: limits::FQ_FLOWS.0 as f64, max: limits::FQ_FLOWS.1 as f64, step: 1.0, unit: "queues", log_scale: true, description: "Queues the flows are hashed into; with fewer queues than flows, some flows share one." },
-                ECN,
-            ],
+            params: vec![CODEL_TARGET, CODEL_INTERVAL, FQ_QUANTUM, FQ_FLOWS, ECN],
         },
         AqmInfo {
             kind: "pie",
@@ -117,11 +141,11 @@ pub fn aqm_catalogue() -> Vec<AqmInfo> {
             explanation: "Proportional Integral controller Enhanced estimates the queueing delay and, every update interval, moves a drop probability up or down by how far the delay is from the target and how fast it is changing; arriving packets are dropped with that probability. It lets short bursts through.",
             citations: vec![Citation { label: "RFC 8033", reference: "R. Pan, P. Natarajan, F. Baker, G. White, Proportional Integral Controller Enhanced (PIE), RFC 8033, 2017" }],
             params: vec![
-                codel_target(pie::TARGET_MS, limits::PIE_TARGET_MS),
-                ParamInfo { id: "t_update_ms", name: "Update interval", default: pie::T_UPDATE_MS, min: limits::PIE_T_UPDATE_MS.0, max: limits::PIE_T_UPDATE_MS.1, step: 1.0, unit: "ms", log_scale: true, description: "How often the drop probability is recomputed." },
-                ParamInfo { id: "alpha", name: "α", default: pie::ALPHA, min: limits::PIE_ALPHA_BETA.0, max: limits::PIE_ALPHA_BETA.1, step: 0.005, unit: "per second", log_scale: false, description: "Weight of the delay's distance from the target." },
-                ParamInfo { id: "beta", name: "β", default: pie::BETA, min: limits::PIE_ALPHA_BETA.0, max: limits::PIE_ALPHA_BETA.1, step: 0.05, unit: "per second", log_scale: false, description: "Weight of the delay's change since the last update." },
-                ParamInfo { id: "max_burst_ms", name: "Burst allowance", default: pie::MAX_BURST_MS, min: limits::PIE_MAX_BURST_MS.0, max: limits::PIE_MAX_BURST_MS.1, step: 5.0, unit: "ms", log_scale: false, description: "A burst arriving at an idle queue passes undropped for this long." },
+                PIE_TARGET,
+                PIE_T_UPDATE,
+                PIE_ALPHA,
+                PIE_BETA,
+                PIE_MAX_BURST,
                 ECN,
             ],
         },
@@ -133,7 +157,7 @@ pub fn aqm_catalogue() -> Vec<AqmInfo> {
                 Citation { label: "RFC 8257", reference: "S. Bensley et al., Data Center TCP (DCTCP): TCP Congestion Control for Data Centers, RFC 8257, 2017, §3.1" },
                 Citation { label: "Alizadeh et al. (2010)", reference: "M. Alizadeh et al., Data Center TCP (DCTCP), SIGCOMM 2010: K = 20 packets at 1 Gb/s" },
             ],
-            params: vec![ParamInfo { id: "threshold_pkts", name: "Marking threshold K", default: step::THRESHOLD_PKTS as f64, min: 1.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Packets waiting at arrival from which a packet is marked; at most the buffer." }],
+            params: vec![STEP_THRESHOLD],
         },
     ]
 }

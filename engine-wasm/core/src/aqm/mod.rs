@@ -17,6 +17,7 @@ pub mod codel;
 pub mod fq_codel;
 pub mod pie;
 pub mod red;
+pub mod settings;
 pub mod step;
 
 use crate::net::{Frame, Packet, TxTime};
@@ -24,8 +25,9 @@ use crate::rng::Rng;
 use crate::scenario::Aqm;
 use codel::{Codel, CodelParams, CodelQueue};
 use fq_codel::FqCodel;
-use pie::{Pie, PieParams};
+use pie::Pie;
 use red::Red;
+use settings::Settings;
 use std::collections::VecDeque;
 use step::StepMark;
 
@@ -87,26 +89,6 @@ impl Signals {
     }
 }
 
-/// A millisecond setting in integer nanoseconds.
-fn ns(ms: f64) -> u64 {
-    crate::sim::ms_to_ns(ms)
-}
-
-/// CoDel's settings from a scenario's optional fields and the MTU.
-pub fn codel_params(
-    target_ms: Option<f64>,
-    interval_ms: Option<f64>,
-    ecn: Option<bool>,
-    maxpacket_bytes: u64,
-) -> CodelParams {
-    CodelParams {
-        target_ns: ns(target_ms.unwrap_or(codel::TARGET_MS)),
-        interval_ns: ns(interval_ms.unwrap_or(codel::INTERVAL_MS)).max(1),
-        maxpacket_bytes,
-        ecn: ecn.unwrap_or(false),
-    }
-}
-
 enum Discipline {
     DropTail,
     Red(Red),
@@ -135,16 +117,16 @@ impl CodelQueue for FifoView<'_> {
 pub struct Bottleneck {
     /// Frames the queue holds, the one on the wire not counted
     /// (`bottleneck.buffer_pkts`).
-    pub capacity_pkts: usize,
-    pub tx: TxTime,
+    capacity_pkts: usize,
+    tx: TxTime,
     discipline: Discipline,
     fifo: VecDeque<Frame>,
     /// Queue bytes (`Frame::len_bytes`) waiting in the FIFO.
     fifo_bytes: u64,
     on_wire: Option<Frame>,
-    pub signals: Signals,
+    signals: Signals,
     /// Data packets sent (probes not counted).
-    pub sent_pkts: u64,
+    sent_pkts: u64,
     last_sojourn_ns: u64,
     dequeued_since_sample: bool,
 }
@@ -162,55 +144,21 @@ impl Bottleneck {
         data_len_bytes: u32,
         tcp_flows: usize,
     ) -> Bottleneck {
-        let mtu_bytes = data_len_bytes as u64;
-        let discipline = match *aqm {
-            Aqm::DropTail {} => Discipline::DropTail,
-            Aqm::Red {
-                min_th_pkts,
-                max_th_pkts,
-                max_p,
-                weight,
-                ecn,
-            } => Discipline::Red(Red::new(min_th_pkts, max_th_pkts, max_p, weight, ecn)),
-            Aqm::Codel {
-                target_ms,
-                interval_ms,
-                ecn,
-            } => Discipline::Codel(
-                codel_params(target_ms, interval_ms, ecn, mtu_bytes),
-                Codel::default(),
-            ),
-            Aqm::FqCodel {
-                target_ms,
-                interval_ms,
+        // A scenario's settings were validated (Scenario::validate reads
+        // them the same way); out-of-range ones are used as given.
+        let buffer_pkts = u32::try_from(capacity_pkts).unwrap_or(u32::MAX);
+        let (settings, _problems) = settings::read(aqm, buffer_pkts, data_len_bytes as u64);
+        let discipline = match settings {
+            Settings::DropTail => Discipline::DropTail,
+            Settings::Red(red) => Discipline::Red(red),
+            Settings::Codel(params) => Discipline::Codel(params, Codel::default()),
+            Settings::FqCodel {
+                codel,
                 quantum_bytes,
                 flows,
-                ecn,
-            } => Discipline::FqCodel(FqCodel::new(
-                codel_params(target_ms, interval_ms, ecn, mtu_bytes),
-                quantum_bytes.unwrap_or(fq_codel::QUANTUM_BYTES),
-                flows.unwrap_or(fq_codel::FLOWS),
-                tcp_flows,
-            )),
-            Aqm::Pie {
-                target_ms,
-                t_update_ms,
-                alpha,
-                beta,
-                max_burst_ms,
-                ecn,
-            } => Discipline::Pie(Pie::new(PieParams {
-                target_ns: ns(target_ms.unwrap_or(pie::TARGET_MS)),
-                t_update_ns: ns(t_update_ms.unwrap_or(pie::T_UPDATE_MS)).max(1),
-                alpha: alpha.unwrap_or(pie::ALPHA),
-                beta: beta.unwrap_or(pie::BETA),
-                max_burst_ns: ns(max_burst_ms.unwrap_or(pie::MAX_BURST_MS)),
-                ecn: ecn.unwrap_or(false),
-                mean_pkt_bytes: mtu_bytes,
-            })),
-            Aqm::StepMark { threshold_pkts } => Discipline::Step(StepMark {
-                threshold_pkts: threshold_pkts.unwrap_or(step::THRESHOLD_PKTS),
-            }),
+            } => Discipline::FqCodel(FqCodel::new(codel, quantum_bytes, flows, tcp_flows)),
+            Settings::Pie(params) => Discipline::Pie(Pie::new(params)),
+            Settings::StepMark(step) => Discipline::Step(step),
         };
         let fifo_capacity = match discipline {
             Discipline::FqCodel(_) => 0,
@@ -251,10 +199,11 @@ impl Bottleneck {
         }
     }
 
-    /// `f` arrives at `now_ns`. Returns its transmission time if the link
-    /// was idle and starts sending (it or, after CoDel's drops, nothing):
-    /// the caller schedules the completion. Drops and marks go to
-    /// [`signals`](Bottleneck::signals).
+    /// `f` arrives at `now_ns`. If the link was idle and starts sending (it
+    /// or, after CoDel's drops, nothing), returns when that transmission
+    /// completes: the caller schedules [`finish`](Bottleneck::finish)
+    /// then. Drops and marks wait in
+    /// [`take_signals`](Bottleneck::take_signals).
     #[inline]
     pub fn arrive(&mut self, mut f: Frame, now_ns: u64, rng: &mut Rng) -> Option<u64> {
         f.enqueued_ns = now_ns;
@@ -308,7 +257,7 @@ impl Bottleneck {
     }
 
     /// The frame on the wire has been sent at `now_ns`: returns its packet,
-    /// and the next frame's transmission time if one starts.
+    /// and when the next frame's transmission completes if one starts.
     #[inline]
     pub fn finish(&mut self, now_ns: u64) -> (Packet, Option<u64>) {
         let f = self
@@ -328,7 +277,7 @@ impl Bottleneck {
     }
 
     /// Dequeue the next frame to send (the discipline may drop some
-    /// first) and put it on the wire.
+    /// first) and put it on the wire; returns when it will have been sent.
     fn start_next(&mut self, now_ns: u64) -> Option<u64> {
         let frame = match &mut self.discipline {
             Discipline::Codel(params, codel) => {
@@ -353,9 +302,35 @@ impl Bottleneck {
         if let Discipline::Pie(pie) = &mut self.discipline {
             pie.on_dequeue(now_ns, sojourn_ns, self.fifo_bytes);
         }
-        let tx = self.tx.of(frame.wire_bytes);
+        let done_ns = now_ns + self.tx.of(frame.wire_bytes);
         self.on_wire = Some(frame);
-        Some(tx)
+        Some(done_ns)
+    }
+
+    /// The drops and marks since the last call, in order.
+    #[inline]
+    pub fn take_signals(&mut self) -> std::vec::Drain<'_, Signal> {
+        self.signals.list.drain(..)
+    }
+
+    /// Data packets dropped so far (probes not counted).
+    pub fn drops(&self) -> u64 {
+        self.signals.drops
+    }
+
+    /// Data packets marked CE so far.
+    pub fn ecn_marks(&self) -> u64 {
+        self.signals.marks
+    }
+
+    /// Latency probes dropped so far.
+    pub fn probe_drops(&self) -> u64 {
+        self.signals.probe_drops
+    }
+
+    /// Data packets that finished crossing the link (probes not counted).
+    pub fn sent_pkts(&self) -> u64 {
+        self.sent_pkts
     }
 
     /// The queueing delay for a sample row: the sojourn time (arrival to
@@ -415,7 +390,7 @@ mod tests {
         assert_eq!(b.arrive(probe, 0, &mut rng), None);
         let (p, next) = b.finish(12_304);
         assert_eq!(p.flow, 0);
-        assert_eq!(next, Some(976), "122 bytes at 1 Gb/s");
+        assert_eq!(next, Some(12_304 + 976), "122 bytes at 1 Gb/s");
         assert_eq!(b.sample_delay_ns(), 12_304, "the probe waited one frame");
         let (p, next) = b.finish(12_304 + 976);
         assert!(p.is_probe());

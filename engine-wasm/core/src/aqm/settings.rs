@@ -1,0 +1,239 @@
+//! Each discipline's scenario fields, read in one place: every field is
+//! checked against its range and, when omitted, takes its default, both
+//! from the field's constant in the catalogue (`catalogue.rs`, what the
+//! app's controls show); RED's thresholds and DCTCP's K are bounded by the
+//! buffer as well. Validation (`Scenario::validate`) keeps the problems and
+//! construction (`Bottleneck::new`) the settings, so the two cannot read a
+//! field differently.
+
+use super::catalogue::{
+    CODEL_INTERVAL, CODEL_TARGET, ECN, FQ_FLOWS, FQ_QUANTUM, PIE_ALPHA, PIE_BETA, PIE_MAX_BURST,
+    PIE_TARGET, PIE_T_UPDATE, RED_MAX_P, RED_MAX_TH, RED_MIN_TH, RED_WEIGHT, STEP_THRESHOLD,
+};
+use super::codel::CodelParams;
+use super::pie::PieParams;
+use super::red::Red;
+use super::step::StepMark;
+use crate::cc::ParamInfo;
+use crate::scenario::{range_message, Aqm, ValidationError};
+
+/// A discipline's settings with every default filled in.
+#[derive(Clone, Debug)]
+pub enum Settings {
+    DropTail,
+    Red(Red),
+    Codel(CodelParams),
+    FqCodel {
+        codel: CodelParams,
+        quantum_bytes: u32,
+        flows: u32,
+    },
+    Pie(PieParams),
+    StepMark(StepMark),
+}
+
+/// A millisecond setting in integer nanoseconds.
+fn ns(ms: f64) -> u64 {
+    crate::sim::ms_to_ns(ms)
+}
+
+/// Reads fields, collecting those out of range.
+#[derive(Default)]
+struct Reader {
+    problems: Vec<ValidationError>,
+}
+
+impl Reader {
+    /// `given`, or `p`'s default, checked against `range` (an omitted
+    /// field's default too, shown as such: the buffer may be below it).
+    fn number(&mut self, p: &ParamInfo, given: Option<f64>, range: (f64, f64), unit: &str) -> f64 {
+        let value = given.unwrap_or(p.default);
+        if !(value >= range.0 && value <= range.1) {
+            self.problems.push(ValidationError {
+                field: format!("bottleneck.aqm.{}", p.id),
+                value: given.map_or_else(|| format!("(default {})", p.default), |x| x.to_string()),
+                message: range_message(range, unit),
+            });
+        }
+        value
+    }
+
+    /// A real-valued field in its catalogue range.
+    fn real(&mut self, p: &ParamInfo, given: Option<f64>) -> f64 {
+        self.number(p, given, (p.min, p.max), p.unit)
+    }
+
+    /// A whole-number field in its catalogue range.
+    fn whole(&mut self, p: &ParamInfo, given: Option<u32>) -> u32 {
+        self.number(p, given.map(f64::from), (p.min, p.max), p.unit) as u32
+    }
+
+    /// A millisecond field in its catalogue range, in nanoseconds.
+    fn duration_ns(&mut self, p: &ParamInfo, given: Option<f64>) -> u64 {
+        ns(self.real(p, given))
+    }
+
+    fn flag(p: &ParamInfo, given: Option<bool>) -> bool {
+        given.unwrap_or(p.default != 0.0)
+    }
+
+    /// CoDel's settings (also each FQ-CoDel queue's).
+    fn codel(
+        &mut self,
+        target_ms: Option<f64>,
+        interval_ms: Option<f64>,
+        ecn: Option<bool>,
+        queue_mtu_bytes: u64,
+    ) -> CodelParams {
+        CodelParams {
+            target_ns: self.duration_ns(&CODEL_TARGET, target_ms),
+            interval_ns: self.duration_ns(&CODEL_INTERVAL, interval_ms).max(1),
+            maxpacket_bytes: queue_mtu_bytes,
+            ecn: Self::flag(&ECN, ecn),
+        }
+    }
+}
+
+/// `aqm`'s settings at a bottleneck of `buffer_pkts`, and the problems
+/// with its fields (empty for a valid scenario). `queue_mtu_bytes` is a
+/// full-size data packet as the queue counts it (CoDel's MAXPACKET, PIE's
+/// MEAN_PKTSIZE).
+pub fn read(aqm: &Aqm, buffer_pkts: u32, queue_mtu_bytes: u64) -> (Settings, Vec<ValidationError>) {
+    let mut r = Reader::default();
+    let settings = match *aqm {
+        Aqm::DropTail {} => Settings::DropTail,
+        Aqm::Red {
+            min_th_pkts,
+            max_th_pkts,
+            max_p,
+            weight,
+            ecn,
+        } => {
+            // RED's fields have no defaults. Its thresholds lie within the
+            // buffer, and a fraction's range needs no unit.
+            let buffer = buffer_pkts as f64;
+            let min_th = r.number(
+                &RED_MIN_TH,
+                Some(min_th_pkts),
+                (1.0, buffer),
+                RED_MIN_TH.unit,
+            );
+            let max_th = r.number(
+                &RED_MAX_TH,
+                Some(max_th_pkts),
+                (min_th.max(1.0), buffer),
+                RED_MAX_TH.unit,
+            );
+            if max_th <= min_th {
+                r.problems.push(ValidationError {
+                    field: format!("bottleneck.aqm.{}", RED_MAX_TH.id),
+                    value: max_th.to_string(),
+                    message: format!("must be greater than {}", RED_MIN_TH.id),
+                });
+            }
+            let max_p = r.number(&RED_MAX_P, Some(max_p), (RED_MAX_P.min, RED_MAX_P.max), "");
+            let weight = r.number(
+                &RED_WEIGHT,
+                Some(weight),
+                (RED_WEIGHT.min, RED_WEIGHT.max),
+                "",
+            );
+            Settings::Red(Red::new(min_th, max_th, max_p, weight, ecn))
+        }
+        Aqm::Codel {
+            target_ms,
+            interval_ms,
+            ecn,
+        } => Settings::Codel(r.codel(target_ms, interval_ms, ecn, queue_mtu_bytes)),
+        Aqm::FqCodel {
+            target_ms,
+            interval_ms,
+            quantum_bytes,
+            flows,
+            ecn,
+        } => Settings::FqCodel {
+            codel: r.codel(target_ms, interval_ms, ecn, queue_mtu_bytes),
+            quantum_bytes: r.whole(&FQ_QUANTUM, quantum_bytes),
+            flows: r.whole(&FQ_FLOWS, flows),
+        },
+        Aqm::Pie {
+            target_ms,
+            t_update_ms,
+            alpha,
+            beta,
+            max_burst_ms,
+            ecn,
+        } => Settings::Pie(PieParams {
+            target_ns: r.duration_ns(&PIE_TARGET, target_ms),
+            t_update_ns: r.duration_ns(&PIE_T_UPDATE, t_update_ms).max(1),
+            alpha: r.real(&PIE_ALPHA, alpha),
+            beta: r.real(&PIE_BETA, beta),
+            max_burst_ns: r.duration_ns(&PIE_MAX_BURST, max_burst_ms),
+            ecn: Reader::flag(&ECN, ecn),
+            mean_pkt_bytes: queue_mtu_bytes,
+        }),
+        Aqm::StepMark { threshold_pkts } => {
+            let range = (STEP_THRESHOLD.min, buffer_pkts.max(1) as f64);
+            let given = threshold_pkts.map(f64::from);
+            let k = r.number(
+                &STEP_THRESHOLD,
+                given,
+                range,
+                "packets (at most buffer_pkts)",
+            );
+            Settings::StepMark(StepMark {
+                threshold_pkts: k as u32,
+            })
+        }
+    };
+    (settings, r.problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Omitted fields take the catalogue's defaults, the RFCs' values.
+    #[test]
+    fn omitted_fields_take_the_defaults() {
+        let aqm = Aqm::FqCodel {
+            target_ms: None,
+            interval_ms: Some(50.0),
+            quantum_bytes: None,
+            flows: None,
+            ecn: None,
+        };
+        let (settings, problems) = read(&aqm, 1000, 1514);
+        assert!(problems.is_empty());
+        let Settings::FqCodel {
+            codel,
+            quantum_bytes,
+            flows,
+        } = settings
+        else {
+            panic!("{settings:?}");
+        };
+        assert_eq!(codel.target_ns, 5_000_000);
+        assert_eq!(codel.interval_ns, 50_000_000);
+        assert_eq!(codel.maxpacket_bytes, 1514);
+        assert!(!codel.ecn);
+        assert_eq!((quantum_bytes, flows), (1514, 1024));
+    }
+
+    /// DCTCP's default K (20) is checked against a smaller buffer, and
+    /// said to be the default.
+    #[test]
+    fn a_default_over_the_buffer_is_reported_as_the_default() {
+        let aqm = Aqm::StepMark {
+            threshold_pkts: None,
+        };
+        let (_, problems) = read(&aqm, 10, 1514);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].field, "bottleneck.aqm.threshold_pkts");
+        assert_eq!(problems[0].value, "(default 20)");
+        assert_eq!(
+            problems[0].message,
+            "must be between 1 and 10 packets (at most buffer_pkts)"
+        );
+    }
+}
