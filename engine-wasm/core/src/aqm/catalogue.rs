@@ -75,7 +75,7 @@ pub const CODEL_TARGET: ParamInfo = target(codel::TARGET_MS, limits::CODEL_TARGE
 // RED's parameters. Validation bounds the thresholds by the buffer too
 // (`settings.rs`).
 #[rustfmt::skip]
-pub const RED_MIN_TH: ParamInfo = ParamInfo { id: "min_th_pkts", name: "Minimum threshold", default: 5.0, min: 0.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Below this average queue nothing is dropped." };
+pub const RED_MIN_TH: ParamInfo = ParamInfo { id: "min_th_pkts", name: "Minimum threshold", default: 5.0, min: 1.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Below this average queue nothing is dropped." };
 #[rustfmt::skip]
 pub const RED_MAX_TH: ParamInfo = ParamInfo { id: "max_th_pkts", name: "Maximum threshold", default: 15.0, min: 1.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Above this average queue every packet is dropped (or marked); at most the buffer." };
 #[rustfmt::skip]

@@ -115,7 +115,7 @@ pub fn read(aqm: &Aqm, buffer_pkts: u32, queue_mtu_bytes: u64) -> (Settings, Vec
             let min_th = r.number(
                 &RED_MIN_TH,
                 Some(min_th_pkts),
-                (1.0, buffer),
+                (RED_MIN_TH.min, buffer),
                 RED_MIN_TH.unit,
             );
             let max_th = r.number(
