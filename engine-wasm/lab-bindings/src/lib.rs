@@ -206,6 +206,27 @@ pub fn lab_claims_json(lab_id: &str, quick: bool, results_json: &str) -> Result<
     .expect("claims serialise"))
 }
 
+/// The seed aggregates the result charts and tables draw (SweepAggregates)
+/// for the metrics named in `metrics_json` (a JSON array of metric ids),
+/// from the point results gathered so far (a JSON array), as JSON.
+#[wasm_bindgen]
+pub fn lab_aggregates_json(
+    lab_id: &str,
+    quick: bool,
+    metrics_json: &str,
+    results_json: &str,
+) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let metrics: Vec<sawtooth_core::labs::ChartMetric> =
+        serde_json::from_str(metrics_json).map_err(|e| JsError::new(&format!("metrics: {e}")))?;
+    let results = parse_results(results_json)?;
+    let points = expanded(lab, quick, None)?;
+    Ok(serde_json::to_string(&sawtooth_core::labs::aggregate_sweep(
+        lab, &points, &results, &metrics,
+    ))
+    .expect("aggregates serialise"))
+}
+
 /// The lab's series ranked as the paper ranked them (`null` when the lab
 /// has no ranking): [[series, combined, standard], ...].
 #[wasm_bindgen]
