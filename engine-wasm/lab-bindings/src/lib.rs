@@ -238,3 +238,31 @@ pub fn rank_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsError
             .expect("ranking serialises"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_sent_back_by_the_page_read_as_the_values_measured() {
+        // The page holds results as JSON-parsed numbers and sends them back
+        // for the comparison and the aggregates: each must read back as the
+        // very f64 measured (serde_json's float_roundtrip), or a drawn mean
+        // of one run would differ from the run's value in the last bit.
+        let lab = lab_or_error("txqueuelen").ok().expect("lab 3");
+        let points = expanded(lab, true, None).ok().expect("lab 3 expands");
+        let mut result = run_expanded(lab, &points, true, 0).expect("point 0 runs");
+        result.total_throughput_mbps = 915.4448256000001;
+        let json = serde_json::to_string(&[&result]).unwrap();
+        let back = parse_results(&json).ok().expect("results parse");
+        assert_eq!(
+            back[0].total_throughput_mbps.to_bits(),
+            result.total_throughput_mbps.to_bits()
+        );
+        let metrics = [sawtooth_core::labs::ChartMetric::Measured(
+            sawtooth_core::labs::Metric::TotalThroughputMbps,
+        )];
+        let agg = sawtooth_core::labs::aggregate_sweep(lab, &points, &back, &metrics);
+        assert_eq!(agg.at_x[0].mean, Some(915.4448256000001));
+    }
+}

@@ -378,22 +378,6 @@ mod tests {
     }
 
     #[test]
-    fn labs_results_sent_back_by_the_page_read_as_the_values_measured() {
-        // The page holds results as JSON-parsed numbers and sends them back
-        // for the comparison and the aggregates: each must read back as the
-        // very f64 measured (serde_json's float_roundtrip), or a drawn mean
-        // of one run would differ from the run's value in the last bit.
-        let lab = crate::labs::lab("txqueuelen").expect("lab 3");
-        let point = &lab.expand(Scale::Quick).unwrap()[0];
-        let mut r = result_of(point, &[915.4448256000001]);
-        r.total_throughput_mbps = 915.4448256000001;
-        let back: PointResult = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
-        assert_eq!(back.total_throughput_mbps.to_bits(), r.total_throughput_mbps.to_bits());
-        let agg = aggregate_sweep(lab, std::slice::from_ref(point), &[back], &[TOTAL]);
-        assert_eq!(agg.at_x[0].mean, Some(915.4448256000001));
-    }
-
-    #[test]
     fn labs_chart_metrics_read_and_write_as_their_ids() {
         let ids: std::collections::HashSet<&str> = ChartMetric::all().map(|m| m.id()).collect();
         assert_eq!(ids.len(), ChartMetric::all().count(), "every metric once");
