@@ -249,12 +249,18 @@ mod tests {
         // for the comparison and the aggregates: each must read back as the
         // very f64 measured (serde_json's float_roundtrip), or a drawn mean
         // of one run would differ from the run's value in the last bit.
-        let lab = lab_or_error("txqueuelen").ok().expect("lab 3");
-        let points = expanded(lab, true, None).ok().expect("lab 3 expands");
+        let Ok(lab) = lab_or_error("txqueuelen") else {
+            panic!("lab 3 is shipped")
+        };
+        let Ok(points) = expanded(lab, true, None) else {
+            panic!("lab 3 expands")
+        };
         let mut result = run_expanded(lab, &points, true, 0).expect("point 0 runs");
         result.total_throughput_mbps = 915.4448256000001;
         let json = serde_json::to_string(&[&result]).unwrap();
-        let back = parse_results(&json).ok().expect("results parse");
+        let Ok(back) = parse_results(&json) else {
+            panic!("results parse")
+        };
         assert_eq!(
             back[0].total_throughput_mbps.to_bits(),
             result.total_throughput_mbps.to_bits()
