@@ -2,7 +2,7 @@
 // message protocol. One run at a time; starting a run cancels the previous.
 
 import type { EngineError } from './errors';
-import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
+import type { EngineInfo, FromWorker, RunDebug, RunReply, ToWorker } from './protocol';
 import type { ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
 /** The part of Worker the client uses (a fake in unit tests). */
@@ -128,7 +128,7 @@ export class EngineClient {
     const result = new Promise<RunResult>((r) => (resolve = r));
     this.pending = { id, handlers, resolve };
     const { debug, confirmAboveEvents } = options;
-    worker.postMessage({ type: 'run', id, scenario, ...(debug ? { debug } : {}), ...(confirmAboveEvents !== undefined ? { confirmAboveEvents } : {}) });
+    worker.postMessage({ id, call: { type: 'run', scenario, ...(debug ? { debug } : {}), ...(confirmAboveEvents !== undefined ? { confirmAboveEvents } : {}) } });
     this.expectAnswer();
     return {
       id,
@@ -149,7 +149,7 @@ export class EngineClient {
     const id = this.nextId++;
     return new Promise<ValidationError[]>((resolve, reject) => {
       this.validations.set(id, { resolve, reject });
-      worker.postMessage({ type: 'validate', id, scenario });
+      worker.postMessage({ id, call: { type: 'validate', scenario } });
       this.expectAnswer();
     });
   }
@@ -201,7 +201,7 @@ export class EngineClient {
     const p = this.pending;
     if (!p) return;
     this.pending = null;
-    this.worker?.postMessage({ type: 'cancel', id: p.id });
+    this.worker?.postMessage({ id: p.id, call: { type: 'cancel' } });
     p.resolve({ status: 'cancelled' });
   }
 
@@ -263,58 +263,65 @@ export class EngineClient {
   private onMessage(w: WorkerLike, msg: FromWorker): void {
     if (this.worker !== w) return;
     this.lastHeard = this.timers.now();
-    if (msg.type === 'ready') {
-      this.workerReady = true;
-      this.readyResolve?.(msg.info);
-      this.readyResolve = null;
-      this.readyReject = null;
-      return;
+    switch (msg.type) {
+      case 'ready':
+        this.workerReady = true;
+        this.readyResolve?.(msg.info);
+        this.readyResolve = null;
+        this.readyReject = null;
+        return;
+      case 'load-error':
+        // The engine itself failed: every request fails with it, the next starts a fresh worker.
+        this.onWorkerFailure(w, msg.error);
+        return;
+      case 'error':
+        this.onError(w, msg.id, msg.error, msg.fatal);
+        return;
+      case 'reply':
+        this.onReply(msg.id, msg.reply);
+        return;
     }
-    if (msg.type === 'validated') {
-      this.validations.get(msg.id)?.resolve(msg.errors);
-      this.validations.delete(msg.id);
-      return;
-    }
-    if (msg.type === 'error' && msg.id !== null && this.validations.has(msg.id)) {
-      this.validations.get(msg.id)!.reject(msg.error);
-      this.validations.delete(msg.id);
-      if (msg.fatal) this.onWorkerFailure(w, msg.error);
-      return;
-    }
-    if (msg.type === 'error' && msg.fatal) {
+  }
+
+  private onError(w: WorkerLike, id: number, error: EngineError, fatal: boolean): void {
+    const validation = this.validations.get(id);
+    if (validation) {
+      this.validations.delete(id);
+      validation.reject(error);
+    } else if (this.pending?.id === id) {
       const p = this.pending;
-      // Settle the run it belongs to (or the current one when the engine itself failed).
-      if (p && (msg.id === null || msg.id === p.id)) {
-        this.pending = null;
-        p.resolve({ status: 'error', error: msg.error });
-      }
-      this.onWorkerFailure(w, msg.error);
+      this.pending = null;
+      p.resolve({ status: 'error', error });
+    }
+    if (fatal) this.onWorkerFailure(w, error);
+  }
+
+  private onReply(id: number, reply: RunReply): void {
+    if (reply.type === 'validated') {
+      this.validations.get(id)?.resolve(reply.errors);
+      this.validations.delete(id);
       return;
     }
     const p = this.pending;
-    if (!p || msg.id !== p.id) return; // stale message of a cancelled run
-    switch (msg.type) {
+    if (!p || id !== p.id) return; // stale message of a cancelled run
+    switch (reply.type) {
       case 'started':
-        p.handlers.onStart?.({ columns: msg.columns, flowCount: msg.flowCount, durationNs: msg.durationNs, estimate: msg.estimate });
+        p.handlers.onStart?.({ columns: reply.columns, flowCount: reply.flowCount, durationNs: reply.durationNs, estimate: reply.estimate });
         break;
       case 'chunk':
-        p.handlers.onChunk?.({ samples: msg.samples, rows: msg.rows, events: msg.events, nowNs: msg.nowNs, durationNs: msg.durationNs });
+        p.handlers.onChunk?.({ samples: reply.samples, rows: reply.rows, events: reply.events, nowNs: reply.nowNs, durationNs: reply.durationNs });
         break;
       case 'done':
         this.pending = null;
-        p.resolve({ status: 'done', summary: msg.summary, wallMs: msg.wallMs, events: msg.events });
+        p.resolve({ status: 'done', summary: reply.summary, wallMs: reply.wallMs, events: reply.events });
         break;
       case 'confirm':
         this.pending = null;
-        p.resolve({ status: 'confirm', estimate: msg.estimate });
+        p.resolve({ status: 'confirm', estimate: reply.estimate });
         break;
       case 'cancelled':
         this.pending = null;
         p.resolve({ status: 'cancelled' });
-        break;
-      case 'error':
-        this.pending = null;
-        p.resolve({ status: 'error', error: msg.error });
         break;
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeEngineError, formatValidationError, isFatal, parseValidationErrors, toEngineError } from './errors';
+import { describeEngineError, EngineCallError, engineErrorText, formatValidationError, isFatal, parseValidationErrors, toEngineError } from './errors';
 import { eventKindName, parseEvents } from './events';
 
 const DOC = '{"errors":[{"field":"hosts[0].flows[0].window_bytes","value":"12","message":"must be between 65536 and 536870912"}]}';
@@ -32,6 +32,15 @@ describe('engine errors', () => {
     expect(describeEngineError(toEngineError(new Error(DOC)))).toEqual([
       'hosts[0].flows[0].window_bytes = 12: must be between 65536 and 536870912',
     ]);
+  });
+
+  it('an error as one line, and as the rejection of a call to a worker', () => {
+    expect(engineErrorText(toEngineError(new Error(DOC)))).toBe('hosts[0].flows[0].window_bytes = 12: must be between 65536 and 536870912');
+    expect(engineErrorText({ kind: 'trap', message: 'the engine trapped (unreachable)' })).toBe('the engine trapped (unreachable)');
+    const e = new EngineCallError({ kind: 'load', message: 'the engine failed to load: 404' }, true);
+    expect(e).toBeInstanceOf(Error);
+    expect(e.message).toBe('the engine failed to load: 404');
+    expect(e).toMatchObject({ fatal: true, error: { kind: 'load' } });
   });
 });
 

@@ -70,6 +70,27 @@ export function formatValidationError(e: ValidationError): string {
   return e.value === '' ? `${e.field}: ${e.message}` : `${e.field} = ${e.value}: ${e.message}`;
 }
 
+/** An EngineError as one line of text (a failed point of a sweep, a status line). */
+export function engineErrorText(error: EngineError): string {
+  return error.kind === 'validation' ? error.errors.map(formatValidationError).join('; ') : error.message;
+}
+
+/**
+ * A request to an engine worker that failed, as a promise's rejection: the
+ * EngineError, and whether the worker is beyond use (it trapped, died or
+ * never loaded, or was stopped).
+ */
+export class EngineCallError extends Error {
+  readonly error: EngineError;
+  readonly fatal: boolean;
+  constructor(error: EngineError, fatal: boolean) {
+    super(engineErrorText(error));
+    this.name = 'EngineCallError';
+    this.error = error;
+    this.fatal = fatal;
+  }
+}
+
 export function describeEngineError(error: EngineError): string[] {
   switch (error.kind) {
     case 'validation':

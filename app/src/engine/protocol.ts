@@ -1,19 +1,45 @@
-// Messages between the page (EngineClient) and the engine worker (worker.ts).
+// The engine workers' protocol: one envelope for the lab page's run worker
+// (worker.ts, runner.ts, client.ts) and the guided labs' workers
+// (guided/labWorker.ts, guided/workerClient.ts). Requests carry an id; the
+// worker says once whether its wasm engine loaded, then answers each request
+// with replies or an error, always an EngineError.
 
 import type { EngineError } from './errors';
 import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
-export type ToWorker =
+/** A request to an engine worker; its replies (or its error) carry the same id. */
+export interface WorkerRequest<Call> {
+  id: number;
+  call: Call;
+}
+
+/** Everything an engine worker posts to the page. */
+export type WorkerMessage<Info, Reply> =
+  /** The wasm engine is instantiated; `info` is what the page needs from it at once. */
+  | { type: 'ready'; info: Info }
+  /** The wasm engine could not be instantiated: the worker is of no use. */
+  | { type: 'load-error'; error: EngineError }
+  /** An answer to request `id` (a run answers several times). */
+  | { type: 'reply'; id: number; reply: Reply }
+  /**
+   * Request `id` failed. `fatal`: the wasm instance is unusable (it
+   * trapped): the page replaces the worker.
+   */
+  | { type: 'error'; id: number; error: EngineError; fatal: boolean };
+
+// ------------------------------------------------------------------ the run worker
+
+export type RunCall =
   /**
    * Start a run; any run in progress is cancelled first. With
    * `confirmAboveEvents`, a run the resource model expects to take more
    * engine events than that is not started: the worker answers 'confirm'.
    */
-  | { type: 'run'; id: number; scenario: Scenario; debug?: RunDebug; confirmAboveEvents?: number }
-  /** Cancel a run (ignored when it is not the current one). */
-  | { type: 'cancel'; id: number }
+  | { type: 'run'; scenario: Scenario; debug?: RunDebug; confirmAboveEvents?: number }
+  /** Cancel the run the request id names (ignored when it is not the current one). */
+  | { type: 'cancel' }
   /** Validate a scenario without running it (scenario uploads, shared links). */
-  | { type: 'validate'; id: number; scenario: Scenario };
+  | { type: 'validate'; scenario: Scenario };
 
 /**
  * Test switches: 'trap' makes the engine trap before the run starts; 'crash'
@@ -31,22 +57,18 @@ export interface EngineInfo {
   profiles: ProfileCatalogue;
 }
 
-export type FromWorker =
-  /** The wasm engine is instantiated. */
-  | { type: 'ready'; info: EngineInfo }
+export type RunReply =
   /** A run was accepted: its columns and extent. */
-  | { type: 'started'; id: number; columns: string[]; flowCount: number; durationNs: number; estimate: ResourceEstimate }
+  | { type: 'started'; columns: string[]; flowCount: number; durationNs: number; estimate: ResourceEstimate }
   /** A run held back because it is long (see 'run'): the page asks the user first. */
-  | { type: 'confirm'; id: number; estimate: ResourceEstimate }
+  | { type: 'confirm'; estimate: ResourceEstimate }
   /** New samples (column-major, transferred) and events (flat triples, transferred). */
-  | { type: 'chunk'; id: number; samples: Float64Array; rows: number; events: Float64Array; nowNs: number; durationNs: number }
+  | { type: 'chunk'; samples: Float64Array; rows: number; events: Float64Array; nowNs: number; durationNs: number }
   /** `events`: engine events processed, for the page's measure of the engine's speed. */
-  | { type: 'done'; id: number; summary: RunSummary; wallMs: number; events: number }
-  | { type: 'cancelled'; id: number }
+  | { type: 'done'; summary: RunSummary; wallMs: number; events: number }
+  | { type: 'cancelled' }
   /** Answer to 'validate': every problem, empty when the scenario is valid. */
-  | { type: 'validated'; id: number; errors: ValidationError[] }
-  /**
-   * A run failed (id null: the engine itself failed). `fatal` means the wasm
-   * instance is unusable (a trap): the client replaces the worker.
-   */
-  | { type: 'error'; id: number | null; error: EngineError; fatal: boolean };
+  | { type: 'validated'; errors: ValidationError[] };
+
+export type ToWorker = WorkerRequest<RunCall>;
+export type FromWorker = WorkerMessage<EngineInfo, RunReply>;

@@ -2,7 +2,7 @@
 // be unit-tested with a mock engine. worker.ts wires it to `self`.
 
 import { isFatal, toEngineError, type EngineError } from './errors';
-import type { EngineInfo, FromWorker, RunDebug, ToWorker } from './protocol';
+import type { EngineInfo, FromWorker, RunDebug, RunReply, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
 import { aqmCatalogue, catalogue, defaultScenario, EngineRunError, estimateResources, profiles, Simulation, validateScenario } from './simulation';
 import type { Scenario } from './types';
@@ -44,23 +44,29 @@ export class Runner {
       const info: EngineInfo = { defaultScenario: defaultScenario(engine), catalogue: catalogue(engine), aqms: aqmCatalogue(engine), profiles: profiles(engine) };
       this.deps.post({ type: 'ready', info });
     } catch (e) {
-      this.fail(null, e instanceof EngineRunError ? e.error : { kind: 'load', message: String((e as Error)?.message ?? e) });
+      const error: EngineError = e instanceof EngineRunError ? e.error : { kind: 'load', message: String((e as Error)?.message ?? e) };
+      this.poisoned = error;
+      this.deps.post({ type: 'load-error', error });
     }
   }
 
-  handle(msg: ToWorker): void {
-    switch (msg.type) {
+  handle({ id, call }: ToWorker): void {
+    switch (call.type) {
       case 'run':
-        this.current = msg.id;
-        void this.run(msg.id, msg.scenario, msg.debug, msg.confirmAboveEvents);
+        this.current = id;
+        void this.run(id, call.scenario, call.debug, call.confirmAboveEvents);
         break;
       case 'cancel':
-        if (this.current === msg.id) this.current = null;
+        if (this.current === id) this.current = null;
         break;
       case 'validate':
-        void this.validate(msg.id, msg.scenario);
+        void this.validate(id, call.scenario);
         break;
     }
+  }
+
+  private reply(id: number, reply: RunReply, transfer?: Transferable[]): void {
+    this.deps.post({ type: 'reply', id, reply }, transfer);
   }
 
   /** Validate without running; does not touch the run in progress. */
@@ -71,7 +77,7 @@ export class Runner {
     }
     try {
       const engine = await this.loadEngine();
-      this.deps.post({ type: 'validated', id, errors: validateScenario(engine, scenario) });
+      this.reply(id, { type: 'validated', errors: validateScenario(engine, scenario) });
     } catch (e) {
       this.fail(id, e instanceof EngineRunError ? e.error : toEngineError(e));
     }
@@ -82,7 +88,7 @@ export class Runner {
     return this.engine;
   }
 
-  private fail(id: number | null, error: EngineError): void {
+  private fail(id: number, error: EngineError): void {
     const fatal = error.kind === 'load' || isFatal(error);
     if (fatal) this.poisoned = error;
     this.deps.post({ type: 'error', id, error, fatal });
@@ -103,7 +109,7 @@ export class Runner {
       return;
     }
     if (this.current !== id) {
-      post({ type: 'cancelled', id });
+      this.reply(id, { type: 'cancelled' });
       return;
     }
 
@@ -120,11 +126,11 @@ export class Runner {
       const estimate = estimateResources(engine, json);
       if (confirmAboveEvents !== undefined && estimate.engine_events > confirmAboveEvents) {
         if (this.current === id) this.current = null;
-        post({ type: 'confirm', id, estimate });
+        this.reply(id, { type: 'confirm', estimate });
         return;
       }
       const durationNs = sim.durationNs;
-      post({ type: 'started', id, columns: sim.layout.names, flowCount: sim.flowCount, durationNs, estimate });
+      this.reply(id, { type: 'started', columns: sim.layout.names, flowCount: sim.flowCount, durationNs, estimate });
       if (debug === 'crash') this.deps.crash?.();
       if (debug === 'exit') {
         this.deps.exit?.();
@@ -136,7 +142,7 @@ export class Runner {
       let stuck = 0;
       while (!done) {
         if (this.current !== id) {
-          post({ type: 'cancelled', id });
+          this.reply(id, { type: 'cancelled' });
           return;
         }
         const t0 = now();
@@ -145,10 +151,10 @@ export class Runner {
         done = sim.advance(target);
         const chunk = sim.drain();
         const nowNs = sim.nowNs;
-        post(
-          { type: 'chunk', id, samples: chunk.samples, rows: chunk.rows, events: chunk.events, nowNs, durationNs },
-          [chunk.samples.buffer as ArrayBuffer, chunk.events.buffer as ArrayBuffer],
-        );
+        this.reply(id, { type: 'chunk', samples: chunk.samples, rows: chunk.rows, events: chunk.events, nowNs, durationNs }, [
+          chunk.samples.buffer as ArrayBuffer,
+          chunk.events.buffer as ArrayBuffer,
+        ]);
         if (!done) {
           stuck = nowNs <= before && target >= durationNs ? stuck + 1 : 0;
           if (stuck > 3) throw new EngineRunError({ kind: 'internal', message: 'the engine stopped advancing before the end of the run' });
@@ -161,7 +167,7 @@ export class Runner {
       }
       const summary = sim.summary();
       if (this.current === id) this.current = null;
-      post({ type: 'done', id, summary, wallMs: now() - wallStart, events: sim.processedEvents });
+      this.reply(id, { type: 'done', summary, wallMs: now() - wallStart, events: sim.processedEvents });
     } catch (e) {
       if (this.current === id) this.current = null;
       this.fail(id, e instanceof EngineRunError ? e.error : toEngineError(e));

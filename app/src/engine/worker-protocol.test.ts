@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { EngineClient, HEARTBEAT_CHECK_MS, HEARTBEAT_TIMEOUT_MS, type ClientTimers, type RunChunk } from './client';
 import { parseColumns, SeriesBuffer } from './columns';
-import type { FromWorker } from './protocol';
+import type { FromWorker, RunReply } from './protocol';
 import { Runner } from './runner';
 import { createFakeWorker, type FakeWorker } from './testing/fakeWorker';
 import { createMockEngine, defaultMockScenario, mockCwnd } from './testing/mockEngine';
+
+/** What a message says: a reply's own type, else the envelope's. */
+const kind = (m: FromWorker) => (m.type === 'reply' ? m.reply.type : m.type);
+type Chunk = Extract<RunReply, { type: 'chunk' }>;
 
 describe('Runner (worker logic)', () => {
   it('announces ready, then streams started → chunks → done, transferring buffers', async () => {
@@ -18,20 +22,21 @@ describe('Runner (worker logic)', () => {
     });
     await runner.start();
     expect(posted[0].msg.type).toBe('ready');
-    runner.handle({ type: 'run', id: 7, scenario: defaultMockScenario() });
+    runner.handle({ id: 7, call: { type: 'run', scenario: defaultMockScenario() } });
     await new Promise((r) => setTimeout(r, 10));
-    const types = posted.map((p) => p.msg.type);
+    const types = posted.map((p) => kind(p.msg));
     expect(types[1]).toBe('started');
     expect(types.at(-1)).toBe('done');
-    const chunks = posted.filter((p) => p.msg.type === 'chunk');
+    const chunks = posted.filter((p) => kind(p.msg) === 'chunk');
     // 10, 20, 40, ... ms slices cover 1000 ms in 7 chunks.
     expect(chunks).toHaveLength(7);
     for (const c of chunks) {
-      const m = c.msg as Extract<FromWorker, { type: 'chunk' }>;
+      const m = c.msg as Extract<FromWorker, { type: 'reply' }>;
       expect(m.id).toBe(7);
-      expect(c.transfer).toEqual([m.samples.buffer, m.events.buffer]);
+      const chunk = m.reply as Chunk;
+      expect(c.transfer).toEqual([chunk.samples.buffer, chunk.events.buffer]);
     }
-    const rows = chunks.reduce((n, c) => n + (c.msg as Extract<FromWorker, { type: 'chunk' }>).rows, 0);
+    const rows = chunks.reduce((n, c) => n + ((c.msg as Extract<FromWorker, { type: 'reply' }>).reply as Chunk).rows, 0);
     expect(rows).toBe(101);
   });
 
@@ -46,15 +51,15 @@ describe('Runner (worker logic)', () => {
     await runner.start();
     const bad = defaultMockScenario();
     bad.rtt_ms = -1;
-    runner.handle({ type: 'run', id: 1, scenario: bad });
+    runner.handle({ id: 1, call: { type: 'run', scenario: bad } });
     await new Promise((r) => setTimeout(r, 5));
     expect(posted.at(-1)).toMatchObject({ type: 'error', id: 1, fatal: false, error: { kind: 'validation' } });
 
-    runner.handle({ type: 'run', id: 2, scenario: defaultMockScenario() });
+    runner.handle({ id: 2, call: { type: 'run', scenario: defaultMockScenario() } });
     await new Promise((r) => setTimeout(r, 5));
     expect(posted.at(-1)).toMatchObject({ type: 'error', id: 2, fatal: true, error: { kind: 'trap' } });
 
-    runner.handle({ type: 'run', id: 3, scenario: defaultMockScenario() });
+    runner.handle({ id: 3, call: { type: 'run', scenario: defaultMockScenario() } });
     await new Promise((r) => setTimeout(r, 5));
     expect(posted.at(-1)).toMatchObject({ type: 'error', id: 3, fatal: true });
   });
@@ -68,7 +73,7 @@ describe('Runner (worker logic)', () => {
       now: () => 0,
     });
     await runner.start();
-    expect(posted).toEqual([{ type: 'error', id: null, fatal: true, error: { kind: 'load', message: 'CompileError: bad magic' } }]);
+    expect(posted).toEqual([{ type: 'load-error', error: { kind: 'load', message: 'CompileError: bad magic' } }]);
   });
 });
 
@@ -119,7 +124,7 @@ describe('EngineClient over a worker', () => {
     const r2 = await second.result;
     expect(r2.status).toBe('done');
     if (r2.status === 'done') expect(r2.summary.total_throughput_bps).toBeCloseTo(8e8 / 2);
-    expect(worker!.received.map((m) => m.type)).toEqual(['run', 'cancel', 'run']);
+    expect(worker!.received.map((m) => m.call.type)).toEqual(['run', 'cancel', 'run']);
     await new Promise((r) => setTimeout(r, 10));
     // Both simulations were freed; the long one stopped early, after streaming some chunks.
     expect(stats).toMatchObject({ created: 2, freed: 2 });

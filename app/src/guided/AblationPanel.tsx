@@ -7,16 +7,8 @@ import type { AblationRow, HeadlineValue } from '../engine/generated/ablation';
 import type { Lab, PaperValue } from '../engine/generated/labs';
 import { AblationStore } from './ablationStore';
 import type { LabsEnv } from './env';
-import { formatAt, formatValue } from './format';
+import { formatAt, formatValue, unitSuffix } from './format';
 import { quantity, seriesLabel } from './tables';
-
-/** A headline value as text: fractions as %, otherwise about three significant digits. */
-export function headlineText(v: number | null, unit: string): string {
-  if (v === null) return '—';
-  if (unit === 'fraction') return `${formatValue(v * 100)}%`;
-  if (unit === '%') return `${formatValue(v)}%`;
-  return formatValue(v);
-}
 
 /** The column heading of a headline value, from its published value where there is one. */
 export function headlineHeading(lab: Lab, h: HeadlineValue, paper: readonly PaperValue[]): { title: string; paper: string } {
@@ -24,8 +16,8 @@ export function headlineHeading(lab: Lab, h: HeadlineValue, paper: readonly Pape
   if (!v) return { title: `${seriesLabel(lab, h.series)}: ${quantity(lab, { metric: h.metric, group: null, series: h.series, relation: 'value', relative_to: null })}`, paper: '' };
   const at = v.x !== undefined || v.x_range !== undefined ? ` at ${formatAt(v.x !== undefined ? String(v.x) : `${v.x_range![0]}..${v.x_range![1]}`, lab.sweep)}` : '';
   const title = `${seriesLabel(lab, v.series)}: ${quantity(lab, { metric: v.metric, group: v.group ?? null, series: v.series, relation: v.relation, relative_to: v.relative_to ?? null })}${at}`;
-  const unit = h.unit === 'fraction' || h.unit === '%' ? '' : ` ${h.unit}`;
-  return { title, paper: `paper ${headlineText(v.value, h.unit)}${unit}` };
+  const unit = unitSuffix(h.unit) ? ` ${unitSuffix(h.unit)}` : '';
+  return { title, paper: `paper ${formatValue(v.value, h.unit)}${unit}` };
 }
 
 function variantName(r: AblationRow): string {
@@ -154,7 +146,7 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
                       const change = r && v.switch !== null ? changeText(val, whole?.headline[i]?.simulated ?? null, h.unit) : '';
                       return (
                         <td key={i} className="num" data-value={val ?? ''}>
-                          {r ? headlineText(val, h.unit) : ''}
+                          {r ? formatValue(val, h.unit) : ''}
                           {change && <span className="muted small"> ({change})</span>}
                         </td>
                       );

@@ -295,7 +295,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         <div className="lab-charts">
           {plan.map((p, i) => (
             <div key={p.id} className={i === 0 ? 'lab-chart-cell primary' : 'lab-chart-cell'}>
-              <ResultChart lab={lab} plan={p} points={snap.points} results={snap.results} paper={labPaper} papers={paper.papers} drillHref={drill} height={i === 0 ? 300 : 230} />
+              <ResultChart lab={lab} plan={p} points={snap.points} aggregates={snap.aggregates} paper={labPaper} papers={paper.papers} drillHref={drill} height={i === 0 ? 300 : 230} />
             </div>
           ))}
         </div>
@@ -305,13 +305,13 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         {showsRanking(lab) && (
           <>
             <h4>Ranking</h4>
-            <RankingTable lab={lab} ranking={snap.ranking} points={snap.points} results={snap.results} paper={labPaper} />
+            <RankingTable lab={lab} ranking={snap.ranking} aggregates={snap.aggregates} paper={labPaper} />
           </>
         )}
         {showsGain(lab) && (
           <>
             <h4>Gain over Standard TCP</h4>
-            <GainTable lab={lab} points={snap.points} results={snap.results} />
+            <GainTable lab={lab} points={snap.points} aggregates={snap.aggregates} />
           </>
         )}
       </section>

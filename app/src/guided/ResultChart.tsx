@@ -1,11 +1,11 @@
-// One result chart of a guided lab: the simulated points (mean over seeds,
-// min/max bars), lines per series (or per client), the papers' values on the
+// One result chart of a guided lab: the simulated points (the engine's mean
+// over seeds, min/max bars), lines per series (or per client), the papers' values on the
 // same axes, reference lines, a legend, and a data table as the text
 // alternative. Every mark opens its run in the lab page (drill-down); with
 // several seeds a chooser lists the runs. Arrow keys move between marks.
 
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import type { Lab, Paper, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { Lab, Paper, PaperValue, SweepAggregates, SweepPoint } from '../engine/generated/labs';
 import { sourceCite } from './cite';
 import { useElementWidth } from '../charts/useElementWidth';
 import { buildResultChart, symbolPath, type DrawnMark, type LineDef, type ResultChartModel } from './chartData';
@@ -16,7 +16,8 @@ export interface ResultChartProps {
   lab: Lab;
   plan: ChartPlan;
   points: readonly SweepPoint[];
-  results: readonly (PointResult | null)[];
+  /** The engine's seed aggregates of the results so far. */
+  aggregates: SweepAggregates | null;
   paper: readonly PaperValue[];
   /** The paper catalogue, for citations. */
   papers: readonly Paper[];
@@ -30,13 +31,13 @@ const MARGIN = { top: 14, right: 18, bottom: 46, left: 62 };
 function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartProps['plan']['metric']): string {
   const info = METRICS[metric];
   const at = formatX(lab.sweep.axis, m.x);
-  const v = m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : 'no value') : withUnit(m.mean, info);
+  const v = m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : 'no value') : withUnit(m.mean, info.unit);
   const n = m.runs.length;
-  const spread = n > 1 && m.min !== null && m.max !== null ? `, mean of ${n} runs (${formatValue(m.min, info)} to ${formatValue(m.max, info)})` : '';
+  const spread = n > 1 && m.min !== null && m.max !== null ? `, mean of ${n} runs (${formatValue(m.min, info.unit)} to ${formatValue(m.max, info.unit)})` : '';
   return `${line.label} at ${at}: ${v}${spread}`;
 }
 
-export function ResultChart({ lab, plan, points, results, paper, papers, drillHref, height = 250 }: ResultChartProps) {
+export function ResultChart({ lab, plan, points, aggregates, paper, papers, drillHref, height = 250 }: ResultChartProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const width = Math.max(280, useElementWidth(boxRef, 560));
   const uid = useId();
@@ -50,16 +51,16 @@ export function ResultChart({ lab, plan, points, results, paper, papers, drillHr
         lab,
         metric: plan.metric,
         points,
-        results,
+        aggregates,
         paper,
         geometry: { width, height, margin: MARGIN },
         onlySeries: shown,
         bars: plan.bars,
       }),
-    [lab, plan, points, results, paper, width, height, shown],
+    [lab, plan, points, aggregates, paper, width, height, shown],
   );
   const allLines = useMemo(
-    () => (hidden.size ? buildResultChart({ lab, metric: plan.metric, points, results: [], paper: [], geometry: { width, height, margin: MARGIN }, onlySeries: plan.onlySeries, bars: plan.bars }).lines : model.lines),
+    () => (hidden.size ? buildResultChart({ lab, metric: plan.metric, points, aggregates: null, paper: [], geometry: { width, height, margin: MARGIN }, onlySeries: plan.onlySeries, bars: plan.bars }).lines : model.lines),
     [hidden.size, lab, plan, points, width, height, model.lines],
   );
   const toggleSeries = (series: string) =>
@@ -228,7 +229,7 @@ export function ResultChart({ lab, plan, points, results, paper, papers, drillHr
           <g className="lab-paper">
             {model.paper.map((p) => {
               const l = lineById.get(p.line)!;
-              const title = `Paper: ${l.label} ${withUnit(p.value, info)}${p.kind === 'all' ? ' over the sweep' : ''} (${sourceCite({ papers: [...papers] }, p.source)})`;
+              const title = `Paper: ${l.label} ${withUnit(p.value, info.unit)}${p.kind === 'all' ? ' over the sweep' : ''} (${sourceCite({ papers: [...papers] }, p.source)})`;
               if (p.kind === 'point')
                 return (
                   <path key={p.key} d={diamond(p.px0, p.py, 7)} className="paper-point" stroke={l.color} data-paper-key={p.key} data-paper-value={p.value}>
@@ -418,7 +419,7 @@ function RunChooser(props: {
         {mark.runs.map((idx, k) => (
           <li key={idx}>
             <a href={drillHref(idx)} ref={k === 0 ? firstLink : undefined} data-point-index={idx}>
-              Seed {mark.seeds[k]}: {withUnit(mark.values[k], info)}
+              Seed {mark.seeds[k]}: {withUnit(mark.values[k], info.unit)}
             </a>
           </li>
         ))}
@@ -449,7 +450,7 @@ function ChartDataTable(props: {
     const vals = props.paper.filter(
       (p) => p.line === m.line && (p.kind === 'all' || (x !== null && p.kind === 'point' && Math.abs(p.x! - x) < 1e-9 * Math.max(1, x)) || (x !== null && p.kind === 'range' && x >= p.x0! && x <= p.x1!)),
     );
-    return vals.length ? vals.map((p) => withUnit(p.value, info)).join(', ') : '';
+    return vals.length ? vals.map((p) => withUnit(p.value, info.unit)).join(', ') : '';
   };
   return (
     <details className="chart-table lab-table">
@@ -471,8 +472,8 @@ function ChartDataTable(props: {
             <tr key={`${m.line}@${m.xKey}`} data-line={m.line} data-x={JSON.stringify(m.x)}>
               <th scope="row">{lineById.get(m.line)?.label}</th>
               <td>{formatX(lab.sweep.axis, m.x)}</td>
-              <td>{m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : '—') : withUnit(m.mean, info)}</td>
-              {multi && <td>{m.runs.length > 1 ? `${formatValue(m.min, info)} – ${formatValue(m.max, info)}` : ''}</td>}
+              <td>{m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : '—') : withUnit(m.mean, info.unit)}</td>
+              {multi && <td>{m.runs.length > 1 ? `${formatValue(m.min, info.unit)} – ${formatValue(m.max, info.unit)}` : ''}</td>}
               <td>{paperAt(m)}</td>
               <td>
                 {m.runs.map((idx, k) => (

@@ -4,6 +4,7 @@
 // variants and computes each row (headline numbers, values within ±10 %,
 // orderings held); this store only schedules the runs and keeps the rows.
 
+import { engineErrorText } from '../engine/errors';
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
 import type { PointResult } from '../engine/generated/labs';
 import type { SweepHandle, SweepPool } from './pool';
@@ -122,7 +123,7 @@ export class AblationStore {
             this.handle = null;
             if (o.status === 'done') resolve(results.filter((r): r is PointResult => r !== null));
             else {
-              this.set(o.status === 'cancelled' ? { state: 'cancelled', current: null } : { state: 'error', current: null, message: o.message });
+              this.set(o.status === 'cancelled' ? { state: 'cancelled', current: null } : { state: 'error', current: null, message: engineErrorText(o.error) });
               resolve(null);
             }
           },

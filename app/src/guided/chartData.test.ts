@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  aggregate,
   buildResultChart,
   gainOverStandard,
   lineDefs,
@@ -8,14 +7,14 @@ import {
   makeYScale,
   mixedSeries,
   paperMarks,
-  relativeFairness,
+  placeAggregates,
   seriesMean,
   standardBaselines,
   thinTicks,
   valuesRun,
 } from './chartData';
-import { formatAt, formatX, formatValue, fraction, METRICS } from './format';
-import { lab, paperValue, point, result, series } from './testing/fixtures';
+import { formatAt, formatX, formatValue, fraction, METRICS, withUnit } from './format';
+import { lab, onePerPoint, paperValue, point, seedAggregate, series } from './testing/fixtures';
 
 const G = { width: 500, height: 300, margin: { top: 10, right: 20, bottom: 40, left: 60 } };
 
@@ -50,23 +49,50 @@ describe('lines', () => {
   });
 });
 
-describe('aggregate', () => {
-  it('averages over seeds with min and max, keeping the runs for drill-down', () => {
+describe('the engine’s aggregates on the axes', () => {
+  it('places each seed aggregate on its line and swept value, keeping the runs for drill-down', () => {
     const points = [point('reno', 50, 1), point('reno', 50, 2), point('reno', 100, 1), point('reno', 100, 2), point('scalable', 50, 1)];
-    const results = [result(points[0], { total_throughput_mbps: 400 }), result(points[1], { total_throughput_mbps: 500 }), result(points[2], { total_throughput_mbps: 800 }), null, undefined];
+    const engine = {
+      at_x: [
+        seedAggregate('total_throughput_mbps', 'reno', 100, [[2, 1, 800]]),
+        seedAggregate('total_throughput_mbps', 'reno', 50, [
+          [0, 1, 400],
+          [1, 2, 500],
+        ]),
+        // Another metric's cells are not this chart's.
+        seedAggregate('drops', 'reno', 50, [[0, 1, 3]]),
+      ],
+      series: [],
+    };
     const lines = lineDefs(txq, 'total_throughput_mbps', ['reno', 'scalable']);
-    const agg = aggregate(txq, 'total_throughput_mbps', lines, points, results);
+    const agg = placeAggregates(engine, 'total_throughput_mbps', lines, points);
     expect(agg.map((a) => [a.line, a.x, a.mean, a.min, a.max, a.runs, a.seeds])).toEqual([
       ['reno', 50, 450, 400, 500, [0, 1], [1, 2]],
       ['reno', 100, 800, 800, 800, [2], [1]],
     ]);
     expect(agg[1].xi).toBe(1);
+    // Nothing asked yet: nothing drawn.
+    expect(placeAggregates(null, 'total_throughput_mbps', lines, points)).toEqual([]);
+  });
+
+  it('a group metric’s cells go on the line of their client; lines not drawn are left out', () => {
+    const two = lab({ series: [series('sc-std', [{ algorithm: 'scalable' }, { algorithm: 'reno', standard: true }])] });
+    const points = [point('sc-std', 50, 1, [0, 1])];
+    const engine = {
+      at_x: [seedAggregate('group_throughput_mbps', 'sc-std', 50, [[0, 1, 600]], 0), seedAggregate('group_throughput_mbps', 'sc-std', 50, [[0, 1, 300]], 1), seedAggregate('group_throughput_mbps', 'other', 50, [[0, 1, 1]], 0)],
+      series: [],
+    };
+    const agg = placeAggregates(engine, 'group_throughput_mbps', lineDefs(two, 'group_throughput_mbps', ['sc-std']), points);
+    expect(agg.map((a) => [a.line, a.mean])).toEqual([
+      ['sc-std#0', 600],
+      ['sc-std#1', 300],
+    ]);
   });
 
   it('keeps runs without a value (never reached the rate) as null means', () => {
     const points = [point('reno', 50)];
     const lines = lineDefs(txq, 'time_to_max_rate_s', ['reno']);
-    const agg = aggregate(txq, 'time_to_max_rate_s', lines, points, [result(points[0], { time_to_max_rate_s: null })]);
+    const agg = placeAggregates(onePerPoint('time_to_max_rate_s', points, [null]), 'time_to_max_rate_s', lines, points);
     expect(agg[0]).toMatchObject({ mean: null, values: [null], runs: [0] });
   });
 
@@ -146,14 +172,18 @@ describe('paper values on the chart', () => {
 
 describe('buildResultChart', () => {
   const points = [point('reno', 50), point('reno', 100), point('reno', 200), point('scalable', 50), point('scalable', 100), point('scalable', 200)];
-  const results = points.map((p, i) => result(p, { total_throughput_mbps: 700 + 50 * i }));
+  const aggregates = onePerPoint(
+    'total_throughput_mbps',
+    points,
+    points.map((_, i) => 700 + 50 * i),
+  );
   const paper = [
     paperValue({ series: 'reno', metric: 'total_throughput_mbps', x: 100, value: 828 }),
     paperValue({ series: 'reno', metric: 'total_throughput_mbps', x_range: [150, 250], value: 966 }),
   ];
 
   it('draws each finished run where the engine put it', () => {
-    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, results, paper, geometry: G });
+    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates, paper, geometry: G });
     expect(m.pointCount).toBe(6);
     expect(m.seriesIds).toEqual(['reno', 'scalable']);
     const reno100 = m.marks.find((k) => k.line === 'reno' && k.x === 100)!;
@@ -167,7 +197,7 @@ describe('buildResultChart', () => {
   });
 
   it('marks the Linux default txqueuelen and places the paper’s values', () => {
-    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, results, paper, geometry: G });
+    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates, paper, geometry: G });
     expect(m.references).toEqual([{ px: expect.closeTo(60 + (420 * 50) / 150, 6), label: 'Linux default (100)' }]);
     const pt = m.paper.find((p) => p.kind === 'point')!;
     expect(pt.px0).toBeCloseTo(m.references[0].px);
@@ -179,18 +209,27 @@ describe('buildResultChart', () => {
   });
 
   it('shows only finished runs while the sweep is running', () => {
-    const partial = results.map((r, i) => (i % 2 === 0 ? r : null));
-    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, results: partial, paper: [], geometry: G });
+    const partial = { at_x: aggregates.at_x.filter((_, i) => i % 2 === 0), series: [] };
+    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates: partial, paper: [], geometry: G });
     expect(m.pointCount).toBe(3);
   });
 
   it('draws min/max bars only over several seeds', () => {
     const pts = [point('reno', 50, 1), point('reno', 50, 2)];
-    const m = buildResultChart({ lab: txq, metric: 'jain_index', points: pts, results: [result(pts[0], { jain_index: 0.6 }), result(pts[1], { jain_index: 0.9 })], paper: [], geometry: G });
+    const both = {
+      at_x: [
+        seedAggregate('jain_index', 'reno', 50, [
+          [0, 1, 0.6],
+          [1, 2, 0.9],
+        ]),
+      ],
+      series: [],
+    };
+    const m = buildResultChart({ lab: txq, metric: 'jain_index', points: pts, aggregates: both, paper: [], geometry: G });
     expect(m.marks[0].mean).toBeCloseTo(0.75);
     expect(m.marks[0].bar!.y0).toBeCloseTo(m.y.pos(0.6));
     expect(m.marks[0].bar!.y1).toBeCloseTo(m.y.pos(0.9));
-    const one = buildResultChart({ lab: txq, metric: 'jain_index', points: pts.slice(0, 1), results: [result(pts[0])], paper: [], geometry: G });
+    const one = buildResultChart({ lab: txq, metric: 'jain_index', points: pts.slice(0, 1), aggregates: onePerPoint('jain_index', pts.slice(0, 1), [1]), paper: [], geometry: G });
     expect(one.marks[0].bar).toBeNull();
   });
 });
@@ -200,7 +239,7 @@ describe('bars (time to the maximum rate)', () => {
     const rtt = lab({ series: [series('reno', [{ algorithm: 'reno' }]), series('fast', [{ algorithm: 'fast' }])], sweep: { axis: 'rtt_ms', label: 'RTT', unit: 'ms', values: [25, 100], log_scale: false } });
     const points = [point('reno', 25), point('reno', 100), point('fast', 25), point('fast', 100)];
     const t = [40, null, 5, 9];
-    const m = buildResultChart({ lab: rtt, metric: 'time_to_max_rate_s', points, results: points.map((p, i) => result(p, { time_to_max_rate_s: t[i] })), paper: [], geometry: G, bars: true });
+    const m = buildResultChart({ lab: rtt, metric: 'time_to_max_rate_s', points, aggregates: onePerPoint('time_to_max_rate_s', points, t), paper: [], geometry: G, bars: true });
     expect(m.x.kind).toBe('point');
     const bars = m.bars!;
     expect(bars).toHaveLength(4);
@@ -242,7 +281,7 @@ describe('gain over Standard', () => {
   it('is 100 × (mean / Standard’s mean − 1) at each swept value', () => {
     const points = [point('reno-1c', 2), point('reno-1c', 16), point('hs-1c', 2), point('hs-1c', 16)];
     const tp = [800, 950, 840, 940];
-    const rows = gainOverStandard(streams, points, points.map((p, i) => result(p, { total_throughput_mbps: tp[i] })));
+    const rows = gainOverStandard(streams, points, onePerPoint('total_throughput_mbps', points, tp));
     expect(rows.map((r) => [r.x, r.cells.map((c) => [c.series, c.baseline, Number(c.gainPct!.toFixed(3))])])).toEqual([
       [2, [['hs-1c', 'reno-1c', 5]]],
       [16, [['hs-1c', 'reno-1c', -1.053]]],
@@ -251,24 +290,21 @@ describe('gain over Standard', () => {
 });
 
 describe('relative fairness', () => {
-  const mix = series('mix', [{ algorithm: 'highspeed' }, { algorithm: 'reno', standard: true }]);
-  it('is a non-Standard flow’s mean throughput over a Standard flow’s', () => {
-    // Four flows: two HighSpeed (groups 0), two Standard (group 1).
-    const p = point('mix', 4, 1, [0, 0, 1, 1]);
-    const r = result(p, { flow_throughput_mbps: [300, 340, 100, 60] });
-    expect(relativeFairness(r, p, mix)).toBeCloseTo(320 / 80);
+  // The engine computes it (labs/aggregate.rs); the charts draw it for the series that mix Standard and other flows.
+  it('applies to series with both Standard and other flows', () => {
+    const mix = series('mix', [{ algorithm: 'highspeed' }, { algorithm: 'reno', standard: true }]);
     const allStd = series('std', [{ algorithm: 'reno', standard: true }]);
-    expect(relativeFairness(result(point('std', 2, 1, [0, 0])), point('std', 2, 1, [0, 0]), allStd)).toBeNull();
     expect(mixedSeries(lab({ series: [mix, allStd] }))).toEqual(['mix']);
   });
 });
 
 describe('seriesMean', () => {
-  it('averages a metric over a series’ finished runs', () => {
-    const points = [point('reno', 50), point('reno', 100), point('scalable', 50)];
-    const results = [result(points[0], { standard_share: 0.3 }), result(points[1], { standard_share: 0.4 }), null];
-    expect(seriesMean('standard_share', 'reno', txq, points, results)).toBeCloseTo(0.35);
-    expect(seriesMean('standard_share', 'scalable', txq, points, results)).toBeNull();
+  it('reads the engine’s mean of a metric over a series’ finished runs', () => {
+    const engine = { at_x: [], series: [{ metric: 'standard_share' as const, series: 'reno', mean: 0.35 }] };
+    expect(seriesMean(engine, 'standard_share', 'reno')).toBe(0.35);
+    expect(seriesMean(engine, 'standard_share', 'scalable')).toBeNull();
+    expect(seriesMean(engine, 'jain_index', 'reno')).toBeNull();
+    expect(seriesMean(null, 'standard_share', 'reno')).toBeNull();
   });
 });
 
@@ -295,8 +331,16 @@ describe('format', () => {
   });
   it('values', () => {
     expect(formatValue(828.04)).toBe('828');
-    expect(formatValue(0.355, METRICS.standard_share)).toBe('35.5%');
+    expect(formatValue(0.355, METRICS.standard_share.unit)).toBe('35.5%');
     expect(formatValue(null)).toBe('—');
     expect(formatValue(0.9731)).toBe('0.973');
+  });
+  it('in the engine’s units: fractions as percentages, ratios with ×, indices bare', () => {
+    expect(METRICS.utilisation.unit).toBe('fraction');
+    expect(withUnit(0.94, METRICS.utilisation.unit)).toBe('94%');
+    expect(withUnit(828.04, METRICS.total_throughput_mbps.unit)).toBe('828 Mb/s');
+    expect(withUnit(0.9731, METRICS.jain_index.unit)).toBe('0.973');
+    expect(withUnit(4, METRICS.relative_fairness.unit)).toBe('4 ×');
+    expect(withUnit(null, METRICS.drops.unit)).toBe('—');
   });
 });

@@ -1,13 +1,14 @@
 // Result-chart math for the guided labs, as plain functions: which lines a
-// metric gives (one per series, or per series and client), the simulated
-// points averaged over seeds with their min/max, the papers' values on the
-// same axes, the scales (d3) and the derived tables (gain over Standard,
-// relative fairness). The React components only draw what these return.
+// metric gives (one per series, or per series and client), the engine's
+// seed aggregates (mean, min, max over seeds: labs/aggregate.rs) and the
+// papers' values placed on the same axes, the scales (d3) and the gain over
+// Standard TCP. The React components only draw what these return.
 
 import { line as d3line, scaleLinear, scaleLog, scalePoint, symbol as d3symbol, symbolCircle, symbolCross, symbolSquare, symbolStar, symbolTriangle, symbolWye } from 'd3';
-import type { Lab, PaperValue, PointResult, Series, SweepPoint, SweepValue } from '../engine/generated/labs';
+import type { ChartMetric, Lab, PaperValue, Series, SweepAggregates, SweepPoint, SweepValue } from '../engine/generated/labs';
+import { PER_GROUP_METRICS } from '../engine/generated/metrics';
 import { OKABE_ITO } from '../charts/palette';
-import { formatX, METRICS, xKey, type ChartMetric } from './format';
+import { formatX, isFraction, METRICS, xKey } from './format';
 
 // ------------------------------------------------------------------ lines
 
@@ -37,7 +38,7 @@ export function symbolPath(i: number, size = 48): string {
 }
 
 export function isGroupMetric(m: ChartMetric): boolean {
-  return m === 'group_throughput_mbps' || m === 'group_share';
+  return PER_GROUP_METRICS.includes(m);
 }
 
 function seriesStyle(seriesIndex: number, group: number | null) {
@@ -62,59 +63,9 @@ export function lineDefs(lab: Lab, metric: ChartMetric, seriesRun: readonly stri
   return out;
 }
 
-// ------------------------------------------------------------------ values
+// ------------------------------------------------------------------ the engine's aggregates on the axes
 
-function isStandard(series: Series | undefined, group: number): boolean {
-  return series?.flows[group]?.standard === true;
-}
-
-/**
- * A non-Standard flow's mean throughput over a Standard flow's, in a run
- * that has both (seed 004's relative fairness); null otherwise.
- */
-export function relativeFairness(r: PointResult, point: SweepPoint, series: Series | undefined): number | null {
-  let std = 0;
-  let nstd = 0;
-  let other = 0;
-  let nother = 0;
-  point.groups.forEach((g, f) => {
-    const v = r.flow_throughput_mbps[f];
-    if (v === undefined || !Number.isFinite(v)) return;
-    if (isStandard(series, g)) {
-      std += v;
-      nstd++;
-    } else {
-      other += v;
-      nother++;
-    }
-  });
-  if (nstd === 0 || nother === 0 || std <= 0) return null;
-  return other / nother / (std / nstd);
-}
-
-/** The value a line takes in one run (null: undefined there, e.g. never reached the rate). */
-export function metricValue(metric: ChartMetric, line: { group: number | null }, r: PointResult, point: SweepPoint, series: Series | undefined): number | null {
-  switch (metric) {
-    case 'group_throughput_mbps':
-      return r.group_throughput_mbps[line.group ?? 0] ?? null;
-    case 'flow_throughput_mbps':
-      return r.flow_throughput_mbps[line.group ?? 0] ?? null;
-    case 'group_share':
-      return r.group_share?.[line.group ?? 0] ?? null;
-    case 'relative_fairness':
-      return relativeFairness(r, point, series);
-    case 'rank':
-      return null;
-    default: {
-      const v = r[metric];
-      return typeof v === 'number' && Number.isFinite(v) ? v : null;
-    }
-  }
-}
-
-// ------------------------------------------------------------------ aggregation
-
-/** One drawn point: a line at one swept value, over the seeds that ran. */
+/** One drawn point: a line at one swept value, the engine's seed aggregate there. */
 export interface AggPoint {
   line: string;
   x: SweepValue;
@@ -150,39 +101,23 @@ export function seriesRun(points: readonly SweepPoint[]): string[] {
   return [...new Set(points.map((p) => p.series))];
 }
 
-/** Average every line at every swept value over the finished runs. */
-export function aggregate(lab: Lab, metric: ChartMetric, lines: readonly LineDef[], points: readonly SweepPoint[], results: readonly (PointResult | null | undefined)[]): AggPoint[] {
+function lineId(series: string, group: number | null): string {
+  return group === null ? series : `${series}#${group}`;
+}
+
+/** The engine's seed aggregates of `metric` for the drawn lines, placed on the swept values run (line order, then x). */
+export function placeAggregates(aggregates: SweepAggregates | null, metric: ChartMetric, lines: readonly LineDef[], points: readonly SweepPoint[]): AggPoint[] {
+  if (!aggregates) return [];
   const xs = valuesRun(points).map(xKey);
-  const cells = new Map<string, AggPoint>();
-  points.forEach((p, i) => {
-    const r = results[i];
-    if (!r) return;
-    const series = lab.series.find((s) => s.id === p.series);
-    for (const line of lines) {
-      if (line.series !== p.series) continue;
-      const k = xKey(p.x);
-      const id = `${line.id}@${k}`;
-      let c = cells.get(id);
-      if (!c) {
-        c = { line: line.id, x: p.x, xKey: k, xi: xs.indexOf(k), mean: null, min: null, max: null, values: [], runs: [], seeds: [] };
-        cells.set(id, c);
-      }
-      c.values.push(metricValue(metric, line, r, p, series));
-      c.runs.push(i);
-      c.seeds.push(p.seed);
-    }
-  });
-  const out = [...cells.values()];
-  for (const c of out) {
-    const v = c.values.filter((x): x is number => x !== null);
-    if (v.length > 0) {
-      c.mean = v.reduce((a, b) => a + b, 0) / v.length;
-      c.min = Math.min(...v);
-      c.max = Math.max(...v);
-    }
-  }
   const order = new Map(lines.map((l, i) => [l.id, i]));
-  return out.sort((a, b) => (order.get(a.line) ?? 0) - (order.get(b.line) ?? 0) || a.xi - b.xi);
+  const out: AggPoint[] = [];
+  for (const a of aggregates.at_x) {
+    const line = lineId(a.series, a.group);
+    if (a.metric !== metric || !order.has(line)) continue;
+    const k = xKey(a.x);
+    out.push({ line, x: a.x, xKey: k, xi: xs.indexOf(k), mean: a.mean, min: a.min, max: a.max, values: a.values, runs: a.runs, seeds: a.seeds });
+  }
+  return out.sort((a, b) => order.get(a.line)! - order.get(b.line)! || a.xi - b.xi);
 }
 
 // ------------------------------------------------------------------ paper values on the chart
@@ -295,7 +230,7 @@ export function makeYScale(metric: ChartMetric, values: readonly number[], range
   if (info.minTop !== undefined) top = Math.max(top, info.minTop);
   if (top <= 0) top = 1;
   const s = scaleLinear().domain([0, top]).range(range).nice(count);
-  const fmt = s.tickFormat(count, info.percent ? '.0%' : undefined);
+  const fmt = s.tickFormat(count, isFraction(info.unit) ? '.0%' : undefined);
   const d = s.domain() as [number, number];
   return { domain: d, pos: (v) => s(v), ticks: s.ticks(count).map((t) => ({ pos: s(t), label: fmt(t) })) };
 }
@@ -359,7 +294,8 @@ export function buildResultChart(o: {
   lab: Lab;
   metric: ChartMetric;
   points: readonly SweepPoint[];
-  results: readonly (PointResult | null | undefined)[];
+  /** The engine's seed aggregates of the results so far (null: none asked for yet). */
+  aggregates: SweepAggregates | null;
   paper: readonly PaperValue[];
   geometry: ChartGeometry;
   /** Limit to these series (e.g. the ones a derived metric applies to). */
@@ -367,10 +303,10 @@ export function buildResultChart(o: {
   /** Grouped bars over a category axis instead of lines. */
   bars?: boolean;
 }): ResultChartModel {
-  const { lab, metric, points, results, geometry: g } = o;
+  const { lab, metric, points, geometry: g } = o;
   const run = seriesRun(points).filter((s) => !o.onlySeries || o.onlySeries.includes(s));
   const lines = lineDefs(lab, metric, run);
-  const agg = aggregate(lab, metric, lines, points, results);
+  const agg = placeAggregates(o.aggregates, metric, lines, points);
   const values = valuesRun(points);
   const xr: [number, number] = [g.margin.left, g.width - g.margin.right];
   const yr: [number, number] = [g.height - g.margin.bottom, g.margin.top];
@@ -488,10 +424,10 @@ export interface GainRow {
 }
 
 /** Percent gain in total throughput over the matching Standard TCP series, at every swept value. */
-export function gainOverStandard(lab: Lab, points: readonly SweepPoint[], results: readonly (PointResult | null | undefined)[]): GainRow[] {
+export function gainOverStandard(lab: Lab, points: readonly SweepPoint[], aggregates: SweepAggregates | null): GainRow[] {
   const run = seriesRun(points);
   const lines = lineDefs(lab, 'total_throughput_mbps', run);
-  const agg = aggregate(lab, 'total_throughput_mbps', lines, points, results);
+  const agg = placeAggregates(aggregates, 'total_throughput_mbps', lines, points);
   const mean = (series: string, k: string) => agg.find((a) => a.line === series && a.xKey === k)?.mean ?? null;
   const bases = standardBaselines(lab);
   return valuesRun(points).map((x) => {
@@ -513,15 +449,7 @@ export function mixedSeries(lab: Lab): string[] {
   return lab.series.filter((s) => s.flows.some((f) => f.standard) && s.flows.some((f) => !f.standard)).map((s) => s.id);
 }
 
-/** Mean of a scalar metric over a series' finished runs (ranking table). */
-export function seriesMean(metric: ChartMetric, series: string, lab: Lab, points: readonly SweepPoint[], results: readonly (PointResult | null | undefined)[]): number | null {
-  const s = lab.series.find((x) => x.id === series);
-  const v: number[] = [];
-  points.forEach((p, i) => {
-    const r = results[i];
-    if (!r || p.series !== series) return;
-    const val = metricValue(metric, { group: null }, r, p, s);
-    if (val !== null) v.push(val);
-  });
-  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
+/** The engine's mean of a metric over a series' finished runs (ranking table); null when it has none. */
+export function seriesMean(aggregates: SweepAggregates | null, metric: ChartMetric, series: string): number | null {
+  return aggregates?.series.find((m) => m.metric === metric && m.series === series)?.mean ?? null;
 }

@@ -16,6 +16,8 @@ export interface LabEngine {
   compare_lab_json(lab_id: string, results_json: string): string;
   /** What the lab's text says its runs show, filled from and checked against the results (ClaimOutcome[]) as JSON. */
   lab_claims_json(lab_id: string, quick: boolean, results_json: string): string;
+  /** The seed aggregates (SweepAggregates) of the metrics named in `metrics_json`, from the results so far, as JSON. */
+  lab_aggregates_json(lab_id: string, quick: boolean, metrics_json: string, results_json: string): string;
   /** The paper's ranking of the series ([series, combined, standard][] or null) as JSON. */
   rank_lab_json(lab_id: string, results_json: string): string;
   /** The lab's ablation variants (AblationVariant[]) as JSON. */

@@ -1,48 +1,75 @@
 // Words and numbers for the guided labs: swept values in their unit, metric
 // names, paper-table cells.
 
-import type { Axis, Metric, Relation, Sweep, SweepValue } from '../engine/generated/labs';
-
-/** Metrics the lab charts draw: the engine's, plus one derived from them. */
-export type ChartMetric = Metric | 'relative_fairness';
+import type { Axis, ChartMetric, Relation, Sweep, SweepValue } from '../engine/generated/labs';
+import { METRIC_UNITS } from '../engine/generated/metrics';
 
 export interface MetricInfo {
   label: string;
   /** Short axis title with unit. */
   axis: string;
+  /** The engine's unit (labs/spec.rs `Metric::unit`); see formatValue and unitSuffix for how it reads. */
   unit: string;
-  /** A fraction shown as a percentage. */
-  percent?: boolean;
   /** The y axis reaches at least this (fractions and indices: 1; counts: 5, so that no tick is fractional). */
   minTop?: number;
 }
 
-export const METRICS: Record<ChartMetric, MetricInfo> = {
-  total_throughput_mbps: { label: 'Throughput, all flows', axis: 'Throughput (Mb/s)', unit: 'Mb/s' },
-  group_throughput_mbps: { label: 'Throughput of each client', axis: 'Throughput (Mb/s)', unit: 'Mb/s' },
-  flow_throughput_mbps: { label: 'Throughput of each flow', axis: 'Throughput (Mb/s)', unit: 'Mb/s' },
-  standard_throughput_mbps: { label: 'Standard TCP’s throughput', axis: 'Throughput (Mb/s)', unit: 'Mb/s' },
-  standard_share: { label: 'Standard TCP’s share of the throughput', axis: 'Share', unit: '%', percent: true, minTop: 1 },
-  jain_index: { label: 'Jain’s fairness index', axis: 'Jain’s index', unit: '', minTop: 1 },
-  utilisation: { label: 'Utilisation of the bottleneck', axis: 'Utilisation', unit: '%', percent: true, minTop: 1 },
-  time_to_max_rate_s: { label: 'Time to reach the maximum rate', axis: 'Time (s)', unit: 's' },
-  drops: { label: 'Packets dropped in the network', axis: 'Drops (packets)', unit: 'packets', minTop: 5 },
-  local_congestion_events: { label: 'Local congestion events (interface queue full)', axis: 'Events', unit: 'events', minTop: 5 },
-  congestion_event_rate: { label: 'Congestion events per delivered packet', axis: 'Events per packet', unit: 'per packet' },
-  mean_outstanding_kbytes: { label: 'Mean outstanding data (first flow)', axis: 'Outstanding (kB)', unit: 'kB' },
-  rank: { label: 'Rank', axis: 'Rank', unit: '' },
-  group_share: { label: 'Share of the throughput, each flow', axis: 'Share', unit: '%', percent: true, minTop: 1 },
-  probe_rtt_median_ms: { label: 'Ping round trip, median', axis: 'Round trip (ms)', unit: 'ms' },
-  probe_rtt_p99_ms: { label: 'Ping round trip, 99th percentile', axis: 'Round trip (ms)', unit: 'ms' },
-  mean_queue_delay_ms: { label: 'Queueing delay at the bottleneck (time average)', axis: 'Queueing delay (ms)', unit: 'ms' },
-  mean_queue_pkts: { label: 'Bottleneck queue (time average)', axis: 'Queue (packets)', unit: 'packets', minTop: 5 },
-  relative_fairness: { label: 'Relative fairness: a non-Standard flow’s throughput over a Standard flow’s', axis: 'Ratio', unit: '×' },
+const METRIC_TEXT: Record<ChartMetric, Omit<MetricInfo, 'unit'>> = {
+  total_throughput_mbps: { label: 'Throughput, all flows', axis: 'Throughput (Mb/s)' },
+  group_throughput_mbps: { label: 'Throughput of each client', axis: 'Throughput (Mb/s)' },
+  flow_throughput_mbps: { label: 'Throughput of each flow', axis: 'Throughput (Mb/s)' },
+  standard_throughput_mbps: { label: 'Standard TCP’s throughput', axis: 'Throughput (Mb/s)' },
+  standard_share: { label: 'Standard TCP’s share of the throughput', axis: 'Share', minTop: 1 },
+  jain_index: { label: 'Jain’s fairness index', axis: 'Jain’s index', minTop: 1 },
+  utilisation: { label: 'Utilisation of the bottleneck', axis: 'Utilisation', minTop: 1 },
+  time_to_max_rate_s: { label: 'Time to reach the maximum rate', axis: 'Time (s)' },
+  drops: { label: 'Packets dropped in the network', axis: 'Drops (packets)', minTop: 5 },
+  local_congestion_events: { label: 'Local congestion events (interface queue full)', axis: 'Events', minTop: 5 },
+  congestion_event_rate: { label: 'Congestion events per delivered packet', axis: 'Events per packet' },
+  mean_outstanding_kbytes: { label: 'Mean outstanding data (first flow)', axis: 'Outstanding (kB)' },
+  rank: { label: 'Rank', axis: 'Rank' },
+  group_share: { label: 'Share of the throughput, each flow', axis: 'Share', minTop: 1 },
+  probe_rtt_median_ms: { label: 'Ping round trip, median', axis: 'Round trip (ms)' },
+  probe_rtt_p99_ms: { label: 'Ping round trip, 99th percentile', axis: 'Round trip (ms)' },
+  mean_queue_delay_ms: { label: 'Queueing delay at the bottleneck (time average)', axis: 'Queueing delay (ms)' },
+  mean_queue_pkts: { label: 'Bottleneck queue (time average)', axis: 'Queue (packets)', minTop: 5 },
+  relative_fairness: { label: 'Relative fairness: a non-Standard flow’s throughput over a Standard flow’s', axis: 'Ratio' },
 };
 
-/** A number with about three significant digits (tables, tooltips). */
-export function formatValue(v: number | null | undefined, info?: MetricInfo): string {
+/** What the lab charts and tables say of each engine metric (measured or derived): the words are the app's, the unit the engine's. */
+export const METRICS = Object.fromEntries(
+  (Object.keys(METRIC_TEXT) as ChartMetric[]).map((m) => [m, { ...METRIC_TEXT[m], unit: METRIC_UNITS[m] }]),
+) as Record<ChartMetric, MetricInfo>;
+
+/** An engine unit of values 0…1, shown as a percentage. */
+export function isFraction(unit: string | undefined): boolean {
+  return unit === 'fraction';
+}
+
+/**
+ * What follows a number in an engine unit: nothing for fractions and
+ * percentages (the number carries its %), indices and ranks; × for a ratio;
+ * else the unit itself ("Mb/s", "ms", "packets").
+ */
+export function unitSuffix(unit: string): string {
+  switch (unit) {
+    case 'fraction':
+    case '%':
+    case 'index':
+    case 'rank':
+      return '';
+    case 'ratio':
+      return '×';
+    default:
+      return unit;
+  }
+}
+
+/** A number with about three significant digits (tables, tooltips); a fraction as a percentage, a % value with its sign. */
+export function formatValue(v: number | null | undefined, unit?: string): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';
-  if (info?.percent) return `${round3(v * 100)}%`;
+  if (isFraction(unit)) return `${round3(v * 100)}%`;
+  if (unit === '%') return `${round3(v)}%`;
   return round3(v);
 }
 
@@ -55,11 +82,11 @@ function round3(v: number): string {
   return String(Number(s));
 }
 
-/** A value with its unit ("828 Mb/s", "38%", "0.97"). */
-export function withUnit(v: number | null | undefined, info: MetricInfo): string {
-  const s = formatValue(v, info);
-  if (s === '—' || info.percent || !info.unit) return s;
-  return `${s} ${info.unit}`;
+/** A value with its unit ("828 Mb/s", "38%", "0.97"), the unit an engine unit. */
+export function withUnit(v: number | null | undefined, unit: string): string {
+  const s = formatValue(v, unit);
+  const suffix = unitSuffix(unit);
+  return s === '—' || !suffix ? s : `${s} ${suffix}`;
 }
 
 /** A small fraction as text: 0.04 → "1/25", 0.08 → "2/25", 0.3 → "0.3". */

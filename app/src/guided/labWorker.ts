@@ -1,12 +1,13 @@
 // A guided-lab module Web Worker: one wasm instance, one call at a time
-// (see workerCore.ts for the logic and protocol.ts for the messages). It
+// (see workerCore.ts for the logic, protocol.ts for the calls and
+// ../engine/protocol.ts for the envelope). It
 // loads the guided-lab engine (engine-wasm/lab-bindings), a module of its
 // own so that the lab page's first load carries only the single-run engine.
 
 import init, * as bindings from './pkg/sawtooth_lab_bindings.js';
 import type { LabEngine } from './engineApi';
 import type { FromLabWorker, ToLabWorker } from './protocol';
-import { errorMessage, handleCall } from './workerCore';
+import { handleCall, outcomeMessage } from './workerCore';
 
 // Compile-time check that the built package has the lab API.
 const engine: LabEngine = bindings;
@@ -19,20 +20,19 @@ const scope = self as unknown as WorkerScope;
 
 const loaded: Promise<boolean> = init().then(
   () => {
-    scope.postMessage({ type: 'ready' });
+    scope.postMessage({ type: 'ready', info: null });
     return true;
   },
   (e: unknown) => {
-    scope.postMessage({ type: 'load-error', message: `the engine failed to load: ${errorMessage(e)}` });
+    const detail = e instanceof Error ? e.message || e.name : String(e);
+    scope.postMessage({ type: 'load-error', error: { kind: 'load', message: `the engine failed to load: ${detail}` } });
     return false;
   },
 );
 
 scope.onmessage = async (ev: MessageEvent<ToLabWorker>) => {
-  const msg = ev.data;
-  if (msg.type !== 'call') return;
+  const { id, call } = ev.data;
   if (!(await loaded)) return;
-  const call = msg.call;
   if (call.fn === 'run' && call.debug === 'crash') {
     // An uncaught error outside any promise: the page sees the Worker's
     // error event, like a worker that died.
@@ -41,8 +41,5 @@ scope.onmessage = async (ev: MessageEvent<ToLabWorker>) => {
     }, 0);
     return;
   }
-  const out = handleCall(engine, call, () => performance.now());
-  scope.postMessage(
-    out.ok ? { type: 'return', id: msg.id, value: out.value, wallMs: out.wallMs } : { type: 'throw', id: msg.id, message: out.message, fatal: out.fatal },
-  );
+  scope.postMessage(outcomeMessage(id, handleCall(engine, call, () => performance.now())));
 };

@@ -1,14 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { engineErrorText } from '../engine/errors';
 import type { PointResult } from '../engine/generated/labs';
 import { defaultPoolSize, MIN_POINT_DEADLINE_MS, pointDeadlineMs, POINT_DEADLINE_FACTOR, SweepPool, type SweepEvents, type SweepOutcome } from './pool';
 import type { PointDebug } from './protocol';
 import { createFakeLabWorker, fakeLabEngine, type FakeLabWorker, type FakeOptions } from './testing/fakeLabWorker';
 import { LabWorker } from './workerClient';
+import { handleCall, outcomeMessage } from './workerCore';
 
 function recorder() {
   const log: string[] = [];
   const results = new Map<number, PointResult>();
   const errors = new Map<number, { message: string; crashed: boolean }>();
+  /** The kind of each failed point's EngineError. */
+  const kinds = new Map<number, string>();
   let outcome: SweepOutcome | null = null;
   const events: SweepEvents = {
     started: (i, slot) => log.push(`start ${i}@${slot}`),
@@ -16,16 +20,17 @@ function recorder() {
       log.push(`done ${i}`);
       results.set(i, r);
     },
-    failed: (i, message, crashed) => {
+    failed: (i, error, crashed) => {
       log.push(`fail ${i}`);
-      errors.set(i, { message, crashed });
+      errors.set(i, { message: engineErrorText(error), crashed });
+      kinds.set(i, error.kind);
     },
     finished: (o) => {
       log.push(`finished ${o.status}`);
       outcome = o;
     },
   };
-  return { log, results, errors, events, outcome: () => outcome };
+  return { log, results, errors, kinds, events, outcome: () => outcome };
 }
 
 function makePool(size: number, engineOpts: Parameters<typeof fakeLabEngine>[0] = {}, o: FakeOptions = {}) {
@@ -153,6 +158,7 @@ describe('SweepPool', () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(rec.outcome()).toEqual({ status: 'done' });
     expect(rec.errors.get(2)).toEqual({ message: expect.stringContaining('trapped'), crashed: true });
+    expect(rec.kinds.get(2)).toBe('trap');
     expect([...rec.results.keys()].sort()).toEqual([0, 1, 3, 4, 5]);
     expect(pool.replaced).toBe(1);
     expect(workers).toHaveLength(3);
@@ -168,6 +174,7 @@ describe('SweepPool', () => {
     expect(rec.outcome()).toEqual({ status: 'done' });
     expect(rec.errors.get(1)!.crashed).toBe(true);
     expect(rec.errors.get(1)!.message).toMatch(/stopped unexpectedly/);
+    expect(rec.kinds.get(1)).toBe('trap');
     expect(rec.results.size).toBe(4);
     expect(workers).toHaveLength(3);
   });
@@ -178,6 +185,7 @@ describe('SweepPool', () => {
     pool.run({ lab: 'x', quick: true, order: [0, 5, 1] }, rec.events);
     await vi.advanceTimersByTimeAsync(100);
     expect(rec.errors.get(5)).toEqual({ message: 'lab x has 2 points, not 6', crashed: false });
+    expect(rec.kinds.get(5)).toBe('internal');
     expect(rec.results.size).toBe(2);
     expect(workers).toHaveLength(1);
   });
@@ -224,7 +232,7 @@ describe('SweepPool', () => {
     const rec = recorder();
     pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3] }, rec.events);
     await vi.advanceTimersByTimeAsync(50);
-    expect(rec.outcome()).toEqual({ status: 'error', message: 'the engine failed to load: 404' });
+    expect(rec.outcome()).toEqual({ status: 'error', error: { kind: 'load', message: 'the engine failed to load: 404' } });
     expect(rec.results.size).toBe(0);
     expect(rec.errors.size).toBe(0);
   });
@@ -245,7 +253,20 @@ describe('LabWorker', () => {
     const w = new LabWorker(createFakeLabWorker(fakeLabEngine()));
     const p = w.call({ fn: 'meta' });
     w.terminate();
-    await expect(p).rejects.toMatchObject({ fatal: true, crashed: false });
+    // Stopped, not crashed: the calls fail as cancelled.
+    await expect(p).rejects.toMatchObject({ fatal: true, error: { kind: 'internal', message: 'cancelled' } });
     await expect(w.call({ fn: 'meta' })).rejects.toMatchObject({ fatal: true });
+  });
+});
+
+describe('the lab worker’s answers', () => {
+  it('are in the engine workers’ envelope, failures as EngineErrors: a trap is fatal, an error the bindings throw is not', () => {
+    const engine = fakeLabEngine({ points: 2, trapAt: [1] });
+    const trap = handleCall(engine, { fn: 'run', lab: 'x', quick: true, index: 1 }, () => 0);
+    expect(outcomeMessage(3, trap)).toEqual({ type: 'error', id: 3, fatal: true, error: { kind: 'trap', message: 'the engine trapped (unreachable)' } });
+    const bad = handleCall(engine, { fn: 'run', lab: 'x', quick: true, index: 5 }, () => 0);
+    expect(outcomeMessage(4, bad)).toEqual({ type: 'error', id: 4, fatal: false, error: { kind: 'internal', message: 'lab x has 2 points, not 6' } });
+    const ok = handleCall(engine, { fn: 'run', lab: 'x', quick: true, index: 0 }, () => 0);
+    expect(outcomeMessage(5, ok)).toMatchObject({ type: 'reply', id: 5, reply: { value: { total_throughput_mbps: 100 }, wallMs: 0 } });
   });
 });

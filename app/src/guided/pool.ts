@@ -4,9 +4,10 @@
 // Cancelling terminates every worker (a run cannot be interrupted inside the
 // wasm call) and starts a fresh pool.
 
+import type { EngineCallError, EngineError } from '../engine/errors';
 import type { PointResult } from '../engine/generated/labs';
 import type { PointDebug } from './protocol';
-import { LabWorker, type LabCallError, type LabWorkerLike } from './workerClient';
+import { LabWorker, type LabWorkerLike } from './workerClient';
 
 /** The most workers a pool starts, whatever the machine reports. */
 export const MAX_POOL_SIZE = 8;
@@ -53,13 +54,14 @@ export function pointDeadlineMs(cost: number | undefined, workPerMs: number | nu
   return Math.max(MIN_POINT_DEADLINE_MS, (POINT_DEADLINE_FACTOR * cost) / workPerMs);
 }
 
-export type SweepOutcome = { status: 'done' } | { status: 'cancelled' } | { status: 'error'; message: string };
+/** 'error': the sweep could not run at all (the engine does not load here). */
+export type SweepOutcome = { status: 'done' } | { status: 'cancelled' } | { status: 'error'; error: EngineError };
 
 export interface SweepEvents {
   started(index: number, slot: number): void;
   result(index: number, result: PointResult, wallMs: number): void;
   /** The point failed; `crashed`: its worker died or trapped and was replaced. */
-  failed(index: number, message: string, crashed: boolean): void;
+  failed(index: number, error: EngineError, crashed: boolean): void;
   finished(outcome: SweepOutcome): void;
 }
 
@@ -228,7 +230,7 @@ export class SweepPool {
         cur.events.result(index, r.value, r.wallMs);
         this.pump(cur, slot);
       },
-      (e: LabCallError) => this.callFailed(cur, slot, [index], e),
+      (e: EngineCallError) => this.callFailed(cur, slot, [index], e),
     );
   }
 
@@ -247,26 +249,27 @@ export class SweepPool {
         cur.running -= indices.length;
         r.value.forEach((item, k) => {
           if (item.ok) cur.events.result(indices[k], item.result, item.wallMs);
-          else cur.events.failed(indices[k], item.message, false);
+          else cur.events.failed(indices[k], item.error, false);
         });
         this.pump(cur, slot);
       },
-      (e: LabCallError) => this.callFailed(cur, slot, indices, e),
+      (e: EngineCallError) => this.callFailed(cur, slot, indices, e),
     );
   }
 
   /** A call failed as a whole: every point in it is reported failed (crashed if its worker died). */
-  private callFailed(cur: Current, slot: number, indices: number[], e: LabCallError): void {
+  private callFailed(cur: Current, slot: number, indices: number[], e: EngineCallError): void {
     if (cur.over) return;
     cur.running -= indices.length;
-    if (e.load) {
+    if (e.error.kind === 'load') {
       // The engine cannot load here: every point would fail the same way.
       this.stopAll();
-      this.finish(cur, { status: 'error', message: e.message });
+      this.finish(cur, { status: 'error', error: e.error });
       return;
     }
+    // A fatal failure (a trap, a dead or silent worker) took the worker with it.
     if (e.fatal) this.replaced++;
-    for (const i of indices) cur.events.failed(i, e.message, e.fatal || e.crashed);
+    for (const i of indices) cur.events.failed(i, e.error, e.fatal);
     this.pump(cur, slot);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chartPlan, runCount, showsGain, showsRanking } from './presentation';
+import { aggregateMetrics, chartPlan, runCount, showsGain, showsRanking } from './presentation';
 import { lab, series } from './testing/fixtures';
 
 describe('chartPlan', () => {
@@ -29,6 +29,13 @@ describe('tables and counts', () => {
     expect(showsRanking(lab({ series: [], ranking: { by: 'total_throughput_mbps', tie_break: 'standard_throughput_mbps', tie_tolerance: 0.01 } }))).toBe(true);
     expect(showsRanking(lab({ series: [] }))).toBe(false);
     expect(showsGain(lab({ series: [], sweep: { axis: 'streams_per_host', label: 'Streams', unit: '', values: [1], log_scale: false } }))).toBe(true);
+  });
+
+  it('asks the engine to aggregate what the charts and tables draw, each metric once', () => {
+    const ranked = lab({ series: [], metrics: ['total_throughput_mbps', 'rank'], ranking: { by: 'total_throughput_mbps', tie_break: 'standard_throughput_mbps', tie_tolerance: 0.01 } });
+    expect(aggregateMetrics(ranked)).toEqual(['total_throughput_mbps', 'standard_share']);
+    const streams = lab({ series: [], metrics: ['jain_index'], sweep: { axis: 'streams_per_host', label: 'Streams', unit: '', values: [1], log_scale: false } });
+    expect(aggregateMetrics(streams)).toEqual(['jain_index', 'total_throughput_mbps']);
   });
 
   it('counts runs at each scale', () => {

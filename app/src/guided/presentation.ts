@@ -4,9 +4,9 @@
 // maximum rate, the ranking table where the paper ranked the series, and
 // the gain over Standard TCP for parallel streams.
 
-import type { Lab } from '../engine/generated/labs';
+import type { ChartMetric, Lab } from '../engine/generated/labs';
 import { mixedSeries } from './chartData';
-import { METRICS, type ChartMetric } from './format';
+import { METRICS } from './format';
 
 export interface ChartPlan {
   /** Stable id: data-testid="lab-chart-<id>". */
@@ -37,6 +37,14 @@ export function showsRanking(lab: Lab): boolean {
 
 export function showsGain(lab: Lab): boolean {
   return lab.sweep.axis === 'streams_per_host';
+}
+
+/** The metrics whose seed aggregates the lab's charts and tables draw (asked of the engine with each comparison). */
+export function aggregateMetrics(lab: Lab): ChartMetric[] {
+  const metrics = new Set<ChartMetric>(chartPlan(lab).map((p) => p.metric));
+  if (showsGain(lab)) metrics.add('total_throughput_mbps');
+  if (showsRanking(lab)) metrics.add('standard_share');
+  return [...metrics];
 }
 
 /** Runs in the sweep at a scale (series × swept values × seeds), from the definition. */

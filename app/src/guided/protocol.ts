@@ -1,10 +1,13 @@
-// Messages between the page and a guided-lab worker (labWorker.ts). Each
-// worker holds one wasm instance and answers one call at a time; a sweep
-// spreads its points over a pool of them (pool.ts).
+// The guided-lab workers' calls (labWorker.ts), in the engine workers'
+// envelope (../engine/protocol.ts). Each worker holds one wasm instance and
+// answers one call at a time; a sweep spreads its points over a pool of
+// them (pool.ts).
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
-import type { ClaimOutcome } from '../engine/generated/labs';
+import type { ChartMetric, ClaimOutcome, SweepAggregates } from '../engine/generated/labs';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { EngineError } from '../engine/errors';
+import type { WorkerMessage, WorkerRequest } from '../engine/protocol';
 
 /** Debug switches for one point (e2e tests of crash recovery). */
 export type PointDebug = 'trap' | 'crash';
@@ -23,13 +26,15 @@ export type LabCall =
   | { fn: 'ablationRow'; lab: string; variant: number; results: string }
   | { fn: 'compare'; lab: string; results: string }
   | { fn: 'claims'; lab: string; quick: boolean; results: string }
-  | { fn: 'rank'; lab: string; results: string };
+  | { fn: 'rank'; lab: string; results: string }
+  /** The seed aggregates of `metrics` that the result charts and tables draw. */
+  | { fn: 'aggregates'; lab: string; quick: boolean; metrics: ChartMetric[]; results: string };
 
 /** The ranking as rank_lab_json returns it: [series, combined, tie-break metric] best first, or null. */
 export type RankRow = [string, number, number];
 
 /** One point of a batch: its result and the engine's time on it, or why it failed (not a trap: a trap fails the whole call). */
-export type BatchItem = { ok: true; result: PointResult; wallMs: number } | { ok: false; message: string };
+export type BatchItem = { ok: true; result: PointResult; wallMs: number } | { ok: false; error: EngineError };
 
 export interface CallValues {
   meta: { labs: LabsFile; paper: PaperFile };
@@ -39,15 +44,17 @@ export interface CallValues {
   compare: Comparison[];
   claims: ClaimOutcome[];
   rank: RankRow[] | null;
+  aggregates: SweepAggregates;
   ablation: AblationVariant[];
   ablationRow: AblationRow;
 }
 
-export type ToLabWorker = { type: 'call'; id: number; call: LabCall };
+/** A call's answer: its value and the time the engine spent on it, inside the worker. */
+export interface LabReply {
+  value: unknown;
+  wallMs: number;
+}
 
-export type FromLabWorker =
-  | { type: 'ready' }
-  | { type: 'load-error'; message: string }
-  | { type: 'return'; id: number; value: unknown; wallMs: number }
-  /** fatal: the wasm instance trapped and must not be used again. */
-  | { type: 'throw'; id: number; message: string; fatal: boolean };
+export type ToLabWorker = WorkerRequest<LabCall>;
+/** A lab worker's 'ready' carries nothing: the lab definitions come with the 'meta' call. */
+export type FromLabWorker = WorkerMessage<null, LabReply>;

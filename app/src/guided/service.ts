@@ -1,9 +1,10 @@
-// Lab definitions, sweep points and the paper comparison, from a worker of
-// their own (so that they answer while the pool's workers are busy running
-// points). Every number comes from the engine.
+// Lab definitions, sweep points, the paper comparison and the seed
+// aggregates the result charts draw, from a worker of their own (so that
+// they answer while the pool's workers are busy running points). Every
+// number comes from the engine.
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
-import type { ClaimOutcome } from '../engine/generated/labs';
+import type { ChartMetric, ClaimOutcome, SweepAggregates } from '../engine/generated/labs';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 import type { RankRow } from './protocol';
 import { LabWorker, type LabWorkerLike } from './workerClient';
@@ -53,6 +54,11 @@ export class LabService {
   /** The lab's sentences about its runs at this scale, filled from and checked against `results`. */
   async claims(lab: string, quick: boolean, results: readonly PointResult[]): Promise<ClaimOutcome[]> {
     return (await this.w().call({ fn: 'claims', lab, quick, results: JSON.stringify(results) })).value;
+  }
+
+  /** The seed aggregates of `metrics` over `results` (the result charts and tables), at this scale. */
+  async aggregates(lab: string, quick: boolean, metrics: readonly ChartMetric[], results: readonly PointResult[]): Promise<SweepAggregates> {
+    return (await this.w().call({ fn: 'aggregates', lab, quick, metrics: [...metrics], results: JSON.stringify(results) })).value;
   }
 
   async rank(lab: string, results: readonly PointResult[]): Promise<RankRow[] | null> {

@@ -47,8 +47,9 @@ describe('SweepStore', () => {
     await settle(50);
     expect(store.getSnapshot()).toMatchObject({ state: 'idle', restored: false });
     expect(store.getSnapshot().points).toHaveLength(6);
-    // The paper table is there before any run.
+    // The paper table is there before any run, and the charts' (empty) aggregates.
     expect(store.getSnapshot().comparisons).toEqual([{ key: 'k', simulated_points: 0 }]);
+    expect(store.getSnapshot().aggregates).toEqual({ at_x: [], series: [] });
     const states: string[] = [];
     store.subscribe(() => states.push(store.getSnapshot().state));
     store.run();
@@ -64,12 +65,15 @@ describe('SweepStore', () => {
     expect(s.results.every((r) => r !== null)).toBe(true);
     expect(s.results[3]!.total_throughput_mbps).toBe(103);
     expect(s.comparisons).toEqual([{ key: 'k', simulated_points: 6 }]);
+    // The charts draw the engine's aggregates of every result, asked for the lab's chart metrics.
+    expect(s.aggregates!.at_x.map((a) => [a.metric, a.mean])).toEqual(s.results.map((r) => ['total_throughput_mbps', r!.total_throughput_mbps]));
     expect(states.at(-1)).toBe('done');
   });
 
   it('tells subscribers of point progress once a frame, and compares at most every COMPARE_EVERY_MS while running', async () => {
     const { store, service } = setup({ points: 40, delay: 5 });
     const compare = vi.spyOn(service, 'compare');
+    const aggregates = vi.spyOn(service, 'aggregates');
     void store.load();
     await settle(50);
     let heard = 0;
@@ -82,6 +86,9 @@ describe('SweepStore', () => {
     // 40 results (and 40 starts) in well under a second: far fewer notifications and comparisons.
     expect(heard).toBeLessThan(40);
     expect(compare.mock.calls.length).toBeLessThan(10);
+    // The charts' aggregates come with each comparison, the last over every result.
+    expect(aggregates.mock.calls.length).toBe(compare.mock.calls.length);
+    expect(s.aggregates!.at_x).toHaveLength(40);
   });
 
   it('asks the engine what the text’s sentences say of the results so far, and only for a lab that has some', async () => {

@@ -2,12 +2,15 @@
 // state of each (pending, running, done, failed), the results as they
 // arrive, and the paper comparison recomputed by the engine as results come
 // in (at most every COMPARE_EVERY_MS while the sweep runs), with the lab's
-// sentences about its runs checked against them. Subscribe
+// sentences about its runs checked against them and the seed aggregates
+// its result charts draw. Subscribe
 // with useSyncExternalStore. Results are kept for the browser
 // tab (sessionStorage), so coming back from a drill-down shows them again.
 
-import type { ClaimOutcome } from '../engine/generated/labs';
+import { engineErrorText } from '../engine/errors';
+import type { ChartMetric, ClaimOutcome, SweepAggregates } from '../engine/generated/labs';
 import type { Comparison, Lab, PointResult, SweepPoint } from '../engine/generated/labs';
+import { aggregateMetrics } from './presentation';
 import { pointCost, runOrder, type PointStatus } from './progress';
 import type { SweepOutcome, SweepPool } from './pool';
 import type { PointDebug, RankRow } from './protocol';
@@ -18,6 +21,7 @@ export type LabRunState = 'loading' | 'idle' | 'running' | 'done' | 'cancelled' 
 export interface PointState {
   status: PointStatus;
   result: PointResult | null;
+  /** Why the point failed, as text (the engine's error). */
   error: string | null;
   /** The point's worker died or trapped. */
   crashed: boolean;
@@ -40,6 +44,8 @@ export interface SweepSnapshot {
   ranking: RankRow[] | null;
   /** What the lab's text says these runs show, each sentence checked against them (null: not asked yet). */
   claims: ClaimOutcome[] | null;
+  /** The engine's seed aggregates of these results, for the result charts and tables (null: not asked yet). */
+  aggregates: SweepAggregates | null;
   startedAt: number | null;
   finishedAt: number | null;
   /** Results restored from this tab's earlier visit. */
@@ -59,9 +65,10 @@ export interface SweepStoreDeps {
 const STORAGE_PREFIX = 'sawtooth.labs.v1';
 const SAVE_EVERY_MS = 2000;
 /**
- * While a sweep runs, the paper comparison (three engine calls over every
- * result so far, on the service worker, which shares the cores with the
- * pool) is recomputed at most this often; the final one comes when it ends.
+ * While a sweep runs, the paper comparison and the charts' seed aggregates
+ * (up to four engine calls over every result so far, on the service worker,
+ * which shares the cores with the pool) are recomputed at most this often;
+ * the final ones come when it ends. The result charts update with them.
  */
 export const COMPARE_EVERY_MS = 500;
 /**
@@ -116,9 +123,12 @@ export class SweepStore {
   private notifyPending = false;
   private lastNotify = -Infinity;
   private compareTimer: ReturnType<typeof setTimeout> | null = null;
+  /** What the charts and tables draw, aggregated by the engine with each comparison. */
+  private readonly metrics: ChartMetric[];
 
   constructor(lab: Lab, quick: boolean, deps: SweepStoreDeps) {
     this.deps = deps;
+    this.metrics = aggregateMetrics(lab);
     this.snap = {
       lab,
       quick,
@@ -130,6 +140,7 @@ export class SweepStore {
       comparisons: null,
       ranking: null,
       claims: null,
+      aggregates: null,
       startedAt: null,
       finishedAt: null,
       restored: false,
@@ -177,7 +188,11 @@ export class SweepStore {
     return `${STORAGE_PREFIX}:${this.snap.lab.id}:${this.snap.quick ? 'quick' : 'full'}`;
   }
 
-  /** Fetch the sweep's points, restore this tab's results, compare with the paper. */
+  /**
+   * Fetch the sweep's points, restore this tab's results, compare with the
+   * paper; idle (or done) once the comparison and the charts' aggregates of
+   * what was restored are in.
+   */
   async load(): Promise<void> {
     const { lab, quick } = this.snap;
     let points: SweepPoint[];
@@ -202,8 +217,9 @@ export class SweepStore {
       }
     }
     const complete = results.every((r) => r !== null);
-    this.set({ points, pointStates, results, restored, state: complete && points.length > 0 ? 'done' : 'idle' });
+    this.set({ points, pointStates, results, restored });
     await this.refreshComparisons();
+    this.set({ state: complete && points.length > 0 ? 'done' : 'idle' });
   }
 
   private readSaved(): Saved | null {
@@ -265,7 +281,7 @@ export class SweepStore {
           this.save();
           this.compareSoon();
         },
-        failed: (i, message, crashed) => this.patchPoint(i, { status: 'error', error: message, crashed }),
+        failed: (i, error, crashed) => this.patchPoint(i, { status: 'error', error: engineErrorText(error), crashed }),
         finished: (o) => void this.finished(o),
       },
     );
@@ -298,7 +314,7 @@ export class SweepStore {
     await this.refreshComparisons();
     if (o.status === 'done') this.set({ state: 'done' });
     else if (o.status === 'cancelled') this.set({ state: 'cancelled' });
-    else this.set({ state: 'error', message: o.message });
+    else this.set({ state: 'error', message: engineErrorText(o.error) });
   }
 
   cancel(): void {
@@ -315,7 +331,7 @@ export class SweepStore {
     void this.refreshComparisons();
   }
 
-  /** Ask the engine for the comparison (ranking, sentences) of the results so far; one request at a time. */
+  /** Ask the engine for the comparison (ranking, sentences, the charts' aggregates) of the results so far; one request at a time. */
   refreshComparisons(): Promise<void> {
     const done = new Promise<void>((resolve) => this.compareWaiters.push(resolve));
     if (this.compareBusy) {
@@ -335,12 +351,13 @@ export class SweepStore {
       const { lab, quick } = this.snap;
       const id = lab.id;
       try {
-        const [comparisons, ranking, claims] = await Promise.all([
+        const [comparisons, ranking, claims, aggregates] = await Promise.all([
           this.deps.service.compare(id, results),
           lab.ranking ? this.deps.service.rank(id, results) : Promise.resolve(null),
           lab.guide.simulator.length ? this.deps.service.claims(id, quick, results) : Promise.resolve([]),
+          this.deps.service.aggregates(id, quick, this.metrics, results),
         ]);
-        this.set({ comparisons, ranking, claims });
+        this.set({ comparisons, ranking, claims, aggregates });
       } catch (e) {
         this.set({ message: `The comparison with the paper failed: ${(e as Error).message}` });
       }

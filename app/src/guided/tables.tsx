@@ -2,11 +2,11 @@
 // (from the engine's comparison), the [a, b] ranking, the gain of parallel
 // streams over Standard TCP, and the points that failed.
 
-import type { Comparison, Lab, Paper, PaperValue, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { Comparison, Lab, Paper, PaperValue, PointResult, SweepAggregates, SweepPoint } from '../engine/generated/labs';
 import { sourceCite } from './cite';
 import { fidelitySummary, seriesIndistinguishable } from './fidelityNote';
 import { gainOverStandard, seriesMean } from './chartData';
-import { formatAt, formatValue, formatX, METRICS } from './format';
+import { formatAt, formatValue, formatX, METRICS, unitSuffix } from './format';
 import type { RankRow } from './protocol';
 import type { PointState } from './sweepStore';
 
@@ -22,8 +22,8 @@ function signed(v: number, text: string): string {
 export function comparisonCells(c: Comparison): { paper: string; simulated: string; difference: string } {
   const fractionUnit = c.unit === 'fraction';
   const percentUnit = c.unit === '%';
-  const fmt = (v: number) => (fractionUnit ? `${formatValue(v * 100)}%` : percentUnit ? `${formatValue(v)}%` : c.unit === 'rank' ? String(Math.round(v * 100) / 100) : formatValue(v));
-  const unit = fractionUnit || percentUnit || c.unit === 'rank' || c.unit === 'index' ? '' : ` ${c.unit}`;
+  const fmt = (v: number) => (c.unit === 'rank' ? String(Math.round(v * 100) / 100) : formatValue(v, c.unit));
+  const unit = unitSuffix(c.unit) ? ` ${unitSuffix(c.unit)}` : '';
   const range = c.paper_range ? ` (${fmt(c.paper_range[0])} to ${fmt(c.paper_range[1])})` : '';
   const paper = `${fmt(c.paper)}${unit}${range}`;
   if (c.simulated === null || c.difference === null) return { paper, simulated: '', difference: '' };
@@ -167,11 +167,11 @@ export function PaperTable(props: { lab: Lab; comparisons: Comparison[] | null; 
   );
 }
 
-export function RankingTable(props: { lab: Lab; ranking: RankRow[] | null; points: readonly SweepPoint[]; results: readonly (PointResult | null)[]; paper: readonly PaperValue[] }) {
-  const { lab, ranking, points, results, paper } = props;
+export function RankingTable(props: { lab: Lab; ranking: RankRow[] | null; aggregates: SweepAggregates | null; paper: readonly PaperValue[] }) {
+  const { lab, ranking, aggregates, paper } = props;
   if (!ranking || ranking.length === 0) return <p className="muted">The ranking appears as results come in.</p>;
   const paperRank = new Map(paper.filter((v) => v.metric === 'rank').map((v) => [v.series, v.value]));
-  const share = METRICS.standard_share;
+
   return (
     <div className="table-scroll">
       <table className="lab-table ranking-table" data-testid="ranking-table">
@@ -193,7 +193,7 @@ export function RankingTable(props: { lab: Lab; ranking: RankRow[] | null; point
               <th scope="row">{seriesLabel(lab, id)}</th>
               <td className="num">{formatValue(combined)} Mb/s</td>
               <td className="num">{formatValue(standard)} Mb/s</td>
-              <td className="num">{formatValue(seriesMean('standard_share', id, lab, points, results), share)}</td>
+              <td className="num">{formatValue(seriesMean(aggregates, 'standard_share', id), METRICS.standard_share.unit)}</td>
               <td className="num">{paperRank.get(id) ?? '—'}</td>
             </tr>
           ))}
@@ -203,9 +203,9 @@ export function RankingTable(props: { lab: Lab; ranking: RankRow[] | null; point
   );
 }
 
-export function GainTable(props: { lab: Lab; points: readonly SweepPoint[]; results: readonly (PointResult | null)[] }) {
-  const { lab, points, results } = props;
-  const rows = gainOverStandard(lab, points, results);
+export function GainTable(props: { lab: Lab; points: readonly SweepPoint[]; aggregates: SweepAggregates | null }) {
+  const { lab, points, aggregates } = props;
+  const rows = gainOverStandard(lab, points, aggregates);
   const series = [...new Set(rows.flatMap((r) => r.cells.map((c) => c.series)))];
   if (series.length === 0) return null;
   return (

@@ -1,7 +1,9 @@
 // The page side of one guided-lab worker: calls as promises, and the
 // worker's death (a trap, an uncaught error, a failed load) as a rejection
-// of every outstanding call with `crashed` set.
+// of every outstanding call. Every failure is an EngineCallError carrying
+// an EngineError (../engine/errors.ts), as the lab page's runs report theirs.
 
+import { EngineCallError, type EngineError } from '../engine/errors';
 import type { CallValues, FromLabWorker, LabCall, ToLabWorker } from './protocol';
 
 /** The part of Worker used here (a fake in unit tests). */
@@ -16,22 +18,6 @@ export function createLabModuleWorker(): LabWorkerLike {
   return new Worker(new URL('./labWorker.ts', import.meta.url), { type: 'module', name: 'sawtooth-lab' }) as LabWorkerLike;
 }
 
-export class LabCallError extends Error {
-  /** The worker can no longer be used (it trapped, died or never loaded). */
-  readonly fatal: boolean;
-  /** The worker died (or failed to load) rather than reporting an error. */
-  readonly crashed: boolean;
-  /** The worker never became ready. */
-  readonly load: boolean;
-  constructor(message: string, o: { fatal: boolean; crashed: boolean; load?: boolean }) {
-    super(message);
-    this.name = 'LabCallError';
-    this.fatal = o.fatal;
-    this.crashed = o.crashed;
-    this.load = o.load ?? false;
-  }
-}
-
 export interface CallReturn<T> {
   value: T;
   /** Time the engine spent on the call, inside the worker. */
@@ -40,7 +26,7 @@ export interface CallReturn<T> {
 
 interface Pending {
   resolve: (r: CallReturn<unknown>) => void;
-  reject: (e: LabCallError) => void;
+  reject: (e: EngineCallError) => void;
   /** The silence timer of a call with a deadline. */
   timer?: ReturnType<typeof setTimeout>;
 }
@@ -56,6 +42,9 @@ export interface CallOptions {
   deadlineMs?: number;
 }
 
+/** A failure after which the worker is not used again. */
+const fatal = (error: EngineError) => new EngineCallError(error, true);
+
 export class LabWorker {
   private readonly w: LabWorkerLike;
   private nextId = 1;
@@ -65,7 +54,7 @@ export class LabWorker {
   dead = false;
   readonly ready: Promise<void>;
   private readyResolve!: () => void;
-  private readyReject!: (e: LabCallError) => void;
+  private readyReject!: (e: EngineCallError) => void;
 
   constructor(w: LabWorkerLike) {
     this.w = w;
@@ -78,28 +67,27 @@ export class LabWorker {
     w.onerror = (ev) => {
       ev.preventDefault?.();
       const detail = ev.message ? `: ${ev.message}` : '';
+      // A worker that was ready and then died crashed; one that never got ready could not load.
       this.fail(
-        this.isReady
-          ? new LabCallError(`the lab worker stopped unexpectedly${detail}`, { fatal: true, crashed: true })
-          : new LabCallError(`the lab worker failed to start${detail}`, { fatal: true, crashed: true, load: true }),
+        fatal(this.isReady ? { kind: 'trap', message: `the lab worker stopped unexpectedly${detail}` } : { kind: 'load', message: `the lab worker failed to start${detail}` }),
       );
     };
   }
 
   call<K extends LabCall['fn']>(call: Extract<LabCall, { fn: K }>, options: CallOptions = {}): Promise<CallReturn<CallValues[K]>> {
-    if (this.dead) return Promise.reject(new LabCallError('the lab worker was stopped', { fatal: true, crashed: false }));
+    if (this.dead) return Promise.reject(fatal({ kind: 'internal', message: 'the lab worker was stopped' }));
     const id = this.nextId++;
     return new Promise<CallReturn<CallValues[K]>>((resolve, reject) => {
       const pending: Pending = { resolve: resolve as (r: CallReturn<unknown>) => void, reject };
       const limit = options.deadlineMs;
       if (limit !== undefined && Number.isFinite(limit)) {
         pending.timer = setTimeout(
-          () => this.fail(new LabCallError(`the lab worker stopped answering (no reply in ${Math.round(limit / 1000)} s)`, { fatal: true, crashed: true })),
+          () => this.fail(fatal({ kind: 'trap', message: `the lab worker stopped answering (no reply in ${Math.round(limit / 1000)} s)` })),
           limit,
         );
       }
       this.pending.set(id, pending);
-      this.w.postMessage({ type: 'call', id, call });
+      this.w.postMessage({ id, call });
     });
   }
 
@@ -108,23 +96,12 @@ export class LabWorker {
     return this.pending.size;
   }
 
+  /** Stop the worker; its outstanding calls are rejected as cancelled. */
   terminate(): void {
-    if (this.dead) return;
-    this.dead = true;
-    this.w.onmessage = null;
-    this.w.onerror = null;
-    this.w.terminate();
-    const p = this.pending;
-    this.pending = new Map();
-    const e = new LabCallError('cancelled', { fatal: true, crashed: false });
-    for (const { reject, timer } of p.values()) {
-      clearTimeout(timer);
-      reject(e);
-    }
-    this.readyReject(e);
+    this.fail(fatal({ kind: 'internal', message: 'cancelled' }));
   }
 
-  private fail(e: LabCallError): void {
+  private fail(e: EngineCallError): void {
     if (this.dead) return;
     this.dead = true;
     this.w.onmessage = null;
@@ -137,6 +114,13 @@ export class LabWorker {
       clearTimeout(timer);
       reject(e);
     }
+  }
+
+  private settle(id: number): Pending | undefined {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    clearTimeout(p?.timer);
+    return p;
   }
 
   private onMessage(msg: FromLabWorker): void {
@@ -146,21 +130,14 @@ export class LabWorker {
         this.readyResolve();
         return;
       case 'load-error':
-        this.fail(new LabCallError(msg.message, { fatal: true, crashed: true, load: true }));
+        this.fail(fatal(msg.error));
         return;
-      case 'return': {
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        clearTimeout(p?.timer);
-        p?.resolve({ value: msg.value, wallMs: msg.wallMs });
+      case 'reply':
+        this.settle(msg.id)?.resolve({ value: msg.reply.value, wallMs: msg.reply.wallMs });
         return;
-      }
-      case 'throw': {
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        clearTimeout(p?.timer);
-        const e = new LabCallError(msg.message, { fatal: msg.fatal, crashed: false });
-        p?.reject(e);
+      case 'error': {
+        const e = new EngineCallError(msg.error, msg.fatal);
+        this.settle(msg.id)?.reject(e);
         // A trapped instance is not used again.
         if (msg.fatal) this.fail(e);
         return;

@@ -1,24 +1,29 @@
 // The guided-lab worker's logic, free of the worker global scope so that it
 // can be tested against a fake engine: one call in, one answer out.
 
+import { toEngineError, type EngineError } from '../engine/errors';
 import type { LabEngine } from './engineApi';
 import type { PointResult } from '../engine/generated/labs';
-import type { BatchItem, LabCall } from './protocol';
+import type { BatchItem, FromLabWorker, LabCall } from './protocol';
 
-export type CallOutcome = { ok: true; value: unknown; wallMs: number } | { ok: false; message: string; fatal: boolean };
+export type CallOutcome = { ok: true; value: unknown; wallMs: number } | { ok: false; error: EngineError; fatal: boolean };
 
 /**
- * A WebAssembly trap (a Rust panic compiles to `unreachable`): the instance
- * may be left inconsistent, so the worker is replaced. Errors the bindings
- * throw on purpose (JsError: an unknown lab, a bad index) are plain Errors.
+ * What a call threw, as an EngineError. A WebAssembly trap (a Rust panic
+ * compiles to `unreachable`) may leave the instance inconsistent, so it is
+ * fatal: the worker is replaced. Errors the bindings throw on purpose
+ * (JsError: an unknown lab, a bad index) are `internal` and the instance
+ * goes on.
  */
-export function isTrap(e: unknown): boolean {
-  return typeof WebAssembly !== 'undefined' && e instanceof WebAssembly.RuntimeError;
+export function callError(e: unknown): { error: EngineError; fatal: boolean } {
+  const error = toEngineError(e);
+  if (error.kind !== 'trap') return { error, fatal: false };
+  return { error: { kind: 'trap', message: `the engine trapped (${error.message})` }, fatal: true };
 }
 
-export function errorMessage(e: unknown): string {
-  if (e instanceof Error) return e.message || e.name;
-  return String(e);
+/** The envelope message that answers call `id` with its outcome. */
+export function outcomeMessage(id: number, out: CallOutcome): FromLabWorker {
+  return out.ok ? { type: 'reply', id, reply: { value: out.value, wallMs: out.wallMs } } : { type: 'error', id, error: out.error, fatal: out.fatal };
 }
 
 function runPoint(engine: LabEngine, lab: string, quick: boolean, variant: number | undefined, index: number): string {
@@ -33,8 +38,9 @@ function runBatch(engine: LabEngine, call: Extract<LabCall, { fn: 'runBatch' }>,
       const result = JSON.parse(runPoint(engine, call.lab, call.quick, call.variant, index)) as PointResult;
       return { ok: true, result, wallMs: now() - t0 };
     } catch (e) {
-      if (isTrap(e)) throw e;
-      return { ok: false, message: errorMessage(e) };
+      const { error, fatal } = callError(e);
+      if (fatal) throw e;
+      return { ok: false, error };
     }
   });
 }
@@ -75,12 +81,14 @@ export function handleCall(engine: LabEngine, call: LabCall, now: () => number):
       case 'rank':
         value = JSON.parse(engine.rank_lab_json(call.lab, call.results));
         break;
+      case 'aggregates':
+        value = JSON.parse(engine.lab_aggregates_json(call.lab, call.quick, JSON.stringify(call.metrics), call.results));
+        break;
       default:
         throw new Error(`unknown call ${(call as { fn: string }).fn}`);
     }
     return { ok: true, value, wallMs: now() - t0 };
   } catch (e) {
-    const fatal = isTrap(e);
-    return { ok: false, message: fatal ? `the engine trapped (${errorMessage(e)})` : errorMessage(e), fatal };
+    return { ok: false, ...callError(e) };
   }
 }

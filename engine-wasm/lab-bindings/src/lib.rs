@@ -206,6 +206,27 @@ pub fn lab_claims_json(lab_id: &str, quick: bool, results_json: &str) -> Result<
     .expect("claims serialise"))
 }
 
+/// The seed aggregates the result charts and tables draw (SweepAggregates)
+/// for the metrics named in `metrics_json` (a JSON array of metric ids),
+/// from the point results gathered so far (a JSON array), as JSON.
+#[wasm_bindgen]
+pub fn lab_aggregates_json(
+    lab_id: &str,
+    quick: bool,
+    metrics_json: &str,
+    results_json: &str,
+) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let metrics: Vec<sawtooth_core::labs::ChartMetric> =
+        serde_json::from_str(metrics_json).map_err(|e| JsError::new(&format!("metrics: {e}")))?;
+    let results = parse_results(results_json)?;
+    let points = expanded(lab, quick, None)?;
+    Ok(serde_json::to_string(&sawtooth_core::labs::aggregate_sweep(
+        lab, &points, &results, &metrics,
+    ))
+    .expect("aggregates serialise"))
+}
+
 /// The lab's series ranked as the paper ranked them (`null` when the lab
 /// has no ranking): [[series, combined, standard], ...].
 #[wasm_bindgen]
@@ -216,4 +237,38 @@ pub fn rank_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsError
         serde_json::to_string(&sawtooth_core::labs::rank_series(lab, &results))
             .expect("ranking serialises"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_sent_back_by_the_page_read_as_the_values_measured() {
+        // The page holds results as JSON-parsed numbers and sends them back
+        // for the comparison and the aggregates: each must read back as the
+        // very f64 measured (serde_json's float_roundtrip), or a drawn mean
+        // of one run would differ from the run's value in the last bit.
+        let Ok(lab) = lab_or_error("txqueuelen") else {
+            panic!("lab 3 is shipped")
+        };
+        let Ok(points) = expanded(lab, true, None) else {
+            panic!("lab 3 expands")
+        };
+        let mut result = run_expanded(lab, &points, true, 0).expect("point 0 runs");
+        result.total_throughput_mbps = 915.4448256000001;
+        let json = serde_json::to_string(&[&result]).unwrap();
+        let Ok(back) = parse_results(&json) else {
+            panic!("results parse")
+        };
+        assert_eq!(
+            back[0].total_throughput_mbps.to_bits(),
+            result.total_throughput_mbps.to_bits()
+        );
+        let metrics = [sawtooth_core::labs::ChartMetric::Measured(
+            sawtooth_core::labs::Metric::TotalThroughputMbps,
+        )];
+        let agg = sawtooth_core::labs::aggregate_sweep(lab, &points, &back, &metrics);
+        assert_eq!(agg.at_x[0].mean, Some(915.4448256000001));
+    }
 }

@@ -7,6 +7,12 @@ import type { Aqm, LatencyProbe, Scenario } from "./scenario";
 export type Axis = "window_bytes" | "txqueuelen_pkts" | "rtt_ms" | "streams_per_host" | "flow_pairs" | "scalable_ab" | "seed" | "initial_ssthresh_pkts" | "bottleneck_rate_bps" | "buffer_pkts" | "buffer_bdp" | "mark_threshold_pkts";
 
 /**
+ * What a result chart plots: a measured metric or a derived one. Its id
+ * and unit are the metric's own.
+ */
+export type ChartMetric = Metric | DerivedMetric;
+
+/**
  * One check of a claim.
  */
 export type Check = { kind: CheckKind, metric: Metric, 
@@ -107,6 +113,13 @@ within_tolerance: boolean | null,
  * Simulated points (x × seeds) averaged.
  */
 points: number, source: PaperSource, };
+
+/**
+ * A quantity derived from a run's measurements together with its flow
+ * groups ([`super::SweepPoint::groups`]), so read with
+ * [`super::run_value`] rather than measured into [`super::PointResult`].
+ */
+export type DerivedMetric = "relative_fairness";
 
 /**
  * Algorithm and parameters for one flow of a series.
@@ -389,6 +402,33 @@ probe?: LatencyProbe,
 start_ms?: Array<number>, };
 
 /**
+ * One line of a result chart (a series, or one of its groups) at one
+ * swept value: the mean over the seeds that ran, with min and max.
+ */
+export type SeedAggregate = { metric: ChartMetric, series: string, 
+/**
+ * The group (series flow entry) of a per-group metric; `null` otherwise.
+ */
+group: number | null, x: SweepValue, 
+/**
+ * Over the runs with a value; `null` when none has one (never reached,
+ * undefined).
+ */
+mean: number | null, min: number | null, max: number | null, 
+/**
+ * Each finished run's value, in sweep order (`null`: none in that run).
+ */
+values: Array<number | null>, 
+/**
+ * The sweep's point indices of those runs.
+ */
+runs: Array<number>, 
+/**
+ * Their seeds.
+ */
+seeds: Array<number>, };
+
+/**
  * One line on the lab's charts: which algorithm (and parameters) each
  * flow runs, plus any scenario settings this series changes.
  */
@@ -400,6 +440,15 @@ export type Series = { id: string, label: string,
  * pairs) report their throughput together.
  */
 flows: Array<FlowSpec>, set: ScenarioPatch, };
+
+/**
+ * One series' mean of a metric over all its finished runs.
+ */
+export type SeriesMean = { metric: ChartMetric, series: string, 
+/**
+ * `null` when no run has a value.
+ */
+mean: number | null, };
 
 /**
  * One sentence about the simulated results.
@@ -455,6 +504,20 @@ label: string,
  * Unit of the values as stored (bytes, packets, ms, …).
  */
 unit: string, values: Array<SweepValue>, log_scale: boolean, };
+
+/**
+ * What the app's result charts and tables draw for a sweep's results.
+ */
+export type SweepAggregates = { 
+/**
+ * Per metric, series (lab order), group and swept value (sweep order),
+ * wherever at least one run has finished.
+ */
+at_x: Array<SeedAggregate>, 
+/**
+ * Per metric and series with finished runs.
+ */
+series: Array<SeriesMean>, };
 
 /**
  * One run of a sweep.

@@ -2,10 +2,10 @@
 // (workerCore.ts) against a fake engine, answers delivered after a chosen
 // delay (use with vi.useFakeTimers), structured-cloned like real messages.
 
-import type { PointResult } from '../../engine/generated/labs';
+import type { PointResult, SeedAggregate, SweepAggregates } from '../../engine/generated/labs';
 import type { LabEngine } from '../engineApi';
 import type { BatchItem, FromLabWorker, LabCall, ToLabWorker } from '../protocol';
-import { handleCall } from '../workerCore';
+import { handleCall, outcomeMessage } from '../workerCore';
 import type { LabWorkerLike } from '../workerClient';
 
 export interface FakeLabWorker extends LabWorkerLike {
@@ -69,6 +69,19 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): L
     },
     compare_lab_json: (_lab, results) => JSON.stringify([{ key: 'k', simulated_points: (JSON.parse(results) as unknown[]).length }]),
     rank_lab_json: () => 'null',
+    // Each result alone at its x, and a count of them per series.
+    lab_aggregates_json: (_lab, _quick, metrics, results) => {
+      const rs = JSON.parse(results) as PointResult[];
+      const out: SweepAggregates = { at_x: [], series: [] };
+      for (const metric of JSON.parse(metrics) as SeedAggregate['metric'][]) {
+        for (const r of rs) {
+          const v = r.total_throughput_mbps;
+          out.at_x.push({ metric, series: r.series, group: null, x: r.x, mean: v, min: v, max: v, values: [v], runs: [Number(r.x)], seeds: [r.seed] });
+        }
+        for (const series of new Set(rs.map((r) => r.series))) out.series.push({ metric, series, mean: rs.filter((r) => r.series === series).length });
+      }
+      return JSON.stringify(out);
+    },
     // One sentence, true once any result is in.
     lab_claims_json: (_lab, _quick, results) => {
       const n = (JSON.parse(results) as unknown[]).length;
@@ -145,20 +158,18 @@ export function createFakeLabWorker(engine: LabEngine, o: FakeOptions = {}): Fak
     if (out.ok && call.fn === 'runBatch') for (const item of out.value as BatchItem[]) if (item.ok) item.wallMs = delay / call.indices.length;
     setTimeout(() => {
       if (w.terminated) return;
-      const wallMs = now() - t0;
-      w.onmessage?.({
-        data: structuredClone(out.ok ? { type: 'return', id: msg.id, value: out.value, wallMs } : { type: 'throw', id: msg.id, message: out.message, fatal: out.fatal }),
-      } as MessageEvent<FromLabWorker>);
+      const answer = out.ok ? { ...out, wallMs: now() - t0 } : out;
+      w.onmessage?.({ data: structuredClone(outcomeMessage(msg.id, answer)) } as MessageEvent<FromLabWorker>);
     }, delay);
   };
   setTimeout(() => {
     if (w.terminated) return;
     if (o.loadError) {
-      post({ type: 'load-error', message: o.loadError });
+      post({ type: 'load-error', error: { kind: 'load', message: o.loadError } });
       return;
     }
     loaded = true;
-    post({ type: 'ready' });
+    post({ type: 'ready', info: null });
     for (const m of queue.splice(0)) handle(m);
   }, o.loadMs ?? 0);
   return w;

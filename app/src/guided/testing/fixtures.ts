@@ -1,7 +1,7 @@
 // Small labs, points and results for unit tests (shapes of the generated types).
 
 import type { ClaimOutcome } from '../../engine/generated/labs';
-import type { Comparison, Lab, PaperValue, PointResult, Series, SweepPoint, SweepValue } from '../../engine/generated/labs';
+import type { ChartMetric, Comparison, Lab, PaperValue, PointResult, SeedAggregate, Series, SweepAggregates, SweepPoint, SweepValue } from '../../engine/generated/labs';
 import type { Scenario } from '../../engine/types';
 
 export function series(id: string, flows: { algorithm: string; label?: string; standard?: boolean }[], set: Series['set'] = {}, label = id): Series {
@@ -111,4 +111,27 @@ export function claimOutcome(o: Partial<ClaimOutcome> = {}): ClaimOutcome {
     detail: 'Scalable TCP: 943 Mb/s (at 16 MB)',
     ...o,
   };
+}
+
+/** A seed aggregate as the engine sends it: one line at one swept value, over runs [point index, seed, value]. */
+export function seedAggregate(metric: ChartMetric, series: string, x: SweepValue, runs: [number, number, number | null][], group: number | null = null): SeedAggregate {
+  const values = runs.map(([, , v]) => v);
+  const defined = values.filter((v): v is number => v !== null);
+  return {
+    metric,
+    series,
+    group,
+    x,
+    mean: defined.length ? defined.reduce((a, b) => a + b, 0) / defined.length : null,
+    min: defined.length ? Math.min(...defined) : null,
+    max: defined.length ? Math.max(...defined) : null,
+    values,
+    runs: runs.map(([i]) => i),
+    seeds: runs.map(([, seed]) => seed),
+  };
+}
+
+/** The engine's aggregates when every point ran once: one cell per point, holding `values[i]`. */
+export function onePerPoint(metric: ChartMetric, points: readonly SweepPoint[], values: readonly (number | null)[]): SweepAggregates {
+  return { at_x: points.map((p, i) => seedAggregate(metric, p.series, p.x, [[i, p.seed, values[i]]])), series: [] };
 }

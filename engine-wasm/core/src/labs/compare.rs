@@ -1,6 +1,7 @@
 //! Paper vs simulation: the paper's ranking of the series and every
 //! published value next to the simulated one.
 
+use super::aggregate::{seed_mean, series_mean};
 use super::measure::PointResult;
 use super::paper::{PaperSource, PaperValue, Relation};
 use super::spec::{Lab, Metric, SweepValue};
@@ -37,39 +38,28 @@ pub struct Comparison {
     pub source: PaperSource,
 }
 
+/// The seed mean of `metric` for one series over the runs a paper value
+/// applies at, and how many runs had a value.
 fn mean_over(
     results: &[PointResult],
     series: &str,
     v: &PaperValue,
     metric: Metric,
 ) -> (Option<f64>, u32) {
-    let vals: Vec<f64> = results
-        .iter()
-        .filter(|r| r.series == series && v.applies_at(&r.x))
-        .filter_map(|r| r.value(metric, v.group))
-        .collect();
-    if vals.is_empty() {
-        (None, 0)
-    } else {
-        (
-            Some(vals.iter().sum::<f64>() / vals.len() as f64),
-            vals.len() as u32,
-        )
-    }
+    let spread = seed_mean(
+        results
+            .iter()
+            .filter(|r| r.series == series && v.applies_at(&r.x))
+            .map(|r| r.value(metric, v.group)),
+    );
+    (spread.map(|s| s.mean), spread.map_or(0, |s| s.runs))
 }
 
 /// Rank the lab's series as the paper did (None if the lab has no ranking).
 /// Series absent from `results` are left out.
 pub fn rank_series(lab: &Lab, results: &[PointResult]) -> Option<Vec<(String, f64, f64)>> {
     let ranking = lab.ranking.as_ref()?;
-    let mean = |series: &str, m: Metric| {
-        let v: Vec<f64> = results
-            .iter()
-            .filter(|r| r.series == series)
-            .filter_map(|r| r.value(m, None))
-            .collect();
-        (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-    };
+    let mean = |series: &str, m: Metric| series_mean(results, series, m);
     let mut rows: Vec<(String, f64, f64)> = lab
         .series
         .iter()

@@ -13,23 +13,31 @@
 //!   claims, the papers);
 //! - `sweep.rs`: expanding a lab into concrete scenarios ([`Lab::expand`]);
 //! - `measure.rs`: running a point and measuring it ([`PointResult`]);
+//! - `aggregate.rs`: seed averaging (mean, min, max over repeated runs)
+//!   for the comparison, the ranking and the app's result charts, and the
+//!   metric that also needs a run's flow groups (relative fairness);
 //! - `compare.rs`: ranking the series and joining the simulated values to
 //!   the paper's ([`Comparison`]);
 //! - this file: the embedded JSON, parsed once, and the re-exports that keep
 //!   every item at `crate::labs::*`.
 
+mod aggregate;
 mod compare;
 mod measure;
 mod paper;
 mod spec;
 mod sweep;
 
+pub use aggregate::{
+    aggregate_sweep, relative_fairness, run_value, seed_mean, series_mean, SeedAggregate,
+    SeriesMean, Spread, SweepAggregates,
+};
 pub use compare::{compare, paper_value_at, rank_series, Comparison};
 pub use measure::{measure, run_point, PointResult};
 pub use paper::{Paper, PaperClaim, PaperFile, PaperParameter, PaperSource, PaperValue, Relation};
 pub use spec::{
-    Axis, FlowSpec, Guide, Lab, LabsFile, Measure, Metric, Quick, Ranking, ScenarioPatch, Series,
-    Source, Sweep, SweepValue,
+    Axis, ChartMetric, DerivedMetric, FlowSpec, Guide, Lab, LabsFile, Measure, Metric, Quick,
+    Ranking, ScenarioPatch, Series, Source, Sweep, SweepValue,
 };
 pub use sweep::{ExpandError, Scale, SweepPoint};
 

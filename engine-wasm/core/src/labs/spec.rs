@@ -489,4 +489,79 @@ impl Metric {
         Metric::CongestionEventRate,
         Metric::MeanOutstandingKbytes,
     ];
+
+    /// Every metric: the scalars, those with one value per group or flow,
+    /// the rank and those measured on request. (The app's generated unit
+    /// table is a `Record` over the generated `Metric` type, so a metric
+    /// missing here fails its type check.)
+    pub fn all() -> impl Iterator<Item = Metric> {
+        Self::SCALARS
+            .into_iter()
+            .chain([
+                Metric::GroupThroughputMbps,
+                Metric::FlowThroughputMbps,
+                Metric::GroupShare,
+                Metric::Rank,
+            ])
+            .chain(Self::ON_REQUEST)
+    }
+}
+
+/// A quantity derived from a run's measurements together with its flow
+/// groups ([`super::SweepPoint::groups`]), so read with
+/// [`super::run_value`] rather than measured into [`super::PointResult`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "labs.ts")]
+pub enum DerivedMetric {
+    /// A non-Standard flow's mean throughput over a Standard flow's, in a
+    /// run that has both (seed 004's relative fairness).
+    RelativeFairness,
+}
+
+impl DerivedMetric {
+    pub const ALL: [DerivedMetric; 1] = [DerivedMetric::RelativeFairness];
+}
+
+/// What a result chart plots: a measured metric or a derived one. Its id
+/// and unit are the metric's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+#[ts(export, export_to = "labs.ts")]
+pub enum ChartMetric {
+    Measured(Metric),
+    Derived(DerivedMetric),
+}
+
+impl ChartMetric {
+    /// Every chart metric: the measured ones, then the derived ones.
+    pub fn all() -> impl Iterator<Item = ChartMetric> {
+        Metric::all()
+            .map(ChartMetric::Measured)
+            .chain(DerivedMetric::ALL.into_iter().map(ChartMetric::Derived))
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartMetric::Measured(m) => m.id(),
+            ChartMetric::Derived(DerivedMetric::RelativeFairness) => "relative_fairness",
+        }
+    }
+
+    /// The unit values are stated in ("fraction": 0…1).
+    pub fn unit(self) -> &'static str {
+        match self {
+            ChartMetric::Measured(m) => m.unit(),
+            ChartMetric::Derived(DerivedMetric::RelativeFairness) => "ratio",
+        }
+    }
+
+    /// One value per group (series flow entry): a chart draws one line per
+    /// group, the seed aggregates come per group.
+    pub fn per_group(self) -> bool {
+        matches!(
+            self,
+            ChartMetric::Measured(Metric::GroupThroughputMbps | Metric::GroupShare)
+        )
+    }
 }
