@@ -133,6 +133,17 @@ try {
       const ms = Date.now() - t0;
       const cpu = cpuByGroup(cpu0, rendererThreadTicks());
       const s = await page.evaluate(() => window.sawtooth.lab());
+      // How much of the sweep the workers spent inside the engine's calls:
+      // each point's time in its worker, kept with the results for this tab.
+      const pointMs = await page.evaluate(() => {
+        let sum = 0;
+        for (let i = 0; i < sessionStorage.length; i++) {
+          const saved = JSON.parse(sessionStorage.getItem(sessionStorage.key(i)) ?? 'null');
+          for (const r of saved?.results ?? []) sum += r.wallMs ?? 0;
+        }
+        return sum;
+      });
+      cpu.busy = pointMs / (ms * s.workers);
       if (s.state !== 'done' || s.failed > 0) throw new Error(`${lab}: the browser sweep ended ${s.state} with ${s.failed} failed points (${errors.join('; ')})`);
       return [ms, s.workers, s.total, cpu];
     } finally {
@@ -169,8 +180,10 @@ try {
     }
     const paired = b.map((ms, i) => ms / n[i]).sort((x, y) => x - y);
     const medianOf = (xs) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
+    const busy = medianOf(browserCpu.map((c) => c.busy));
+    for (const c of browserCpu) delete c.busy;
     const cpu = Object.fromEntries(Object.keys(browserCpu[0]).map((g) => [g, medianOf(browserCpu.map((c) => c[g]))]));
-    rows.push({ lab, runs, workers, native: Math.min(...n), browser: Math.min(...b), nativeAll: n, browserAll: b, pairedMedian: paired[Math.floor((paired.length - 1) / 2)], cpu, nativeCpu: nativeCpu.length ? medianOf(nativeCpu) : null });
+    rows.push({ lab, runs, workers, native: Math.min(...n), browser: Math.min(...b), nativeAll: n, browserAll: b, pairedMedian: paired[Math.floor((paired.length - 1) / 2)], cpu, busy, nativeCpu: nativeCpu.length ? medianOf(nativeCpu) : null });
   }
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   console.log(`guided-lab sweeps, ${quick ? 'quick' : 'faithful'} scale, best of ${reps}; ${cpus().length} cores, load average ${loadavg()[0].toFixed(2)} at the end`);
@@ -185,7 +198,8 @@ try {
         Object.entries(r.cpu)
           .map(([g, ms]) => `${g} ${s(ms)}`)
           .join(', ') +
-        (r.nativeCpu ? `; the workers alone ${(r.cpu.workers / r.nativeCpu).toFixed(2)}× native` : ''),
+        (r.nativeCpu ? `; the workers alone ${(r.cpu.workers / r.nativeCpu).toFixed(2)}× native` : '') +
+        `; the workers were inside a point ${(100 * r.busy).toFixed(0)} % of the sweep`,
     );
   }
 } finally {

@@ -4,7 +4,7 @@
 // paper's values beside the simulation, what the paper found and why, and
 // where the simulator's model differs from the testbed.
 
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { Lab, PaperFile } from '../engine/generated/labs';
 import type { Scenario } from '../engine/types';
 import { Tip } from '../ui/Tip';
@@ -15,12 +15,25 @@ import { labHref, type LabsEnv } from './env';
 import { chartPlan, drawsPaperValues, runCount, showsGain, showsRanking } from './presentation';
 import { formatEta, sweepProgress } from './progress';
 import type { PointDebug } from './protocol';
-import { AblationPanel } from './AblationPanel';
-import { ResultChart } from './ResultChart';
-import { SimClaims } from './SimClaims';
+import { AblationPanel as AblationPanelView } from './AblationPanel';
+import { ResultChart as ResultChartView } from './ResultChart';
+import { SimClaims as SimClaimsView } from './SimClaims';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
-import { FidelityNote, GainTable, NoCongestionNote, PaperTable, PointErrors, RankingTable } from './tables';
+import * as tables from './tables';
+import { NoCongestionNote, PointErrors } from './tables';
 import { setLabHookSource, type LabHookSnapshot } from './testHooks';
+
+// The sweep store tells the page of progress several times a second; these
+// are drawn again only when what they show changes (the engine's
+// aggregates and comparisons, every 500 ms at most), not with each point:
+// the page's thread shares the cores with the pool's workers (issue 12).
+const ResultChart = memo(ResultChartView);
+const SimClaims = memo(SimClaimsView);
+const AblationPanel = memo(AblationPanelView);
+const FidelityNote = memo(tables.FidelityNote);
+const PaperTable = memo(tables.PaperTable);
+const RankingTable = memo(tables.RankingTable);
+const GainTable = memo(tables.GainTable);
 
 export interface LabDetailProps {
   lab: Lab;
@@ -32,8 +45,8 @@ export interface LabDetailProps {
   debug: ReadonlyMap<number, PointDebug>;
 }
 
-/** Guide text with the glossary's terms linked (first mention in the paragraph). */
-export function GlossaryText({ text }: { text: string }): ReactNode {
+/** Guide text with the glossary's terms linked (first mention in the paragraph); drawn again only when the text changes. */
+export const GlossaryText = memo(function GlossaryText({ text }: { text: string }): ReactNode {
   return glossarySegments(text).map((s, i) =>
     s.term ? (
       <span key={i} className="glossary-term">
@@ -44,7 +57,7 @@ export function GlossaryText({ text }: { text: string }): ReactNode {
       <span key={i}>{s.text}</span>
     ),
   );
-}
+});
 
 function hookSnapshot(s: SweepSnapshot, env: LabsEnv): LabHookSnapshot {
   return {
@@ -114,6 +127,67 @@ export function LabDetail({ lab, labs, paper, quick, env, defaults, debug }: Lab
   return <LabBody store={store} lab={lab} labs={labs} paper={paper} quick={quick} env={env} defaults={defaults} />;
 }
 
+/**
+ * The sweep's progress bar and status line, with the clock for the time
+ * left: its ticks draw only this, not the charts and tables around it (the
+ * page's thread shares the cores with the pool's workers).
+ */
+function SweepStatus({ snap, lab, quick, workers }: { snap: SweepSnapshot; lab: Lab; quick: boolean; workers: number }) {
+  const running = snap.state === 'running';
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(performance.now()), 500);
+    return () => clearInterval(t);
+  }, [running]);
+  const progress = sweepProgress(snap.pointStates, running ? Math.max(now, performance.now()) : now, workers);
+  const anyResults = snap.results.some((r) => r !== null);
+  const missing = snap.pointStates.filter((p) => p.status !== 'done').length;
+  const total = snap.points.length || runCount(lab, quick);
+  const simulatedS = snap.points.reduce((a, p) => a + p.scenario.duration_ms / 1000, 0);
+  const wall = snap.startedAt !== null && snap.finishedAt !== null ? (snap.finishedAt - snap.startedAt) / 1000 : null;
+
+  let status: string;
+  switch (snap.state) {
+    case 'loading':
+      status = 'Preparing the sweep…';
+      break;
+    case 'running':
+      status = `${progress.done} of ${progress.total} runs finished${progress.failed ? `, ${progress.failed} failed` : ''} · ${formatEta(progress.etaMs)}`;
+      break;
+    case 'done':
+      status = `All ${progress.total} runs finished${progress.failed ? ` (${progress.failed} failed)` : ''}${wall !== null ? ` in ${wall.toFixed(1)} s` : snap.restored ? ' (kept from earlier in this tab)' : ''}.`;
+      break;
+    case 'cancelled':
+      status = `Cancelled: ${progress.done} of ${progress.total} runs finished. Run again to do the remaining ${missing}.`;
+      break;
+    case 'error':
+      status = snap.message ?? 'The sweep failed.';
+      break;
+    default:
+      status = anyResults ? `${progress.done} of ${progress.total} runs finished; ${missing} to go.` : `${total} runs, ${Math.round(simulatedS)} s of simulated time, on ${workers} worker${workers === 1 ? '' : 's'}.`;
+  }
+
+  return (
+    <>
+      <progress
+        className="lab-progress"
+        max={1}
+        value={snap.state === 'done' ? 1 : progress.fraction}
+        aria-label="Sweep progress"
+        aria-valuetext={status}
+        data-testid="lab-progress"
+        data-completed={progress.done}
+        data-total={progress.total}
+        data-eta-ms={progress.etaMs === null ? '' : Math.round(progress.etaMs)}
+      />
+      <p className="lab-status" role="status" aria-live="polite" data-testid="lab-status">
+        {status}
+      </p>
+    </>
+  );
+}
+
 function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDetailProps, 'debug'> & { store: SweepStore }) {
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const running = snap.state === 'running';
@@ -128,14 +202,6 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
     return () => setLabHookSource(null);
   }, [env]);
 
-  // A clock for the time-left estimate while the sweep runs.
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    if (!running) return;
-    const t = setInterval(() => setNow(performance.now()), 500);
-    return () => clearInterval(t);
-  }, [running]);
-  const progress = sweepProgress(snap.pointStates, running ? Math.max(now, performance.now()) : now, env.pool.size);
 
   const plan = useMemo(() => chartPlan(lab), [lab]);
   const labPaper = useMemo(() => paper.values.filter((v) => v.lab === lab.id), [paper, lab]);
@@ -167,30 +233,6 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
   const idx = labs.findIndex((l) => l.id === lab.id);
   const prev = idx > 0 ? labs[idx - 1] : null;
   const next = idx >= 0 && idx < labs.length - 1 ? labs[idx + 1] : null;
-  const total = snap.points.length || runCount(lab, quick);
-  const simulatedS = snap.points.reduce((a, p) => a + p.scenario.duration_ms / 1000, 0);
-  const wall = snap.startedAt !== null && snap.finishedAt !== null ? (snap.finishedAt - snap.startedAt) / 1000 : null;
-
-  let status: string;
-  switch (snap.state) {
-    case 'loading':
-      status = 'Preparing the sweep…';
-      break;
-    case 'running':
-      status = `${progress.done} of ${progress.total} runs finished${progress.failed ? `, ${progress.failed} failed` : ''} · ${formatEta(progress.etaMs)}`;
-      break;
-    case 'done':
-      status = `All ${progress.total} runs finished${progress.failed ? ` (${progress.failed} failed)` : ''}${wall !== null ? ` in ${wall.toFixed(1)} s` : snap.restored ? ' (kept from earlier in this tab)' : ''}.`;
-      break;
-    case 'cancelled':
-      status = `Cancelled: ${progress.done} of ${progress.total} runs finished. Run again to do the remaining ${missing}.`;
-      break;
-    case 'error':
-      status = snap.message ?? 'The sweep failed.';
-      break;
-    default:
-      status = anyResults ? `${progress.done} of ${progress.total} runs finished; ${missing} to go.` : `${total} runs, ${Math.round(simulatedS)} s of simulated time, on ${env.pool.size} worker${env.pool.size === 1 ? '' : 's'}.`;
-  }
 
   return (
     <section className="labs lab-detail" data-testid="guided-lab" data-lab-id={lab.id} data-lab-state={snap.state} data-quick={quick ? '1' : '0'} aria-labelledby="lab-title">
@@ -262,20 +304,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
               Clear results
             </button>
           </div>
-          <progress
-            className="lab-progress"
-            max={1}
-            value={snap.state === 'done' ? 1 : progress.fraction}
-            aria-label="Sweep progress"
-            aria-valuetext={status}
-            data-testid="lab-progress"
-            data-completed={progress.done}
-            data-total={progress.total}
-            data-eta-ms={progress.etaMs === null ? '' : Math.round(progress.etaMs)}
-          />
-          <p className="lab-status" role="status" aria-live="polite" data-testid="lab-status">
-            {status}
-          </p>
+          <SweepStatus snap={snap} lab={lab} quick={quick} workers={env.pool.size} />
           <p className="hint">
             {env.pool.size} worker{env.pool.size === 1 ? '' : 's'} (one per core){snap.restored && snap.state !== 'running' ? ' · results kept from earlier in this tab' : ''}. Click any
             point to open that run in the lab page.
