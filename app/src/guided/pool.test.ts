@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { engineErrorText } from '../engine/errors';
 import type { PointResult } from '../engine/generated/labs';
-import { defaultPoolSize, MIN_POINT_DEADLINE_MS, pointDeadlineMs, POINT_DEADLINE_FACTOR, SweepPool, type SweepEvents, type SweepOutcome } from './pool';
+import { CALLS_PER_WORKER, defaultPoolSize, MIN_POINT_DEADLINE_MS, pointDeadlineMs, POINT_DEADLINE_FACTOR, SweepPool, type SweepEvents, type SweepOutcome } from './pool';
 import type { PointDebug } from './protocol';
 import { createFakeLabWorker, fakeLabEngine, type FakeLabWorker, type FakeOptions } from './testing/fakeLabWorker';
 import { LabWorker } from './workerClient';
@@ -78,6 +78,41 @@ describe('SweepPool', () => {
     const ran = workers.flatMap((w) => w.received.map((c) => (c.fn === 'run' ? c.index : -1)));
     expect(ran.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(rec.log.filter((l) => l.startsWith('finished'))).toEqual(['finished done']);
+  });
+
+  it('gives each worker its next call before the page hears of the last one, and reports a point started only when its worker starts it', async () => {
+    expect(CALLS_PER_WORKER).toBe(2);
+    const { pool, workers } = makePool(2, { points: 8 }, { delay: () => 20 });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3, 4, 5, 6, 7] }, rec.events);
+    await vi.advanceTimersByTimeAsync(1);
+    // Two calls each, spread first over the workers; only the running ones are started.
+    expect(workers.map((w) => w.received.map((c) => (c.fn === 'run' ? c.index : -1)))).toEqual([
+      [0, 2],
+      [1, 3],
+    ]);
+    expect(rec.log).toEqual(['start 0@0', 'start 1@1']);
+    await vi.advanceTimersByTimeAsync(20);
+    // 0 and 1 answered; 2 and 3 were already waiting in their workers, and 4 and 5 are queued behind them.
+    expect(rec.log.slice(2)).toEqual(['start 2@0', 'done 0', 'start 3@1', 'done 1']);
+    expect(workers.map((w) => w.received.length)).toEqual([3, 3]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+    expect(rec.results.size).toBe(8);
+  });
+
+  it('a worker that traps gives the call queued behind the trap back: it runs on the fresh worker and is not reported failed', async () => {
+    const { pool, workers } = makePool(1, { points: 4, trapAt: [1] });
+    const rec = recorder();
+    pool.run({ lab: 'x', quick: true, order: [0, 1, 2, 3] }, rec.events);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(rec.outcome()).toEqual({ status: 'done' });
+    expect([...rec.errors.keys()]).toEqual([1]);
+    expect([...rec.results.keys()].sort()).toEqual([0, 2, 3]);
+    // Point 2 was waiting in the worker that trapped, and ran again on its replacement.
+    expect(workers[0].received.some((c) => c.fn === 'run' && c.index === 2)).toBe(true);
+    expect(workers[1].received.some((c) => c.fn === 'run' && c.index === 2)).toBe(true);
+    expect(rec.log.filter((l) => l === 'start 2@0')).toHaveLength(1);
   });
 
   it('starts points in the given order', async () => {

@@ -124,7 +124,9 @@ describe('SweepStore', () => {
   it('cancel stops the sweep, keeps what finished, and a new run does the rest', async () => {
     const { store, pool } = setup({ points: 10, delay: 50 });
     void store.load();
-    await settle(100);
+    // The service answers one call at a time, as a real worker: the comparison's calls take 50 ms each.
+    await settle(300);
+    expect(store.getSnapshot().state).toBe('idle');
     store.run();
     await settle(60);
     const gen = pool.generation;

@@ -140,22 +140,30 @@ export function createFakeLabWorker(engine: LabEngine, o: FakeOptions = {}): Fak
     setTimeout(() => {
       if (!w.terminated) w.onmessage?.({ data: structuredClone(msg) } as MessageEvent<FromLabWorker>);
     }, delay);
+  // One call at a time, as a real worker: a call waits for the ones before it.
+  let busyUntil = 0;
   const handle = (msg: ToLabWorker) => {
     w.received.push(msg.call);
     const call = msg.call;
-    const delay = o.delay?.(call) ?? (call.fn === 'runBatch' ? 10 * call.indices.length : 10);
-    if (call.fn === 'run' && o.silentAt?.includes(call.index)) return;
-    if (call.fn === 'runBatch' && call.indices.some((i) => o.silentAt?.includes(i))) return;
+    if (busyUntil === Infinity) return; // stuck in a silent call
+    const work = o.delay?.(call) ?? (call.fn === 'runBatch' ? 10 * call.indices.length : 10);
+    const startAt = Math.max(Date.now(), busyUntil);
+    busyUntil = startAt + work;
+    const delay = busyUntil - Date.now();
+    if ((call.fn === 'run' && o.silentAt?.includes(call.index)) || (call.fn === 'runBatch' && call.indices.some((i) => o.silentAt?.includes(i)))) {
+      busyUntil = Infinity; // never answers, and neither does anything after it
+      return;
+    }
     if (msg.call.fn === 'run' && msg.call.debug === 'crash') {
       setTimeout(() => {
         if (!w.terminated) w.onerror?.({ message: 'deliberate worker crash', preventDefault() {} } as ErrorEvent);
       }, delay);
       return;
     }
-    const t0 = now();
+    const t0 = now() + (startAt - Date.now());
     const out = handleCall(engine, msg.call, () => t0);
     // The fake clock stands still inside a call: a batch's time is shared evenly among its points.
-    if (out.ok && call.fn === 'runBatch') for (const item of out.value as BatchItem[]) if (item.ok) item.wallMs = delay / call.indices.length;
+    if (out.ok && call.fn === 'runBatch') for (const item of out.value as BatchItem[]) if (item.ok) item.wallMs = work / call.indices.length;
     setTimeout(() => {
       if (w.terminated) return;
       const answer = out.ok ? { ...out, wallMs: now() - t0 } : out;
