@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SweepPool } from './pool';
 import type { PointDebug } from './protocol';
 import { LabService } from './service';
-import { fingerprint, parsePointDebug, SweepStore } from './sweepStore';
+import { COMPARE_EVERY_MS, DRAW_BUDGET_FACTOR, fingerprint, parsePointDebug, SweepStore } from './sweepStore';
 import { createFakeLabWorker, fakeLabEngine } from './testing/fakeLabWorker';
 import type { Lab } from '../engine/generated/labs';
 import { lab, series } from './testing/fixtures';
@@ -145,6 +145,45 @@ describe('SweepStore', () => {
     s = store.getSnapshot();
     expect(s.state).toBe('done');
     expect(s.results.every(Boolean)).toBe(true);
+  });
+
+  it('waits longer before redrawing the results when the page took long to draw the last ones', async () => {
+    // A page whose every redraw of new results takes 300 ms (its clock moves on while the listener runs).
+    let drawn = 0;
+    const run = async (drawMs: number) => {
+      const engine = fakeLabEngine({ points: 200 });
+      const make = () => createFakeLabWorker(engine, { delay: () => 100 });
+      const service = new LabService(make);
+      let extra = 0;
+      const store = new SweepStore(L, true, { service, pool: new SweepPool(2, make), now: () => Date.now() + extra, storage: null });
+      let lastAggregates: unknown = null;
+      store.subscribe(() => {
+        const a = store.getSnapshot().aggregates;
+        if (a !== lastAggregates) {
+          lastAggregates = a;
+          extra += drawMs;
+          drawn++;
+        }
+      });
+      void store.load();
+      await settle(300);
+      const compare = vi.spyOn(service, 'compare');
+      store.run();
+      await settle(6000); // the sweep (200 points of 100 ms on 2 workers) is still running
+      expect(store.getSnapshot().state).toBe('running');
+      store.dispose();
+      return compare.mock.calls.length;
+    };
+    const quickPage = await run(1);
+    drawn = 0;
+    const slowPage = await run(300);
+    expect(drawn).toBeGreaterThan(0);
+    // A quick page is redrawn every COMPARE_EVERY_MS; a slow one every DRAW_BUDGET_FACTOR × 300 ms.
+    expect(COMPARE_EVERY_MS * 2).toBeLessThan(DRAW_BUDGET_FACTOR * 300);
+    // The service answers its four calls one after another, 100 ms each: a quick page's cycle is ~900 ms.
+    // A slow page's second refresh was scheduled before its first draw was timed; after that, 3 s apart.
+    expect(quickPage).toBeGreaterThanOrEqual(5);
+    expect(slowPage).toBeLessThanOrEqual(3);
   });
 
   it('keeps results for the tab and restores them for the same sweep', async () => {

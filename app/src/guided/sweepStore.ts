@@ -78,6 +78,15 @@ export const COMPARE_EVERY_MS = 500;
  * 1.57 s sweep), and that thread shares the cores with the pool's workers.
  */
 export const PROGRESS_EVERY_MS = 250;
+/**
+ * While a sweep runs, the page spends at most about 1/DRAW_BUDGET_FACTOR of
+ * its time redrawing: the wait before the next progress or results redraw is
+ * at least this many times what the last one took (from the notification to
+ * the end of the frame that showed it). A faithful sweep's charts and tables
+ * grow with its points, and the page's thread shares the cores with the
+ * pool's workers (measured on 700 points: 4.6 s of the page's CPU time).
+ */
+export const DRAW_BUDGET_FACTOR = 10;
 /** Bounds the wait for a frame where frames stall (a hidden tab). */
 const NOTIFY_FALLBACK_MS = 100;
 
@@ -123,6 +132,9 @@ export class SweepStore {
   private notifyPending = false;
   private lastNotify = -Infinity;
   private compareTimer: ReturnType<typeof setTimeout> | null = null;
+  /** What the page took to draw the last progress notification and the last new results (ms). */
+  private progressDrawMs = 0;
+  private resultsDrawMs = 0;
   /** What the charts and tables draw, aggregated by the engine with each comparison. */
   private readonly metrics: ChartMetric[];
 
@@ -173,15 +185,28 @@ export class SweepStore {
     this.snap = { ...this.snap, ...patch };
     if (this.notifyPending) return;
     this.notifyPending = true;
-    const wait = Math.max(0, this.lastNotify + PROGRESS_EVERY_MS - this.deps.now());
+    const every = Math.max(PROGRESS_EVERY_MS, DRAW_BUDGET_FACTOR * this.progressDrawMs);
+    const wait = Math.max(0, this.lastNotify + every - this.deps.now());
     setTimeout(() => {
       (this.deps.frame ?? defaultFrame)(() => {
         if (!this.notifyPending || this.disposed) return;
         this.notifyPending = false;
         this.lastNotify = this.deps.now();
         for (const l of this.listeners) l();
+        this.timeDraw(this.lastNotify, (ms) => (this.progressDrawMs = ms), true);
       });
     }, wait);
+  }
+
+  /**
+   * Time a redraw that started at `t0`: a task queued from inside a frame
+   * runs once that frame has rendered what the listeners changed (React's
+   * update, then style, layout and paint); outside one, wait for the frame.
+   */
+  private timeDraw(t0: number, record: (ms: number) => void, inFrame: boolean): void {
+    const done = () => setTimeout(() => record(Math.max(0, this.deps.now() - t0)), 0);
+    if (inFrame) done();
+    else (this.deps.frame ?? defaultFrame)(done);
   }
 
   private get key(): string {
@@ -293,13 +318,20 @@ export class SweepStore {
     this.setSoon({ pointStates, ...extra });
   }
 
-  /** Refresh the comparison within COMPARE_EVERY_MS, once for all the results that arrive meanwhile. */
+  /**
+   * Refresh the comparison (and with it the charts) within COMPARE_EVERY_MS,
+   * or longer when drawing the last results took the page long
+   * (DRAW_BUDGET_FACTOR), once for all the results that arrive meanwhile.
+   */
   private compareSoon(): void {
     if (this.compareTimer !== null || this.disposed) return;
-    this.compareTimer = setTimeout(() => {
-      this.compareTimer = null;
-      if (!this.disposed) void this.refreshComparisons();
-    }, COMPARE_EVERY_MS);
+    this.compareTimer = setTimeout(
+      () => {
+        this.compareTimer = null;
+        if (!this.disposed) void this.refreshComparisons();
+      },
+      Math.max(COMPARE_EVERY_MS, DRAW_BUDGET_FACTOR * this.resultsDrawMs),
+    );
   }
 
   private async finished(o: SweepOutcome): Promise<void> {
@@ -357,7 +389,9 @@ export class SweepStore {
           lab.guide.simulator.length ? this.deps.service.claims(id, quick, results) : Promise.resolve([]),
           this.deps.service.aggregates(id, quick, this.metrics, results),
         ]);
+        const t0 = this.deps.now();
         this.set({ comparisons, ranking, claims, aggregates });
+        this.timeDraw(t0, (ms) => (this.resultsDrawMs = ms), false);
       } catch (e) {
         this.set({ message: `The comparison with the paper failed: ${(e as Error).message}` });
       }
