@@ -272,6 +272,7 @@ fn encode(r: &PointResult) -> Value {
         probe_rtt_p99_ms,
         mean_queue_delay_ms,
         mean_queue_pkts,
+        mean_captured_outstanding_kbytes,
     } = r;
     json!({
         "lab": lab,
@@ -302,6 +303,7 @@ fn encode(r: &PointResult) -> Value {
         "probe_rtt_p99_ms": of(probe_rtt_p99_ms),
         "mean_queue_delay_ms": of(mean_queue_delay_ms),
         "mean_queue_pkts": of(mean_queue_pkts),
+        "mean_captured_outstanding_kbytes": of(mean_captured_outstanding_kbytes),
     })
 }
 
@@ -435,6 +437,7 @@ fn decode(v: &Value, lab: &Lab, point: &SweepPoint, at: String) -> Result<PointR
         probe_rtt_p99_ms: r.opt("probe_rtt_p99_ms")?,
         mean_queue_delay_ms: r.opt("mean_queue_delay_ms")?,
         mean_queue_pkts: r.opt("mean_queue_pkts")?,
+        mean_captured_outstanding_kbytes: r.opt("mean_captured_outstanding_kbytes")?,
     })
 }
 
@@ -758,6 +761,7 @@ mod tests {
             probe_rtt_p99_ms: None,
             mean_queue_delay_ms: Some(f64::MIN_POSITIVE),
             mean_queue_pkts: Some(1e10),
+            mean_captured_outstanding_kbytes: Some(301.5),
         };
         let text = encode(&r).to_string();
         let back = decode(

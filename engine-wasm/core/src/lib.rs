@@ -11,6 +11,7 @@ pub mod fidelity;
 pub mod fuzz;
 pub mod labs;
 pub mod net;
+pub mod nic;
 pub mod profile;
 pub mod record;
 pub mod resources;

@@ -1,6 +1,6 @@
-//! The network: packets, the frames queues hold, interface queues and
-//! propagation delay lines (the bottleneck and its queue management are in
-//! `aqm/`). Each element has at most one pending event (htsim's design): a
+//! The network: packets, the frames queues hold and propagation delay
+//! lines (a sender host's transmit path is in `nic`, the bottleneck and its
+//! queue management in `aqm/`). Each element has at most one pending event (htsim's design): a
 //! link schedules its next completion, a delay line schedules only its head.
 
 use std::collections::VecDeque;
@@ -69,6 +69,9 @@ pub struct Frame {
     /// Bytes a queue counts (backlogs, DRR deficits, MTU comparisons): the
     /// IP packet plus the Ethernet header, as Linux's qdiscs count them.
     pub len_bytes: u32,
+    /// Transmit descriptors the frame takes in its host's ring (1 unless
+    /// the sender's skb layout says otherwise: `nic::SkbLayout`).
+    pub descriptors: u8,
 }
 
 impl Frame {
@@ -79,6 +82,7 @@ impl Frame {
             enqueued_ns: 0,
             wire_bytes: ip_bytes.max(ETHERNET_MIN_PAYLOAD_BYTES) + ETHERNET_OVERHEAD_BYTES,
             len_bytes: ip_bytes.max(ETHERNET_MIN_PAYLOAD_BYTES) + ETHERNET_HEADER_BYTES,
+            descriptors: 1,
         }
     }
 }
@@ -131,150 +135,6 @@ impl TxTime {
             self.common_ns
         } else {
             serialisation_ns(wire_bytes, self.rate_bps)
-        }
-    }
-}
-
-/// A sender host's NIC: a FIFO transmitter whose queue is the interface
-/// queue (txqueuelen) with the driver's transmit ring behind it, plus the
-/// frame on the wire, each frame sent in its own size's time. The ring and
-/// the interface queue are one FIFO whose first `ring_pkts` places are the
-/// ring (the qdisc hands packets on whenever the ring has room), so TCP is
-/// refused only when both are full. The frame on the wire stays at the
-/// front of the queue until it is sent, so a frame is written once on
-/// arrival and read once on leaving.
-#[derive(Debug)]
-pub struct Port {
-    /// Waiting frames the port holds, interface queue and ring together
-    /// (the one on the wire not counted).
-    capacity_pkts: usize,
-    ring_pkts: usize,
-    /// While `busy`, the front is the frame on the wire.
-    queue: VecDeque<Frame>,
-    busy: bool,
-    tx: TxTime,
-}
-
-/// The port's queue was full: the frame was not taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QueueFull;
-
-impl Port {
-    pub fn new(rate_bps: u64, txqueuelen_pkts: usize, ring_pkts: usize, wire_bytes: u32) -> Port {
-        let capacity_pkts = txqueuelen_pkts + ring_pkts;
-        Port {
-            capacity_pkts,
-            ring_pkts,
-            queue: VecDeque::with_capacity(capacity_pkts.saturating_add(1).min(1 << 16)),
-            busy: false,
-            tx: TxTime::new(rate_bps, wire_bytes),
-        }
-    }
-
-    /// Packets waiting, not counting the one on the wire.
-    pub fn waiting_pkts(&self) -> usize {
-        self.queue.len() - self.busy as usize
-    }
-
-    pub fn is_full(&self) -> bool {
-        self.waiting_pkts() >= self.capacity_pkts
-    }
-
-    /// Packets waiting plus the one being sent.
-    pub fn occupancy_pkts(&self) -> usize {
-        self.queue.len()
-    }
-
-    /// Packets in the interface queue proper (what `tc` shows as the
-    /// qdisc's backlog): the occupancy less the ring's places.
-    pub fn interface_queue_pkts(&self) -> usize {
-        self.queue.len().saturating_sub(self.ring_pkts)
-    }
-
-    /// Offer `f` at `now_ns`. A full port refuses it; otherwise it is
-    /// queued and, if the port was idle, starts at once: then the time its
-    /// transmission completes is returned (the caller schedules
-    /// [`finish`](Port::finish) then).
-    #[inline]
-    pub fn enqueue(&mut self, f: Frame, now_ns: u64) -> Result<Option<u64>, QueueFull> {
-        if self.is_full() {
-            return Err(QueueFull);
-        }
-        let done_ns = (!self.busy).then(|| now_ns + self.tx.of(f.wire_bytes));
-        self.queue.push_back(f);
-        self.busy = true;
-        Ok(done_ns)
-    }
-
-    /// The frame on the wire has been sent at `now_ns`: returns it, and
-    /// when the next frame's transmission completes if one starts (the
-    /// caller schedules its completion).
-    #[inline]
-    pub fn finish(&mut self, now_ns: u64) -> (Frame, Option<u64>) {
-        debug_assert!(self.busy, "a port completes only while busy");
-        let f = self
-            .queue
-            .pop_front()
-            .expect("a port completes only while busy");
-        let next = self
-            .queue
-            .front()
-            .map(|n| now_ns + self.tx.of(n.wire_bytes));
-        self.busy = next.is_some();
-        (f, next)
-    }
-}
-
-/// A NIC's receive interrupt moderation (the e1000's absolute delay
-/// timer): the first packet after an interrupt starts the timer, and every
-/// packet that arrives before it fires reaches the host with that
-/// interrupt, in arrival order, so ACKs reach TCP in batches. An interval
-/// of 0 is no moderation: each packet reaches the host at once.
-#[derive(Debug)]
-pub struct RxInterrupt<T> {
-    interval_ns: u64,
-    pending: Vec<T>,
-    scheduled: bool,
-}
-
-impl<T> RxInterrupt<T> {
-    pub fn new(interval_ns: u64) -> Self {
-        RxInterrupt {
-            interval_ns,
-            pending: Vec::new(),
-            scheduled: false,
-        }
-    }
-
-    /// Packets reach the host as they arrive (no moderation).
-    pub fn is_immediate(&self) -> bool {
-        self.interval_ns == 0
-    }
-
-    /// `item` arrived at `now_ns` and waits for the interrupt. Returns when
-    /// the interrupt fires if this arrival started its timer (the caller
-    /// schedules [`fire`](RxInterrupt::fire) then).
-    pub fn receive(&mut self, now_ns: u64, item: T) -> Option<u64> {
-        self.pending.push(item);
-        if self.scheduled {
-            return None;
-        }
-        self.scheduled = true;
-        Some(now_ns + self.interval_ns)
-    }
-
-    /// The interrupt fired: the items that waited for it, in arrival
-    /// order. Hand the batch back with [`recycle`](RxInterrupt::recycle)
-    /// to keep its allocation for the next one.
-    pub fn fire(&mut self) -> Vec<T> {
-        self.scheduled = false;
-        std::mem::take(&mut self.pending)
-    }
-
-    pub fn recycle(&mut self, mut batch: Vec<T>) {
-        if self.pending.is_empty() {
-            batch.clear();
-            self.pending = batch;
         }
     }
 }
@@ -358,58 +218,6 @@ mod tests {
         assert_eq!(d.pop_due(16_000_000), Some('a'));
         assert_eq!(d.pop_due(16_000_000), Some('b'), "same tick: a burst");
         assert_eq!(d.next_exit_ns(), Some(17_000_000));
-    }
-
-    fn frame(seq: u32) -> Frame {
-        Frame::new(
-            Packet {
-                flow: 0,
-                seq,
-                sent_ns: 0,
-                retransmission: false,
-                ce: false,
-            },
-            1500,
-        )
-    }
-
-    /// A port of one interface-queue place and one ring place holds two
-    /// waiting frames besides the one on the wire, and reports the time
-    /// each transmission completes.
-    #[test]
-    fn a_port_sends_in_order_and_refuses_when_queue_and_ring_are_full() {
-        let mut port = Port::new(1_000_000_000, 1, 1, 1538);
-        assert_eq!(port.enqueue(frame(0), 100), Ok(Some(100 + 12_304)));
-        assert_eq!(port.enqueue(frame(1), 200), Ok(None));
-        assert_eq!(port.enqueue(frame(2), 300), Ok(None));
-        assert_eq!(port.enqueue(frame(3), 400), Err(QueueFull));
-        assert_eq!(port.occupancy_pkts(), 3);
-        assert_eq!(
-            port.interface_queue_pkts(),
-            2,
-            "the ring's place not counted"
-        );
-        let (f, next) = port.finish(12_404);
-        assert_eq!(f.packet.seq, 0);
-        assert_eq!(next, Some(12_404 + 12_304));
-        assert_eq!(port.finish(24_708).0.packet.seq, 1);
-        let (f, next) = port.finish(37_012);
-        assert_eq!((f.packet.seq, next), (2, None));
-        assert_eq!(port.occupancy_pkts(), 0);
-    }
-
-    #[test]
-    fn moderated_interrupts_deliver_in_batches_from_the_first_arrival() {
-        let mut rx = RxInterrupt::new(125_000);
-        assert!(!rx.is_immediate());
-        assert_eq!(rx.receive(1_000, 'a'), Some(126_000));
-        assert_eq!(rx.receive(50_000, 'b'), None, "the timer is running");
-        let batch = rx.fire();
-        assert_eq!(batch, ['a', 'b']);
-        rx.recycle(batch);
-        assert_eq!(rx.receive(200_000, 'c'), Some(325_000));
-        assert_eq!(rx.fire(), ['c']);
-        assert!(RxInterrupt::<char>::new(0).is_immediate());
     }
 
     #[test]

@@ -39,7 +39,7 @@ impl EventKind {
 }
 
 /// Per-flow sampled quantities, in column order.
-pub const FLOW_COLUMNS: [&str; 9] = [
+pub const FLOW_COLUMNS: [&str; 10] = [
     "cwnd_pkts",
     "cwnd_bytes",
     "ssthresh_pkts",
@@ -49,6 +49,7 @@ pub const FLOW_COLUMNS: [&str; 9] = [
     "throughput_bps",
     "srtt_ms",
     "state",
+    "outstanding_captured_bytes",
 ];
 
 /// Index of each per-flow column in [`FLOW_COLUMNS`].
@@ -62,6 +63,13 @@ pub mod col {
     pub const THROUGHPUT_BPS: usize = 6;
     pub const SRTT_MS: usize = 7;
     pub const STATE: usize = 8;
+    /// Outstanding data as tcpdump on the sending host sees it (the
+    /// tcptrace plots of seeds 000 and 002): bytes handed to the NIC's
+    /// driver and not yet acknowledged. Linux 2.4's capture tap
+    /// (`dev_queue_xmit_nit` in `qdisc_restart`) sees a frame when the qdisc
+    /// hands it to the driver, so data still in the interface queue is not
+    /// counted; data in the driver's ring is.
+    pub const OUTSTANDING_CAPTURED_BYTES: usize = 9;
 }
 
 /// Events beyond this many are counted but not stored, so the event log

@@ -362,16 +362,16 @@ mod tests {
         assert_eq!(e.field, "sample_interval_ms");
         assert_eq!(
             e.message,
-            "1 ms samples × 64 flows × 1 000 s need 4.3 GiB of samples (limit 256 MiB); \
-             use ≥ 18 ms, fewer flows, or a shorter duration_ms"
+            "1 ms samples × 64 flows × 1 000 s need 4.8 GiB of samples (limit 256 MiB); \
+             use ≥ 20 ms, fewer flows, or a shorter duration_ms"
         );
         let mut fixed = s.clone();
-        fixed.sample_interval_ms = 18.0;
+        fixed.sample_interval_ms = 20.0;
         assert!(fixed.validate().is_empty(), "{:?}", fixed.validate());
-        fixed.sample_interval_ms = 17.0;
+        fixed.sample_interval_ms = 19.0;
         assert!(
             !fixed.validate().is_empty(),
-            "18 ms is the shortest that fits"
+            "20 ms is the shortest that fits"
         );
     }
 
@@ -408,8 +408,8 @@ mod tests {
         assert!(s.validate().is_empty());
         let e = estimate(&s);
         assert_eq!(e.samples_per_flow, 2000);
-        assert_eq!(e.columns, 1 + 9 + 2 + 1);
-        assert_eq!(e.sample_bytes, 2000 * 13 * 8);
+        assert_eq!(e.columns, 1 + 10 + 2 + 1);
+        assert_eq!(e.sample_bytes, 2000 * 14 * 8);
         assert!(e.recorded_bytes_max < RECORDED_BYTES_BUDGET);
     }
 

@@ -7,9 +7,9 @@ use crate::aqm::{Bottleneck, SignalKind};
 use crate::cc::{self, CaState};
 use crate::event_queue::{EventCode, EventQueue};
 use crate::net::{
-    Ack, DelayLine, Frame, Packet, Port, RxInterrupt, ETHERNET_HEADER_BYTES,
-    ETHERNET_OVERHEAD_BYTES, PROBE_FLOW,
+    Ack, DelayLine, Frame, Packet, ETHERNET_HEADER_BYTES, ETHERNET_OVERHEAD_BYTES, PROBE_FLOW,
 };
+use crate::nic::{HostInterrupt, Port, RingSize, SkbLayout, TickClock};
 use crate::profile;
 use crate::record::{EventKind, Recorder};
 use crate::rng::Rng;
@@ -29,8 +29,9 @@ enum Event {
     DelayedAck(u32),
     Pace(u32),
     Sample,
-    /// A host's receive interrupt: its pending ACKs reach TCP.
-    HostRxInterrupt(u32),
+    /// A host's network interrupt: its ring's sent descriptors are
+    /// reclaimed and its pending ACKs reach TCP.
+    HostInterrupt(u32),
     FlowStart(u32),
     FlowStop(u32),
     /// The latency probe host sends its next probe.
@@ -58,7 +59,7 @@ impl Event {
             Event::DelayedAck(i) => (5, i),
             Event::Pace(i) => (6, i),
             Event::Sample => (7, 0),
-            Event::HostRxInterrupt(i) => (8, i),
+            Event::HostInterrupt(i) => (8, i),
             Event::FlowStart(i) => (9, i),
             Event::FlowStop(i) => (10, i),
             Event::ProbeSend => (11, 0),
@@ -90,7 +91,7 @@ impl EventCode for Event {
             5 => Event::DelayedAck(i),
             6 => Event::Pace(i),
             7 => Event::Sample,
-            8 => Event::HostRxInterrupt(i),
+            8 => Event::HostInterrupt(i),
             9 => Event::FlowStart(i),
             10 => Event::FlowStop(i),
             11 => Event::ProbeSend,
@@ -173,6 +174,8 @@ struct FlowState {
     network_drops: u64,
     ecn_marks: u64,
     delivered_at_last_sample: u64,
+    /// How many ring descriptors each of the flow's segments takes.
+    skb: SkbLayout,
 }
 
 /// One round trip of the latency probe.
@@ -202,9 +205,12 @@ struct ProbeState {
 
 struct HostState {
     port: Port,
-    /// ACKs (with their flows) waiting for the host's next receive
-    /// interrupt, in arrival order.
-    rx: RxInterrupt<(u32, Ack)>,
+    /// The host's network interrupt, with the ACKs (and their flows)
+    /// waiting for it in arrival order.
+    irq: HostInterrupt<(u32, Ack)>,
+    irq_timer: Timer,
+    /// The host kernel's timer tick (RTO timers run on it).
+    clock: TickClock,
 }
 
 /// A running simulation. Create it from a validated scenario, then
@@ -222,6 +228,8 @@ pub struct Simulation {
     bottleneck: Bottleneck,
     probe: Option<ProbeState>,
     flows: Vec<FlowState>,
+    /// The receiving host's timer tick (delayed-ACK timers run on it).
+    receiver_clock: TickClock,
     recorder: Recorder,
     processed_events: u64,
 }
@@ -260,6 +268,25 @@ impl Simulation {
             "validated scenarios have at most 64 × 64 flows"
         );
         let mut events = EventQueue::new();
+        let mut rng = Rng::new(s.seed as u64);
+        // Unsynchronised clocks: each host's timer tick and interrupt
+        // throttle start at their own phase, drawn first from the seed
+        // (only when the profile models them, so other runs' random
+        // streams are unchanged).
+        let clocks_drift = mech.timer_hz > 0 || mech.interrupt_throttle_us > 0.0;
+        let mut phase = || if clocks_drift { rng.uniform() } else { 0.0 };
+        let receiver_clock = TickClock::new(mech.timer_hz, phase());
+        let skb = if mech.nic_ring_descriptors > 0 {
+            SkbLayout::linux_2_4(mss, crate::nic::I686_CACHE_LINE_BYTES)
+        } else {
+            SkbLayout::single()
+        };
+        let ring_size = if mech.nic_ring_descriptors > 0 {
+            RingSize::Descriptors(mech.nic_ring_descriptors)
+        } else {
+            RingSize::Frames(mech.nic_ring_pkts)
+        };
+        let us_to_ns = |us: f64| (us * 1e3).round() as u64;
         for (h, host) in s.hosts.iter().enumerate() {
             for flow in &host.flows {
                 let id = flows.len() as u32;
@@ -307,6 +334,7 @@ impl Simulation {
                     network_drops: 0,
                     ecn_marks: 0,
                     delivered_at_last_sample: 0,
+                    skb: skb.clone(),
                 });
                 events.push(start_ns, Event::FlowStart(id));
                 if stop_ns < end_ns {
@@ -320,14 +348,24 @@ impl Simulation {
             } else {
                 host.nic_bps
             };
+            let clock = TickClock::new(mech.timer_hz, phase());
+            let throttle_phase = phase();
             hosts.push(HostState {
                 port: Port::new(
                     rate_bps as u64,
                     host.txqueuelen_pkts as usize,
-                    mech.nic_ring_pkts as usize,
+                    ring_size,
+                    mech.tx_completion_us > 0.0,
                     wire_bytes,
                 ),
-                rx: RxInterrupt::new((mech.interrupt_interval_us * 1e3).round() as u64),
+                irq: HostInterrupt::new(
+                    us_to_ns(mech.interrupt_interval_us),
+                    us_to_ns(mech.tx_completion_us),
+                    us_to_ns(mech.interrupt_throttle_us),
+                    throttle_phase,
+                ),
+                irq_timer: Timer::default(),
+                clock,
             });
         }
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
@@ -346,7 +384,8 @@ impl Simulation {
         let rows = crate::resources::samples_per_flow(&s) as usize;
         let recorder = Recorder::new(flows.len(), hosts.len(), scenario.probe.is_some(), rows);
         Ok(Simulation {
-            rng: Rng::new(s.seed as u64),
+            rng,
+            receiver_clock,
             scenario: s,
             now_ns: 0,
             end_ns,
@@ -533,13 +572,7 @@ impl Simulation {
                     );
                 }
             }
-            Event::HostRxInterrupt(h) => {
-                let batch = self.hosts[h as usize].rx.fire();
-                for &(f, ack) in &batch {
-                    self.deliver_ack(f as usize, ack);
-                }
-                self.hosts[h as usize].rx.recycle(batch);
-            }
+            Event::HostInterrupt(h) => self.host_interrupt(h as usize),
             Event::FlowStart(f) => {
                 self.flows[f as usize].active = true;
                 self.try_send(f as usize);
@@ -604,7 +637,8 @@ impl Simulation {
                 retransmission: tx.retransmission,
                 ce: false,
             };
-            let frame = Frame::new(packet, self.scenario.mtu_bytes);
+            let mut frame = Frame::new(packet, self.scenario.mtu_bytes);
+            frame.descriptors = flow.skb.descriptors(tx.seq);
             let Ok(host_tx_done) = self.hosts[flow.host].port.enqueue(frame, now) else {
                 let state_before = flow.sender.state;
                 if flow.sender.on_local_congestion(now) {
@@ -615,7 +649,8 @@ impl Simulation {
                 if flow.sender.packets_out() == 0 {
                     // Nothing in flight to clock us out again: retry after
                     // an RTO, as Linux's probe timer does.
-                    let t = now + flow.sender.backed_off_rto_ns();
+                    let clock = self.hosts[flow.host].clock;
+                    let t = clock.expiry_ns(now + flow.sender.backed_off_rto_ns());
                     if let Some(t) = flow.rto.set(t) {
                         self.events.push(t, Event::Rto(f as u32));
                     }
@@ -624,7 +659,8 @@ impl Simulation {
             };
             flow.sender.on_transmitted(tx, now);
             if !flow.rto.is_set() {
-                if let Some(t) = flow.rto.set(now + flow.sender.backed_off_rto_ns()) {
+                let clock = self.hosts[flow.host].clock;
+                if let Some(t) = flow.rto.set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns())) {
                     self.events.push(t, Event::Rto(f as u32));
                 }
             }
@@ -639,10 +675,17 @@ impl Simulation {
     }
 
     fn host_tx_done(&mut self, h: usize) {
-        let (f, next) = self.hosts[h].port.finish(self.now_ns);
-        if let Some(t) = next {
+        let now = self.now_ns;
+        let host = &mut self.hosts[h];
+        let done = host.port.finish(now);
+        if let Some(t) = done.next_done_ns {
             self.events.push(t, Event::HostTxDone(h as u32));
         }
+        if done.needs_interrupt {
+            host.irq.tx_completed(now);
+            self.arm_interrupt(h);
+        }
+        let f = done.frame;
         self.bottleneck_arrival(f);
     }
 
@@ -738,7 +781,7 @@ impl Simulation {
             flow.delack.clear();
             self.send_ack(f, ack);
         } else if let Some(d) = flow.receiver.delack_deadline_ns {
-            if let Some(t) = flow.delack.set(d) {
+            if let Some(t) = flow.delack.set(self.receiver_clock.expiry_ns(d)) {
                 self.events.push(t, Event::DelayedAck(f as u32));
             }
         }
@@ -761,12 +804,50 @@ impl Simulation {
     /// TCP in batches; without it, at once.
     fn ack_reaches_host(&mut self, f: usize, ack: Ack) {
         let h = self.flows[f].host;
-        let rx = &mut self.hosts[h].rx;
-        if rx.is_immediate() {
+        let irq = &mut self.hosts[h].irq;
+        if irq.rx_is_immediate() {
             self.deliver_ack(f, ack);
-        } else if let Some(t) = rx.receive(self.now_ns, (f as u32, ack)) {
-            self.events.push(t, Event::HostRxInterrupt(h as u32));
+        } else {
+            irq.receive(self.now_ns, (f as u32, ack));
+            self.arm_interrupt(h);
         }
+    }
+
+    /// Schedule host `h`'s interrupt for when its causes make it fire.
+    fn arm_interrupt(&mut self, h: usize) {
+        let host = &mut self.hosts[h];
+        if let Some(t) = host.irq.fire_time_ns() {
+            if let Some(t) = host.irq_timer.set(t) {
+                self.events.push(t, Event::HostInterrupt(h as u32));
+            }
+        }
+    }
+
+    /// Host `h`'s network interrupt (`e1000_intr`): the receive ring's ACKs
+    /// are taken, the transmit ring's sent descriptors reclaimed; then the
+    /// transmit softirq refills the ring from the interface queue and the
+    /// receive softirq hands the ACKs to TCP (2.4 runs NET_TX_SOFTIRQ
+    /// before NET_RX_SOFTIRQ).
+    fn host_interrupt(&mut self, h: usize) {
+        let now = self.now_ns;
+        let host = &mut self.hosts[h];
+        let (fire, again) = host.irq_timer.on_fire(now);
+        if let Some(t) = again {
+            self.events.push(t, Event::HostInterrupt(h as u32));
+        }
+        if !fire {
+            return;
+        }
+        let batch = host.irq.fire(now);
+        if let Some(t) = host.port.reclaim(now) {
+            self.events.push(t, Event::HostTxDone(h as u32));
+        }
+        for &(f, ack) in &batch {
+            self.deliver_ack(f as usize, ack);
+        }
+        self.hosts[h].irq.recycle(batch);
+        // Causes that came while TCP ran wait for the next interrupt.
+        self.arm_interrupt(h);
     }
 
     fn deliver_ack(&mut self, f: usize, ack: Ack) {
@@ -785,7 +866,8 @@ impl Simulation {
         if flow.sender.packets_out() == 0 {
             flow.rto.clear();
         } else if flow.sender.snd_una > una_before {
-            if let Some(t) = flow.rto.set(now + flow.sender.backed_off_rto_ns()) {
+            let clock = self.hosts[flow.host].clock;
+            if let Some(t) = flow.rto.set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns())) {
                 self.events.push(t, Event::Rto(f as u32));
             }
         }
@@ -801,7 +883,8 @@ impl Simulation {
             self.recorder.event(now, f, EventKind::Timeout);
             self.recorder
                 .state_change(now, f, state_before, flow.sender.state);
-            let t = now + flow.sender.backed_off_rto_ns();
+            let clock = self.hosts[flow.host].clock;
+            let t = clock.expiry_ns(now + flow.sender.backed_off_rto_ns());
             if let Some(t) = flow.rto.set(t) {
                 self.events.push(t, Event::Rto(f as u32));
             }
@@ -813,7 +896,7 @@ impl Simulation {
         let now = self.now_ns;
         let interval_s = self.sample_interval_ns as f64 / 1e9;
         self.recorder.begin_row(now);
-        for flow in &mut self.flows {
+        for (f, flow) in self.flows.iter_mut().enumerate() {
             let s = &flow.sender;
             let delivered = flow.receiver.delivered_segments;
             let bits =
@@ -825,6 +908,10 @@ impl Simulation {
                 s.window.ssthresh_pkts as f64
             };
             let (avg, wavg) = s.outstanding_averages_bytes(now);
+            // What tcpdump on the sender has seen: everything sent except
+            // the flow's new segments still in the interface queue.
+            let queued = self.hosts[flow.host].port.queued_new_segments(f as u32);
+            let captured_out_pkts = s.packets_out().saturating_sub(queued);
             self.recorder.flow_values([
                 s.window.cwnd_pkts as f64,
                 s.window.cwnd_pkts as f64 * s.mss_bytes as f64,
@@ -839,6 +926,7 @@ impl Simulation {
                 } else {
                     f64::NAN
                 },
+                captured_out_pkts as f64 * s.mss_bytes as f64,
             ]);
         }
         let delay_ms = self.bottleneck.sample_delay_ns() as f64 / 1e6;

@@ -139,7 +139,7 @@ size_bytes?: number, };
 /**
  * Single-switch overrides a scenario may carry on top of its profile.
  */
-export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, };
+export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, };
 
 /**
  * Every switch, fully resolved.
@@ -175,7 +175,31 @@ host_send_limit_bps: number,
  * Delay lines release packets only at multiples of this (a netem
  * router on a 1000 Hz kernel: whole jiffies); 0: exact delays.
  */
-delay_granularity_us: number, };
+delay_granularity_us: number, 
+/**
+ * The driver's transmit ring in descriptors (0: counted in packets,
+ * `nic_ring_pkts`). Each frame takes one descriptor per buffer of
+ * Linux 2.4's skb layout (`nic::SkbLayout`): 1 at MTU 1500, 3–4 at
+ * MTU 9000.
+ */
+nic_ring_descriptors: number, 
+/**
+ * Sent frames' descriptors are reclaimed by the host's interrupt,
+ * which fires this long after the first write-back (the e1000's TADV);
+ * 0: reclaimed the moment the frame leaves.
+ */
+tx_completion_us: number, 
+/**
+ * Minimum gap between the host's network interrupts (the e1000's ITR);
+ * 0: none.
+ */
+interrupt_throttle_us: number, 
+/**
+ * The kernel's timer tick (HZ): retransmission and delayed-ACK timers
+ * expire on ticks, each host's ticks at its own phase; 0: exact
+ * timers.
+ */
+timer_hz: number, };
 
 /**
  * How the window comes down during fast recovery.

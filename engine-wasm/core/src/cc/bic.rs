@@ -128,6 +128,13 @@ impl Bic {
 }
 
 impl CongestionControl for Bic {
+    /// BIC (2.6.22 `tcp_bic.c`) sets no `.min_cwnd`, so rate halving stops at
+    /// ssthresh (2.6.22 `tcp_cwnd_min`; only CUBIC 2.0 had a hook, which
+    /// also returned ssthresh).
+    fn min_cwnd(&self, w: &Window) -> u32 {
+        w.ssthresh_pkts
+    }
+
     /// `bictcp_recalc_ssthresh`: remember Wmax (lowered by fast convergence
     /// if this loss came below the previous one), then β·w (w/2 at or
     /// below the low window).

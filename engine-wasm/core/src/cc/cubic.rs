@@ -271,6 +271,13 @@ impl Cubic {
 }
 
 impl CongestionControl for Cubic {
+    /// CUBIC 2.1 (2.6.22) and later sets no `.min_cwnd`, so rate halving stops at
+    /// ssthresh (2.6.22 `tcp_cwnd_min`; only CUBIC 2.0 had a hook, which
+    /// also returned ssthresh).
+    fn min_cwnd(&self, w: &Window) -> u32 {
+        w.ssthresh_pkts
+    }
+
     fn init(&mut self, _w: &mut Window, _now_ns: u64) {
         self.reset();
     }

@@ -246,6 +246,16 @@ pub trait CongestionControl {
     /// Sender events (`cwnd_event`).
     fn cwnd_event(&mut self, _w: &Window, _event: CaEvent, _now_ns: u64) {}
 
+    /// The floor of rate halving (`min_cwnd`, Linux 2.4–3.1 `tcp_cwnd_min`):
+    /// `tcp_cwnd_down` takes cwnd no lower than this. Linux 2.4 used
+    /// ssthresh/2 for every connection (`tcp_cwnd_down`, 2.4.22), and
+    /// 2.6.22's Reno, HighSpeed and Scalable set `.min_cwnd =
+    /// tcp_reno_min_cwnd` (ssthresh/2); a module without the hook (CUBIC
+    /// 2.1, BIC) gets ssthresh (2.6.22 `tcp_input.c` `tcp_cwnd_min`).
+    fn min_cwnd(&self, w: &Window) -> u32 {
+        w.ssthresh_pkts / 2
+    }
+
     /// Window to restore when a congestion event proves spurious (`undo_cwnd`).
     fn undo_cwnd(&mut self, w: &Window, prior_cwnd_pkts: u32) -> u32 {
         w.cwnd_pkts.max(prior_cwnd_pkts)

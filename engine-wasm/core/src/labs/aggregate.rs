@@ -263,6 +263,7 @@ mod tests {
             probe_rtt_p99_ms: None,
             mean_queue_delay_ms: None,
             mean_queue_pkts: None,
+            mean_captured_outstanding_kbytes: None,
         }
     }
 

@@ -59,6 +59,9 @@ pub struct PointResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub mean_queue_pkts: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mean_captured_outstanding_kbytes: Option<f64>,
 }
 
 impl PointResult {
@@ -96,6 +99,7 @@ impl PointResult {
             Metric::ProbeRttP99Ms => self.probe_rtt_p99_ms,
             Metric::MeanQueueDelayMs => self.mean_queue_delay_ms,
             Metric::MeanQueuePkts => self.mean_queue_pkts,
+            Metric::MeanCapturedOutstandingKbytes => self.mean_captured_outstanding_kbytes,
         }
     }
 }
@@ -333,6 +337,19 @@ pub fn measure(lab: &Lab, point: &SweepPoint, scale: Scale, sim: &Simulation) ->
         mean_queue_pkts: asks(Metric::MeanQueuePkts)
             .then(|| column_mean("q.bottleneck_pkts"))
             .flatten(),
+        mean_captured_outstanding_kbytes: asks(Metric::MeanCapturedOutstandingKbytes).then(|| {
+            let wire = rec.flow_column(0, col::OUTSTANDING_CAPTURED_BYTES);
+            let (sum, n) = wire
+                .iter()
+                .zip(state)
+                .filter(|(_, st)| st.is_finite())
+                .fold((0.0, 0usize), |(s, k), (o, _)| (s + o, k + 1));
+            if n > 0 {
+                sum / n as f64 / 1e3
+            } else {
+                0.0
+            }
+        }),
     }
 }
 

@@ -93,6 +93,7 @@ pub fn number(metric: Metric, v: f64) -> String {
             format!("{} ms", round3(v))
         }
         Metric::MeanQueuePkts => format!("{} packets", round3(v)),
+        Metric::MeanCapturedOutstandingKbytes => format!("{} kB", round3(v)),
         Metric::TotalThroughputMbps
         | Metric::GroupThroughputMbps
         | Metric::FlowThroughputMbps

@@ -525,7 +525,7 @@ impl Sender {
                 // included, calls `tcp_cwnd_down`.
                 (CaState::Cwr | CaState::Recovery, RecoveryRule::RateHalving) => {
                     let in_flight = self.in_flight();
-                    let floor = self.window.ssthresh_pkts / 2;
+                    let floor = self.cc.min_cwnd(&self.window);
                     reduction::rate_halving(
                         &mut self.window,
                         &mut self.reduction_cnt,
