@@ -7,7 +7,7 @@ import { binMarkers, countMarkers, kindsPresent, markerPath, MARKER_KINDS } from
 import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, OKABE_ITO, onDark, SUM_COLOR } from './palette';
 import { buildChartSpecs, CHART_IDS, ColumnSum, MovingAverage } from './specs';
 
-const FIELDS = ['cwnd_pkts', 'cwnd_bytes', 'ssthresh_pkts', 'outstanding_bytes', 'outstanding_avg_bytes', 'outstanding_wavg_bytes', 'throughput_bps', 'srtt_ms', 'state'];
+const FIELDS = ['cwnd_pkts', 'cwnd_bytes', 'ssthresh_pkts', 'outstanding_bytes', 'outstanding_avg_bytes', 'outstanding_wavg_bytes', 'throughput_bps', 'srtt_ms', 'state', 'outstanding_captured_bytes'];
 
 /** A two-flow, two-host run of n samples 10 ms apart. */
 function run(n: number) {

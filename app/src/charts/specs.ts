@@ -51,6 +51,7 @@ const MB = 2 ** 20;
 const DOT = [1.5, 2.5];
 const DASH = [6, 3];
 const LONG_DASH = [10, 4];
+const DASH_DOT = [6, 2, 1.5, 2];
 
 export interface SpecOptions {
   cwndUnit: CwndUnit;
@@ -121,12 +122,14 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
       { id: `f${i}.outstanding_bytes`, label: `${flowLabel(i)} outstanding`, flow: i, color: flowColor(i), dash: flowDash(i), width: 1, y: f.outstanding_bytes, main: true },
       { id: `f${i}.outstanding_avg_bytes`, label: `${flowLabel(i)} average`, flow: i, color: flowColor(i), dash: DASH, width: 1.75, y: f.outstanding_avg_bytes, main: false },
       { id: `f${i}.outstanding_wavg_bytes`, label: `${flowLabel(i)} weighted average`, flow: i, color: flowColor(i), dash: DOT, width: 2, y: f.outstanding_wavg_bytes, main: false },
+      { id: `f${i}.outstanding_captured_bytes`, label: `${flowLabel(i)} seen by tcpdump on the sender`, flow: i, color: flowColor(i), dash: DASH_DOT, width: 1.5, y: f.outstanding_captured_bytes, main: false },
       { id: `f${i}.window_bytes`, label: `${flowLabel(i)} advertised window`, flow: i, color: flowColor(i), dash: LONG_DASH, width: 1, y: windows[i] ?? NaN, main: false, softExtent: true },
     ]),
     styles: [
       { label: 'instantaneous', width: 1 },
       { label: 'average', dash: DASH, width: 1.75 },
       { label: 'weighted average', dash: DOT, width: 2 },
+      { label: 'seen by tcpdump (interface queue excluded)', dash: DASH_DOT, width: 1.5 },
       { label: 'advertised window', dash: LONG_DASH, width: 1 },
     ],
   };

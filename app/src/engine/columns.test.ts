@@ -12,6 +12,7 @@ const flowCols = (i: number) =>
     'throughput_bps',
     'srtt_ms',
     'state',
+    'outstanding_captured_bytes',
   ].map((k) => `f${i}.${k}`);
 const NAMES = ['t_s', ...flowCols(0), ...flowCols(1), 'q.bottleneck_pkts', 'h0.ifq_pkts', 'h1.ifq_pkts'];
 

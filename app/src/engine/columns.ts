@@ -6,7 +6,8 @@
 //   "f{i}.outstanding_avg_bytes" (tcptrace mean over ACKs),
 //   "f{i}.outstanding_wavg_bytes" (time-weighted mean), "f{i}.throughput_bps",
 //   "f{i}.srtt_ms", "f{i}.state" (0 Open … 4 Loss; NaN before the flow
-//   starts), then "q.bottleneck_pkts", "q.bottleneck_delay_ms" (the queueing
+//   starts), "f{i}.outstanding_captured_bytes" (what tcpdump on the sender
+//   sees: handed to the NIC driver, not yet acknowledged), then "q.bottleneck_pkts", "q.bottleneck_delay_ms" (the queueing
 //   delay of the packet that last left the bottleneck), per host h
 //   "h{h}.ifq_pkts", and with a latency probe "probe.rtt_ms" (the latest
 //   ping round trip; NaN before the first).

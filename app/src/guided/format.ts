@@ -32,6 +32,7 @@ const METRIC_TEXT: Record<ChartMetric, Omit<MetricInfo, 'unit'>> = {
   probe_rtt_median_ms: { label: 'Ping round trip, median', axis: 'Round trip (ms)' },
   probe_rtt_p99_ms: { label: 'Ping round trip, 99th percentile', axis: 'Round trip (ms)' },
   mean_queue_delay_ms: { label: 'Queueing delay at the bottleneck (time average)', axis: 'Queueing delay (ms)' },
+  mean_captured_outstanding_kbytes: { label: 'Mean outstanding data seen by tcpdump on the sender (first flow)', axis: 'Outstanding (kB)' },
   mean_queue_pkts: { label: 'Bottleneck queue (time average)', axis: 'Queue (packets)', minTop: 5 },
   relative_fairness: { label: 'Relative fairness: a non-Standard flow’s throughput over a Standard flow’s', axis: 'Ratio' },
 };

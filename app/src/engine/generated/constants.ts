@@ -15,4 +15,5 @@ export const FLOW_COLUMNS = [
   'throughput_bps',
   'srtt_ms',
   'state',
+  'outstanding_captured_bytes',
 ] as const;

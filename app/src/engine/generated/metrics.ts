@@ -22,6 +22,7 @@ export const METRIC_UNITS: Record<ChartMetric, string> = {
   probe_rtt_p99_ms: 'ms',
   mean_queue_delay_ms: 'ms',
   mean_queue_pkts: 'packets',
+  mean_captured_outstanding_kbytes: 'kB',
   relative_fairness: 'ratio',
 };
 
