@@ -721,7 +721,7 @@ pub static SWITCHES: &[SwitchInfo] = &[
         sources: &[
             ("linux-2.4", "Rate halving in CWR and Recovery: 2.4 tcp_input.c tcp_cwnd_down (decrement while cwnd > ssthresh/2, clamp to in-flight + 1, called for every ACK in tcp_fastretrans_alert) and tcp_complete_cwr."),
             ("linux-2.4-ixgb", "Rate halving, as linux-2.4 (a 2.4 kernel)."),
-            ("linux-2.6.22", "Rate halving: 2.6.22 tcp_input.c tcp_cwnd_down with tcp_cwnd_min = tcp_reno_min_cwnd (ssthresh/2) for Reno, HighSpeed and Scalable; BIC's and CUBIC's floor is taken to be the same (not verified)."),
+            ("linux-2.6.22", "Rate halving: 2.6.22 tcp_input.c tcp_cwnd_down down to tcp_cwnd_min: ca_ops->min_cwnd if set, else ssthresh. Reno, HighSpeed and Scalable set tcp_reno_min_cwnd (ssthresh/2); CUBIC 2.1 and BIC set no min_cwnd, so they stop at ssthresh (read in galeksandrp-keenetic/linux-2.6.22-tc tcp_input.c and ns-2.35's copies of the 2.6.22.6 modules, hbatmit/ns2.35 tcp/linux/src)."),
             ("ns-2", "RFC 6675 style: ns-2's SACK agent (Sack1) halves cwnd on entering recovery and sends by its pipe estimate (Fall & Floyd 1996)."),
             ("nist", "Not described in Mills et al. (NIST); the plain default (PRR, RFC 6937)."),
             ("linux-6", "PRR (RFC 6937; Linux ≥ 3.2 tcp_cwnd_reduction)."),
