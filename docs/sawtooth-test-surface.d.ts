@@ -86,6 +86,10 @@ export interface MechanismOverrides {
   rmem_max_bytes?: number;
   host_send_limit_bps?: number;
   delay_granularity_us?: number;
+  nic_ring_descriptors?: number;
+  tx_completion_us?: number;
+  interrupt_throttle_us?: number;
+  timer_hz?: number;
 }
 
 /** One bulk TCP transfer (an iperf stream). */
@@ -262,6 +266,8 @@ export interface FlowSeries {
   srtt_ms: Float64Array;
   /** 0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss; NaN before the flow starts. */
   state: Float64Array;
+  /** What tcpdump on the sender sees: handed to the NIC driver, not yet acknowledged. */
+  outstanding_captured_bytes: Float64Array;
 }
 
 /** The run's samples, all columns of the same length. */
@@ -306,7 +312,8 @@ export type Metric =
   | 'probe_rtt_median_ms'
   | 'probe_rtt_p99_ms'
   | 'mean_queue_delay_ms'
-  | 'mean_queue_pkts';
+  | 'mean_queue_pkts'
+  | 'mean_captured_outstanding_kbytes';
 
 export type Relation = 'value' | 'difference' | 'percent';
 
@@ -371,6 +378,7 @@ export interface PointResult {
   probe_rtt_p99_ms?: number;
   mean_queue_delay_ms?: number;
   mean_queue_pkts?: number;
+  mean_captured_outstanding_kbytes?: number;
 }
 
 /** [series, combined, tie-break], best first. */

@@ -21,14 +21,14 @@ function run(n: number) {
     for (let f = 0; f < 2; f++) {
       const base = 1 + f * FIELDS.length;
       const cwnd = 10 + f * 5 + (r % 50);
-      const vals = [cwnd, cwnd * 8948, r < 50 ? NaN : 30, cwnd * 8948, 20 * 8948, 22 * 8948, 4e8 + f * 1e8, 30, 0];
+      const vals = [cwnd, cwnd * 8948, r < 50 ? NaN : 30, cwnd * 8948, 20 * 8948, 22 * 8948, 4e8 + f * 1e8, 30, 0, cwnd * 8948];
       vals.forEach((v, k) => (chunk[(base + k) * n + r] = v));
     }
-    chunk[19 * n + r] = r % 7;
-    chunk[20 * n + r] = (r % 7) * 0.072;
-    chunk[21 * n + r] = 1;
-    chunk[22 * n + r] = 2;
-    chunk[23 * n + r] = r < 5 ? NaN : 30.5;
+    chunk[21 * n + r] = r % 7;
+    chunk[22 * n + r] = (r % 7) * 0.072;
+    chunk[23 * n + r] = 1;
+    chunk[24 * n + r] = 2;
+    chunk[25 * n + r] = r < 5 ? NaN : 30.5;
   }
   b.append(chunk);
   const s = defaultMockScenario();

@@ -30,15 +30,15 @@ describe('parseColumns', () => {
     expect(l.flows).toHaveLength(2);
     expect(l.flows[0].cwnd_pkts).toBe(1);
     expect(l.flows[0].state).toBe(9);
-    expect(l.flows[1].cwnd_pkts).toBe(10);
-    expect(l.flows[1].throughput_bps).toBe(16);
-    expect(l.bottleneckQueue).toBe(19);
-    expect(l.hostQueues).toEqual([20, 21]);
+    expect(l.flows[1].cwnd_pkts).toBe(11);
+    expect(l.flows[1].throughput_bps).toBe(17);
+    expect(l.bottleneckQueue).toBe(21);
+    expect(l.hostQueues).toEqual([22, 23]);
     expect(l.unknown).toEqual([]);
   });
 
   it('does not depend on column order and keeps unknown columns aside', () => {
-    const names = ['h0.ifq_pkts', 'f0.state', 'x.future', ...flowCols(0).slice(0, 8), 't_s'];
+    const names = ['h0.ifq_pkts', 'f0.state', 'x.future', ...flowCols(0).slice(0, 8), 'f0.outstanding_captured_bytes', 't_s'];
     const l = parseColumns(names);
     expect(l.t).toBe(names.length - 1);
     expect(l.flows[0].state).toBe(1);
@@ -73,9 +73,9 @@ describe('SeriesBuffer', () => {
     expect(s.length).toBe(3);
     expect(Array.from(s.t)).toEqual([0, 1, 2]);
     expect(Array.from(s.flows[0].cwnd_pkts)).toEqual([1000, 1001, 1002]);
-    expect(Array.from(s.flows[1].throughput_bps)).toEqual([16000, 16001, 16002]);
-    expect(Array.from(s.bottleneck_queue_pkts)).toEqual([19000, 19001, 19002]);
-    expect(Array.from(s.hosts[1].ifq_pkts)).toEqual([21000, 21001, 21002]);
+    expect(Array.from(s.flows[1].throughput_bps)).toEqual([17000, 17001, 17002]);
+    expect(Array.from(s.bottleneck_queue_pkts)).toEqual([21000, 21001, 21002]);
+    expect(Array.from(s.hosts[1].ifq_pkts)).toEqual([23000, 23001, 23002]);
   });
 
   it('appends across chunks and grows past its capacity', () => {
@@ -87,12 +87,12 @@ describe('SeriesBuffer', () => {
     expect(b.capacity).toBeGreaterThanOrEqual(8);
     const s = b.series();
     expect(Array.from(s.t)).toEqual([0, 1, 2, 100, 101, 102, 103, 104]);
-    expect(Array.from(s.flows[1].state)).toEqual([18000, 18001, 18002, 18100, 18101, 18102, 18103, 18104]);
+    expect(Array.from(s.flows[1].state)).toEqual([19000, 19001, 19002, 19100, 19101, 19102, 19103, 19104]);
   });
 
   it('gives empty series for absent columns', () => {
     const b = new SeriesBuffer(parseColumns(['t_s', ...flowCols(0)]));
-    b.append(chunk(10, 2));
+    b.append(chunk(11, 2));
     expect(b.series().bottleneck_queue_pkts.length).toBe(0);
     expect(b.series().hosts).toEqual([]);
   });
