@@ -113,7 +113,7 @@ fn a_scenario_over_the_memory_budget_is_refused_with_what_to_change() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("sample_interval_ms = 1: "), "{err}");
     assert!(err.contains("64 flows × 1 000 s"), "{err}");
-    assert!(err.contains("use ≥ 18 ms"), "{err}");
+    assert!(err.contains("use ≥ 20 ms"), "{err}");
     assert!(err.contains("duration_ms"), "{err}");
 }
 
