@@ -54,7 +54,7 @@ test('charts show the engine’s series, domains, markers and summary', async ({
 
   const expected: Record<string, string[]> = {
     cwnd: ['f0.cwnd_pkts', 'f0.ssthresh_pkts'],
-    outstanding: ['f0.outstanding_bytes', 'f0.outstanding_avg_bytes', 'f0.outstanding_wavg_bytes', 'f0.window_bytes'],
+    outstanding: ['f0.outstanding_bytes', 'f0.outstanding_avg_bytes', 'f0.outstanding_wavg_bytes', 'f0.outstanding_captured_bytes', 'f0.window_bytes'],
     throughput: ['f0.throughput_bps', 'capacity_bps'],
     queues: ['q.bottleneck_pkts', 'q.buffer_pkts', 'h0.ifq_pkts', 'h0.txqueuelen_pkts'],
   };
