@@ -54,7 +54,7 @@ test('a link that records more than the engine allows opens with a message namin
   const notice = page.getByTestId('url-notice');
   await expect(notice).toContainText('sample_interval_ms');
   await expect(notice).toContainText('limit 256 MiB');
-  await expect(notice).toContainText('use ≥ 22 ms');
+  await expect(notice).toContainText('use ≥ 20 ms');
   // The page runs what it could keep and responds to the controls.
   const before = await page.evaluate(() => window.sawtooth!.runId());
   await page.locator('[data-control-id="rtt"]').getByRole('textbox').fill('40');
