@@ -210,10 +210,7 @@ impl Port {
             .pop_front()
             .expect("a port completes only while busy");
         let cost = self.cost(&frame);
-        let mut next_done_ns = self
-            .ring
-            .front()
-            .map(|n| now_ns + self.tx.of(n.wire_bytes));
+        let mut next_done_ns = self.ring.front().map(|n| now_ns + self.tx.of(n.wire_bytes));
         self.busy = next_done_ns.is_some();
         let needs_interrupt = if self.reclaim_on_interrupt {
             self.unreclaimed += cost;
@@ -238,7 +235,9 @@ impl Port {
     fn wakes(&self) -> bool {
         match self.ring_size {
             RingSize::Frames(_) => true,
-            RingSize::Descriptors(_) => self.free > TX_QUEUE_WAKE_DESCRIPTORS.min(self.capacity() - 1),
+            RingSize::Descriptors(_) => {
+                self.free > TX_QUEUE_WAKE_DESCRIPTORS.min(self.capacity() - 1)
+            }
         }
     }
 
@@ -291,9 +290,9 @@ impl SkbLayout {
     /// (`L1_CACHE_BYTES`: 32 for the i686 kernels Red Hat 9 shipped).
     pub fn linux_2_4(mss_bytes: u32, cache_line_bytes: u32) -> SkbLayout {
         let line = cache_line_bytes.max(1);
-        let pgbreak =
-            (PAGE_BYTES - MAX_TCP_HEADER_BYTES - SKB_SHARED_INFO_BYTES) / line * line;
-        let linear_only = mss_bytes < pgbreak || mss_bytes > pgbreak + (MAX_SKB_FRAGS - 1) * PAGE_BYTES;
+        let pgbreak = (PAGE_BYTES - MAX_TCP_HEADER_BYTES - SKB_SHARED_INFO_BYTES) / line * line;
+        let linear_only =
+            mss_bytes < pgbreak || mss_bytes > pgbreak + (MAX_SKB_FRAGS - 1) * PAGE_BYTES;
         if linear_only {
             return SkbLayout {
                 prefix: Vec::new(),
@@ -517,7 +516,11 @@ mod tests {
         assert_eq!(done.frame.packet.seq, 0);
         assert_eq!(done.next_done_ns, Some(12_404 + 12_304));
         assert!(!done.needs_interrupt);
-        assert_eq!(port.interface_queue_pkts(), 0, "the ring took the queued frame");
+        assert_eq!(
+            port.interface_queue_pkts(),
+            0,
+            "the ring took the queued frame"
+        );
         assert_eq!(port.finish(24_708).frame.packet.seq, 1);
         let done = port.finish(37_012);
         assert_eq!((done.frame.packet.seq, done.next_done_ns), (2, None));
@@ -595,7 +598,11 @@ mod tests {
         irq.receive(1_000, 'a');
         assert_eq!(irq.fire_time_ns(), Some(132_072));
         irq.tx_completed(2_000);
-        assert_eq!(irq.fire_time_ns(), Some(67_536), "the transmit timer is first");
+        assert_eq!(
+            irq.fire_time_ns(),
+            Some(67_536),
+            "the transmit timer is first"
+        );
         irq.receive(50_000, 'b');
         assert_eq!(irq.fire(67_536), ['a', 'b']);
         assert_eq!(irq.fire_time_ns(), None);

@@ -220,7 +220,9 @@ impl MechanismOverrides {
             delay_granularity_us: self
                 .delay_granularity_us
                 .unwrap_or(base.delay_granularity_us),
-            nic_ring_descriptors: self.nic_ring_descriptors.unwrap_or(base.nic_ring_descriptors),
+            nic_ring_descriptors: self
+                .nic_ring_descriptors
+                .unwrap_or(base.nic_ring_descriptors),
             tx_completion_us: self.tx_completion_us.unwrap_or(base.tx_completion_us),
             interrupt_throttle_us: self
                 .interrupt_throttle_us
@@ -371,7 +373,10 @@ impl SwitchId {
                 if m.tx_completion_us == 0.0 {
                     "at once".into()
                 } else {
-                    format!("at the interrupt, {} µs after the first", m.tx_completion_us)
+                    format!(
+                        "at the interrupt, {} µs after the first",
+                        m.tx_completion_us
+                    )
                 }
             }
             SwitchId::InterruptModeration => {

@@ -660,7 +660,10 @@ impl Simulation {
             flow.sender.on_transmitted(tx, now);
             if !flow.rto.is_set() {
                 let clock = self.hosts[flow.host].clock;
-                if let Some(t) = flow.rto.set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns())) {
+                if let Some(t) = flow
+                    .rto
+                    .set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns()))
+                {
                     self.events.push(t, Event::Rto(f as u32));
                 }
             }
@@ -867,7 +870,10 @@ impl Simulation {
             flow.rto.clear();
         } else if flow.sender.snd_una > una_before {
             let clock = self.hosts[flow.host].clock;
-            if let Some(t) = flow.rto.set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns())) {
+            if let Some(t) = flow
+                .rto
+                .set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns()))
+            {
                 self.events.push(t, Event::Rto(f as u32));
             }
         }

@@ -287,7 +287,11 @@ fn known_gap_lab02_scalable_gains_more_than_highspeed() {
     let l = lab("back-to-back-30ms").unwrap();
     let rs = run_jobs(
         l,
-        &grid(&["reno-9000", "highspeed-9000", "scalable-9000"], &[8.0 * MB, 16.0 * MB], &[1]),
+        &grid(
+            &["reno-9000", "highspeed-9000", "scalable-9000"],
+            &[8.0 * MB, 16.0 * MB],
+            &[1],
+        ),
         |_| {},
     );
     let hs = mean(&rs, "highspeed-9000", None, total);

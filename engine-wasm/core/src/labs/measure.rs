@@ -285,13 +285,20 @@ pub fn measure(lab: &Lab, point: &SweepPoint, scale: Scale, sim: &Simulation) ->
             .collect()
     });
 
-    let outstanding = rec.flow_column(0, col::OUTSTANDING_BYTES);
-    let state = rec.flow_column(0, col::STATE);
-    let (o_sum, o_n) = outstanding
-        .iter()
-        .zip(state)
-        .filter(|(_, st)| st.is_finite())
-        .fold((0.0, 0usize), |(s, k), (o, _)| (s + o, k + 1));
+    // Flow 0's time-average of a column over the samples while it ran, kB.
+    let active_mean_kbytes = |c: usize| {
+        let (sum, n) = rec
+            .flow_column(0, c)
+            .iter()
+            .zip(rec.flow_column(0, col::STATE))
+            .filter(|(_, st)| st.is_finite())
+            .fold((0.0, 0usize), |(s, k), (o, _)| (s + o, k + 1));
+        if n > 0 {
+            sum / n as f64 / 1e3
+        } else {
+            0.0
+        }
+    };
 
     PointResult {
         lab: lab.id.clone(),
@@ -318,11 +325,7 @@ pub fn measure(lab: &Lab, point: &SweepPoint, scale: Scale, sim: &Simulation) ->
         timeouts: summary.flows.iter().map(|f| f.timeouts).sum(),
         congestion_event_rate: rate(events.iter().sum(), delivered_pkts.iter().sum()),
         group_congestion_event_rate: group_rate,
-        mean_outstanding_kbytes: if o_n > 0 {
-            o_sum / o_n as f64 / 1e3
-        } else {
-            0.0
-        },
+        mean_outstanding_kbytes: active_mean_kbytes(col::OUTSTANDING_BYTES),
         duration_s: summary.duration_s,
         group_share,
         probe_rtt_median_ms: asks(Metric::ProbeRttMedianMs)
@@ -337,19 +340,8 @@ pub fn measure(lab: &Lab, point: &SweepPoint, scale: Scale, sim: &Simulation) ->
         mean_queue_pkts: asks(Metric::MeanQueuePkts)
             .then(|| column_mean("q.bottleneck_pkts"))
             .flatten(),
-        mean_captured_outstanding_kbytes: asks(Metric::MeanCapturedOutstandingKbytes).then(|| {
-            let wire = rec.flow_column(0, col::OUTSTANDING_CAPTURED_BYTES);
-            let (sum, n) = wire
-                .iter()
-                .zip(state)
-                .filter(|(_, st)| st.is_finite())
-                .fold((0.0, 0usize), |(s, k), (o, _)| (s + o, k + 1));
-            if n > 0 {
-                sum / n as f64 / 1e3
-            } else {
-                0.0
-            }
-        }),
+        mean_captured_outstanding_kbytes: asks(Metric::MeanCapturedOutstandingKbytes)
+            .then(|| active_mean_kbytes(col::OUTSTANDING_CAPTURED_BYTES)),
     }
 }
 
