@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 6;
+export type ContractVersion = 7;
 
 // ------------------------------------------------------------------ run state
 
@@ -334,15 +334,22 @@ export interface Comparison {
   relative_to: string | null;
   /** The x (or x range) compared, as text. */
   at: string;
-  paper: number;
+  /** The paper's number; null where it states only a range (no middle value is invented). */
+  paper: number | null;
   paper_range: [number, number] | null;
   unit: string;
   /** null when no simulated point matches. */
   simulated: number | null;
-  /** simulated − paper. */
+  /** simulated − paper (null for a range). */
   difference: number | null;
-  /** Within ±10 % of the paper or inside its stated range; null for ranks and missing values. */
+  /** The simulation agrees with this number (see `agreement`); null for ranks and missing values. */
   within_tolerance: boolean | null;
+  /**
+   * How it was judged: a value within ±10 %, inside a stated range, an effect
+   * (difference or gain between two series) with the paper's sign within a
+   * factor of 1.5 of its size, or outside; null for ranks and missing values.
+   */
+  agreement: 'within_tolerance' | 'inside_range' | 'effect_within_factor' | 'outside' | null;
   /** Simulated points (x × seeds) averaged. */
   points: number;
   source: PaperSource;
@@ -411,6 +418,20 @@ export interface LabSnapshot {
   points: LabPoint[];
   comparisons: Comparison[] | null;
   ranking: RankRow[] | null;
+  /** The paper's findings judged on the results on screen (null: not asked yet). */
+  findings: FindingOutcome[] | null;
+}
+
+/** One of the paper's findings beside what the runs show (paper.json `findings`). */
+export interface FindingOutcome {
+  id: string;
+  text: string;
+  /** held / broken: decided by these runs; pending: a run it needs is unfinished; not_run_here: the scale does not run it; not_checked: no run can decide it (note says why). */
+  status: 'held' | 'broken' | 'pending' | 'not_run_here' | 'not_checked';
+  /** The measured values the checks compared (where broken: where it fails). */
+  detail: string;
+  note: string | null;
+  source: PaperSource;
 }
 
 // ------------------------------------------------------------------ window.sawtooth

@@ -152,7 +152,7 @@ test('lab 3 by link: the drawn points are the engine’s results, the paper besi
     const row = table.find((r) => r.key === c.key)!;
     expect(row.paper).toBe(c.paper);
     expect(row.simulated).toBe(c.simulated);
-    expect(row.difference).toBeCloseTo(c.simulated! - c.paper, 9);
+    expect(row.difference).toBeCloseTo(c.simulated! - c.paper!, 9);
     expect(row.text).toContain(`Long (Sandia, 2003), ${c.source.at}`);
   }
   // Beside the charts, the page says how many published values the runs reproduce, from the same comparison.
@@ -166,6 +166,13 @@ test('lab 3 by link: the drawn points are the engine’s results, the paper besi
   expect(reno100.simulated).toBe(at100.result!.total_throughput_mbps);
   await expect(rows.and(page.locator('[data-key="txqueuelen:reno:100:total_throughput_mbps"]'))).toContainText('828 Mb/s');
   await expect(page.getByTestId('lab-findings')).toHaveAttribute('open', '');
+  // The paper's findings, judged by the engine on the same runs: each listed with its standing, and the note agrees only when all hold.
+  expect(s.findings!.length).toBeGreaterThan(0);
+  for (const f of s.findings!) await expect(page.locator(`[data-testid="paper-findings"] li[data-finding="${f.id}"]`)).toHaveAttribute('data-status', f.status);
+  const broken = s.findings!.filter((f) => f.status === 'broken');
+  await expect(note).toHaveAttribute('data-findings-broken', String(broken.length));
+  await expect(note).toHaveAttribute('data-agrees', String(broken.length === 0 && judged.every((c) => c.within_tolerance)));
+  for (const f of broken) await expect(note.locator(`[data-finding="${f.id}"]`)).toContainText(f.text.replace(/\.$/, ''));
 
   // No accessibility violations, light and dark.
   for (const colorScheme of ['light', 'dark'] as const) {

@@ -20,7 +20,7 @@ import { ResultChart as ResultChartView } from './ResultChart';
 import { SimClaims as SimClaimsView } from './SimClaims';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
 import * as tables from './tables';
-import { NoCongestionNote, PointErrors } from './tables';
+import { FindingBadge, NoCongestionNote, PointErrors } from './tables';
 import { setLabHookSource, type LabHookSnapshot } from './testHooks';
 
 // The sweep store tells the page of progress several times a second; these
@@ -82,6 +82,7 @@ function hookSnapshot(s: SweepSnapshot, env: LabsEnv): LabHookSnapshot {
     })),
     comparisons: s.comparisons,
     ranking: s.ranking,
+    findings: s.findings,
   };
 }
 
@@ -117,12 +118,13 @@ export function LabDetail({ lab, labs, paper, quick, env, defaults, debug }: Lab
   // A store per mount (StrictMode mounts twice in development).
   const [store, setStore] = useState<SweepStore | null>(null);
   useEffect(() => {
-    const s = new SweepStore(lab, quick, { service: env.service, pool: env.pool, now: () => performance.now(), storage: storage(), debug });
+    const hasFindings = paper.findings.some((f) => f.lab === lab.id);
+    const s = new SweepStore(lab, quick, { service: env.service, pool: env.pool, now: () => performance.now(), storage: storage(), debug, hasFindings });
     setStore(s);
     void s.load();
     env.pool.warm();
     return () => s.dispose();
-  }, [lab, quick, env, debug]);
+  }, [lab, quick, env, debug, paper]);
   if (!store) return <section className="labs" data-testid="guided-lab" data-lab-id={lab.id} data-lab-state="loading" />;
   return <LabBody store={store} lab={lab} labs={labs} paper={paper} quick={quick} env={env} defaults={defaults} />;
 }
@@ -205,7 +207,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
 
   const plan = useMemo(() => chartPlan(lab), [lab]);
   const labPaper = useMemo(() => paper.values.filter((v) => v.lab === lab.id), [paper, lab]);
-  const claims = useMemo(() => paper.claims.filter((c) => c.lab === lab.id), [paper, lab]);
+  const findings = useMemo(() => paper.findings.filter((c) => c.lab === lab.id), [paper, lab]);
   const parameters = useMemo(() => paper.parameters.filter((c) => c.lab === lab.id), [paper, lab]);
   const href = typeof window !== 'undefined' ? window.location.href : 'http://localhost/';
   const drill = useMemo(() => {
@@ -330,7 +332,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         </div>
         <SimClaims claims={snap.claims} />
         <NoCongestionNote lab={lab} results={snap.results} />
-        <FidelityNote lab={lab} comparisons={snap.comparisons} anyResults={anyResults} />
+        <FidelityNote lab={lab} comparisons={snap.comparisons} findings={snap.findings} anyResults={anyResults} />
         {showsRanking(lab) && (
           <>
             <h4>Ranking</h4>
@@ -368,13 +370,17 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           <p>
             <GlossaryText text={lab.guide.paper_found} />
           </p>
-          {claims.length > 0 && (
-            <ul className="claims">
-              {claims.map((c, i) => (
-                <li key={i}>
-                  “{c.text}” <span className="muted small">({sourceCite(paper, c.source)})</span>
-                </li>
-              ))}
+          {findings.length > 0 && (
+            <ul className="claims" data-testid="paper-findings">
+              {findings.map((c) => {
+                const outcome = snap.findings?.find((f) => f.id === c.id);
+                return (
+                  <li key={c.id} data-finding={c.id} data-status={outcome?.status ?? 'pending'}>
+                    “{c.text}” <span className="muted small">({sourceCite(paper, c.source)})</span>{' '}
+                    <FindingBadge status={outcome?.status ?? null} note={c.note ?? null} />
+                  </li>
+                );
+              })}
             </ul>
           )}
           <h4>Why: the mechanism</h4>

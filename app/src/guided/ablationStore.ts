@@ -92,7 +92,7 @@ export class AblationStore {
       const results = await this.runVariant(v.index, costs);
       if (results === null) return;
       try {
-        const row = await this.deps.service.ablationRow(this.lab, v.index, results);
+        const row = await this.deps.service.ablationRow(this.lab, this.quick, v.index, results);
         const rows = this.snap.rows.slice();
         rows[v.index] = row;
         this.set({ rows });

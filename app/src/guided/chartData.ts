@@ -143,7 +143,10 @@ export function paperMarks(metric: ChartMetric, lines: readonly LineDef[], value
     if (v.metric !== metric || v.relation !== 'value') continue;
     const line = lines.find((l) => l.series === v.series && (l.group ?? undefined) === (v.group ?? undefined));
     if (!line) continue;
-    const base = { key: v.key, line: line.id, value: v.value, valueRange: v.value_range ?? null, source: v.source, note: v.note ?? null };
+    // A range with no number of its own has no point to draw (no middle value is invented); the table states it.
+    const value = v.value;
+    if (value === undefined) continue;
+    const base = { key: v.key, line: line.id, value, valueRange: v.value_range ?? null, source: v.source, note: v.note ?? null };
     if (v.x !== undefined) out.push({ ...base, kind: 'point', x: v.x });
     else if (v.x_range) out.push({ ...base, kind: 'range', x0: v.x_range[0], x1: v.x_range[1] });
     else out.push({ ...base, kind: 'all' });

@@ -16,6 +16,7 @@ export interface LabEngine {
   compare_lab_json(lab_id: string, results_json: string): string;
   /** What the lab's text says its runs show, filled from and checked against the results (ClaimOutcome[]) as JSON. */
   lab_claims_json(lab_id: string, quick: boolean, results_json: string): string;
+  lab_findings_json(lab_id: string, quick: boolean, results_json: string): string;
   /** The seed aggregates (SweepAggregates) of the metrics named in `metrics_json`, from the results so far, as JSON. */
   lab_aggregates_json(lab_id: string, quick: boolean, metrics_json: string, results_json: string): string;
   /** The paper's ranking of the series ([series, combined, standard][] or null) as JSON. */
@@ -25,7 +26,7 @@ export interface LabEngine {
   /** Run point `index` of the sweep under ablation variant `variant` (PointResult) as JSON. */
   run_ablation_point_json(lab_id: string, quick: boolean, variant: number, index: number): string;
   /** One ablation variant's row (AblationRow) from its results, as JSON. */
-  ablation_row_json(lab_id: string, variant: number, results_json: string): string;
+  ablation_row_json(lab_id: string, quick: boolean, variant: number, results_json: string): string;
   /** Deliberately trap (tests). */
   debug_trap?(): void;
 }

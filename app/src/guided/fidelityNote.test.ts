@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Comparison } from '../engine/generated/labs';
+import type { Comparison, FindingOutcome } from '../engine/generated/labs';
 import { fidelitySummary, seriesIndistinguishable } from './fidelityNote';
+import { brokenFindingText } from './tables';
 import { comparison, lab, series } from './testing/fixtures';
 
 const C = (o: Partial<Comparison>): Comparison => comparison({ series: 'reno', simulated: 880, difference: 52, within_tolerance: true, ...o });
@@ -22,7 +23,24 @@ describe('fidelitySummary', () => {
   it('takes the mechanism still missing from the lab’s own model differences', () => {
     const l = lab({ series: [], guide: { ...L.guide, model_differences: ['A plain difference.', 'Still missing: the ring’s true reach.'] } });
     expect(fidelitySummary(l, []).missing).toEqual(['the ring’s true reach.']);
-    expect(fidelitySummary(L, null)).toEqual({ compared: 0, within: 0, misses: [], missing: [] });
+    expect(fidelitySummary(L, null)).toEqual({ compared: 0, within: 0, misses: [], missing: [], findingsDecided: 0, broken: [], agrees: false });
+  });
+});
+
+describe('fidelitySummary with findings', () => {
+  const L = lab({ series: [series('reno', [{ algorithm: 'reno' }])] });
+  const F = (id: string, status: FindingOutcome['status']): FindingOutcome => ({ id, text: `finding ${id}.`, status, detail: 'x: 1', note: null, source: { seed: '000', file: 'f.txt', at: 'Fig. 1' } });
+  it('agrees only when every value and every decided finding holds', () => {
+    const values = [C({ key: 'a' })];
+    expect(fidelitySummary(L, values, [F('h', 'held'), F('p', 'pending'), F('n', 'not_checked')]).agrees).toBe(true);
+    const broken = fidelitySummary(L, values, [F('h', 'held'), F('b', 'broken')]);
+    expect(broken.agrees).toBe(false);
+    expect(broken.findingsDecided).toBe(2);
+    expect(broken.broken.map((f) => f.id)).toEqual(['b']);
+    expect(fidelitySummary(L, [], [F('p', 'pending')]).agrees).toBe(false);
+  });
+  it('states a broken finding in a plain sentence with what the runs gave', () => {
+    expect(brokenFindingText(F('b', 'broken'))).toBe('The paper found: “finding b.” These runs do not bear it out (x: 1).');
   });
 });
 

@@ -4,7 +4,7 @@
 // them (pool.ts).
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
-import type { ChartMetric, ClaimOutcome, SweepAggregates } from '../engine/generated/labs';
+import type { ChartMetric, ClaimOutcome, FindingOutcome, SweepAggregates } from '../engine/generated/labs';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 import type { EngineError } from '../engine/errors';
 import type { WorkerMessage, WorkerRequest } from '../engine/protocol';
@@ -23,9 +23,11 @@ export type LabCall =
    */
   | { fn: 'runBatch'; lab: string; quick: boolean; indices: number[]; variant?: number }
   | { fn: 'ablation'; lab: string }
-  | { fn: 'ablationRow'; lab: string; variant: number; results: string }
+  | { fn: 'ablationRow'; lab: string; quick: boolean; variant: number; results: string }
   | { fn: 'compare'; lab: string; results: string }
   | { fn: 'claims'; lab: string; quick: boolean; results: string }
+  /** The papers' findings judged on the results so far. */
+  | { fn: 'findings'; lab: string; quick: boolean; results: string }
   | { fn: 'rank'; lab: string; results: string }
   /** The seed aggregates of `metrics` that the result charts and tables draw. */
   | { fn: 'aggregates'; lab: string; quick: boolean; metrics: ChartMetric[]; results: string };
@@ -43,6 +45,7 @@ export interface CallValues {
   runBatch: BatchItem[];
   compare: Comparison[];
   claims: ClaimOutcome[];
+  findings: FindingOutcome[];
   rank: RankRow[] | null;
   aggregates: SweepAggregates;
   ablation: AblationVariant[];

@@ -4,7 +4,7 @@
 // number comes from the engine.
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
-import type { ChartMetric, ClaimOutcome, SweepAggregates } from '../engine/generated/labs';
+import type { ChartMetric, ClaimOutcome, FindingOutcome, SweepAggregates } from '../engine/generated/labs';
 import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
 import type { RankRow } from './protocol';
 import { LabWorker, type LabWorkerLike } from './workerClient';
@@ -56,6 +56,11 @@ export class LabService {
     return (await this.w().call({ fn: 'claims', lab, quick, results: JSON.stringify(results) })).value;
   }
 
+  /** The papers' findings for the lab, each judged on `results` at this scale. */
+  async findings(lab: string, quick: boolean, results: readonly PointResult[]): Promise<FindingOutcome[]> {
+    return (await this.w().call({ fn: 'findings', lab, quick, results: JSON.stringify(results) })).value;
+  }
+
   /** The seed aggregates of `metrics` over `results` (the result charts and tables), at this scale. */
   async aggregates(lab: string, quick: boolean, metrics: readonly ChartMetric[], results: readonly PointResult[]): Promise<SweepAggregates> {
     return (await this.w().call({ fn: 'aggregates', lab, quick, metrics: [...metrics], results: JSON.stringify(results) })).value;
@@ -69,8 +74,8 @@ export class LabService {
     return (await this.w().call({ fn: 'ablation', lab })).value;
   }
 
-  async ablationRow(lab: string, variant: number, results: readonly PointResult[]): Promise<AblationRow> {
-    return (await this.w().call({ fn: 'ablationRow', lab, variant, results: JSON.stringify(results) })).value;
+  async ablationRow(lab: string, quick: boolean, variant: number, results: readonly PointResult[]): Promise<AblationRow> {
+    return (await this.w().call({ fn: 'ablationRow', lab, quick, variant, results: JSON.stringify(results) })).value;
   }
 
   dispose(): void {

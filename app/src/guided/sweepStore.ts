@@ -8,7 +8,7 @@
 // tab (sessionStorage), so coming back from a drill-down shows them again.
 
 import { engineErrorText } from '../engine/errors';
-import type { ChartMetric, ClaimOutcome, SweepAggregates } from '../engine/generated/labs';
+import type { ChartMetric, ClaimOutcome, FindingOutcome, SweepAggregates } from '../engine/generated/labs';
 import type { Comparison, Lab, PointResult, SweepPoint } from '../engine/generated/labs';
 import { aggregateMetrics } from './presentation';
 import { pointCost, runOrder, type PointStatus } from './progress';
@@ -44,6 +44,8 @@ export interface SweepSnapshot {
   ranking: RankRow[] | null;
   /** What the lab's text says these runs show, each sentence checked against them (null: not asked yet). */
   claims: ClaimOutcome[] | null;
+  /** The papers' findings judged on these runs (null: not asked yet). */
+  findings: FindingOutcome[] | null;
   /** The engine's seed aggregates of these results, for the result charts and tables (null: not asked yet). */
   aggregates: SweepAggregates | null;
   startedAt: number | null;
@@ -60,6 +62,8 @@ export interface SweepStoreDeps {
   debug?: ReadonlyMap<number, PointDebug>;
   /** Calls back before the next frame is drawn (requestAnimationFrame where there is one). */
   frame?: (cb: () => void) => void;
+  /** The papers state findings for this lab: judge them on every refresh (one more engine call). */
+  hasFindings?: boolean;
 }
 
 const STORAGE_PREFIX = 'sawtooth.labs.v1';
@@ -152,6 +156,7 @@ export class SweepStore {
       comparisons: null,
       ranking: null,
       claims: null,
+      findings: null,
       aggregates: null,
       startedAt: null,
       finishedAt: null,
@@ -383,14 +388,15 @@ export class SweepStore {
       const { lab, quick } = this.snap;
       const id = lab.id;
       try {
-        const [comparisons, ranking, claims, aggregates] = await Promise.all([
+        const [comparisons, ranking, claims, findings, aggregates] = await Promise.all([
           this.deps.service.compare(id, results),
           lab.ranking ? this.deps.service.rank(id, results) : Promise.resolve(null),
           lab.guide.simulator.length ? this.deps.service.claims(id, quick, results) : Promise.resolve([]),
+          this.deps.hasFindings ? this.deps.service.findings(id, quick, results) : Promise.resolve([]),
           this.deps.service.aggregates(id, quick, this.metrics, results),
         ]);
         const t0 = this.deps.now();
-        this.set({ comparisons, ranking, claims, aggregates });
+        this.set({ comparisons, ranking, claims, findings, aggregates });
         this.timeDraw(t0, (ms) => (this.resultsDrawMs = ms), false);
       } catch (e) {
         this.set({ message: `The comparison with the paper failed: ${(e as Error).message}` });

@@ -12,9 +12,15 @@ describe('comparisonCells', () => {
     expect(comparisonCells(C({ unit: 'fraction', paper: 0.38, simulated: 0.45, difference: 0.07 }))).toEqual({ paper: '38%', simulated: '45%', difference: '+7 points' });
   });
   it('percent relations with the paper’s range', () => {
-    const c = comparisonCells(C({ unit: '%', relation: 'percent', relative_to: 'reno', paper: 4, paper_range: [1, 7], simulated: 2.5, difference: -1.5 }));
-    expect(c.paper).toBe('4% (1% to 7%)');
-    expect(c.difference).toBe('−1.5 points, within the paper’s range');
+    const c = comparisonCells(C({ unit: '%', relation: 'percent', relative_to: 'reno', paper: null, paper_range: [1, 7], simulated: 2.5, difference: null, agreement: 'inside_range' }));
+    expect(c.paper).toBe('1% to 7%');
+    expect(c.difference).toBe('inside the paper’s stated range');
+    const out = comparisonCells(C({ unit: '%', relation: 'percent', relative_to: 'reno', paper: null, paper_range: [1, 7], simulated: -0.4, difference: null, agreement: 'outside' }));
+    expect(out.difference).toBe('outside the paper’s stated range');
+  });
+  it('an effect within a factor of 1.5 says so', () => {
+    const c = comparisonCells(C({ unit: '%', relation: 'percent', relative_to: 'reno', paper: 14, simulated: 10, difference: -4, agreement: 'effect_within_factor' }));
+    expect(c.difference).toBe('−4 points, the paper’s effect within a factor of 1.5');
   });
   it('ranks as places', () => {
     expect(comparisonCells(C({ unit: 'rank', metric: 'rank', paper: 1, simulated: 3, difference: 2 })).difference).toBe('2 places lower');

@@ -2,7 +2,7 @@
 // (from the engine's comparison), the [a, b] ranking, the gain of parallel
 // streams over Standard TCP, and the points that failed.
 
-import type { Comparison, Lab, Paper, PaperValue, PointResult, SweepAggregates, SweepPoint } from '../engine/generated/labs';
+import type { Comparison, FindingOutcome, Lab, Paper, PaperValue, PointResult, SweepAggregates, SweepPoint } from '../engine/generated/labs';
 import { sourceCite } from './cite';
 import { fidelitySummary, seriesIndistinguishable } from './fidelityNote';
 import { gainOverStandard, seriesMean } from './chartData';
@@ -24,10 +24,14 @@ export function comparisonCells(c: Comparison): { paper: string; simulated: stri
   const percentUnit = c.unit === '%';
   const fmt = (v: number) => (c.unit === 'rank' ? String(Math.round(v * 100) / 100) : formatValue(v, c.unit));
   const unit = unitSuffix(c.unit) ? ` ${unitSuffix(c.unit)}` : '';
-  const range = c.paper_range ? ` (${fmt(c.paper_range[0])} to ${fmt(c.paper_range[1])})` : '';
-  const paper = `${fmt(c.paper)}${unit}${range}`;
-  if (c.simulated === null || c.difference === null) return { paper, simulated: '', difference: '' };
+  const rangeText = c.paper_range ? `${fmt(c.paper_range[0])} to ${fmt(c.paper_range[1])}${unit}` : '';
+  const paper = c.paper === null ? rangeText : `${fmt(c.paper)}${unit}${rangeText ? ` (${rangeText})` : ''}`;
+  if (c.simulated === null) return { paper, simulated: '', difference: '' };
   const simulated = `${fmt(c.simulated)}${unit}`;
+  if (c.difference === null || c.paper === null) {
+    const inside = c.agreement === 'inside_range';
+    return { paper, simulated, difference: inside ? 'inside the paper’s stated range' : 'outside the paper’s stated range' };
+  }
   const d = c.difference;
   let difference: string;
   if (fractionUnit) difference = `${signed(d, formatValue(Math.abs(d) * 100))} points`;
@@ -37,7 +41,8 @@ export function comparisonCells(c: Comparison): { paper: string; simulated: stri
     difference = `${signed(d, formatValue(Math.abs(d)))}${unit}`;
     if (c.relation === 'value' && c.paper !== 0) difference += ` (${signed(d, formatValue(Math.abs((100 * d) / c.paper)))}%)`;
   }
-  if (c.paper_range && c.simulated >= c.paper_range[0] && c.simulated <= c.paper_range[1]) difference += ', within the paper’s range';
+  if (c.agreement === 'inside_range') difference += ', inside the paper’s stated range';
+  else if (c.agreement === 'effect_within_factor') difference += ', the paper’s effect within a factor of 1.5';
   return { paper, simulated, difference };
 }
 
@@ -65,26 +70,75 @@ export function NoCongestionNote(props: { lab: Lab; results: readonly (PointResu
   );
 }
 
-/** Below the result charts: how the runs so far compare with the paper, from the engine's comparison. */
-export function FidelityNote(props: { lab: Lab; comparisons: Comparison[] | null; anyResults: boolean }) {
-  const { lab, comparisons, anyResults } = props;
-  if (!anyResults || comparisons === null) return null;
-  const s = fidelitySummary(lab, comparisons);
-  if (s.compared === 0) return null;
-  const label = (c: Comparison) => `${seriesLabel(lab, c.series)}: ${quantity(lab, c).toLowerCase()}, ${formatAt(c.at, lab.sweep)}`;
+const FINDING_STATUS: Record<FindingOutcome['status'], string> = {
+  held: 'held in these runs',
+  broken: 'broken in these runs',
+  pending: 'waiting for runs',
+  not_run_here: 'not run at this scale',
+  not_checked: 'not checked',
+};
+
+/** Whether the runs on screen bear a finding out, beside the finding. */
+export function FindingBadge(props: { status: FindingOutcome['status'] | null; note: string | null }) {
+  const status = props.status ?? 'pending';
+  const title = status === 'not_checked' || status === 'held' || status === 'broken' ? (props.note ?? undefined) : undefined;
   return (
-    <div className={s.misses.length ? 'fidelity-note differs' : 'fidelity-note'} data-testid="fidelity-note" data-within={s.within} data-compared={s.compared} role="note">
-      {s.misses.length === 0 ? (
+    <span className={`finding-status ${status}`} title={title} data-testid="finding-status">
+      [{FINDING_STATUS[status]}
+      {status === 'not_checked' && props.note ? `: ${props.note}` : ''}]
+    </span>
+  );
+}
+
+/** A broken finding as a plain sentence. */
+export function brokenFindingText(f: FindingOutcome): string {
+  const found = f.text.replace(/\.$/, '');
+  return `The paper found: “${found}.” These runs do not bear it out${f.detail ? ` (${f.detail})` : ''}.`;
+}
+
+/** Below the result charts: how the runs so far compare with the paper (values and findings), from the engine. */
+export function FidelityNote(props: { lab: Lab; comparisons: Comparison[] | null; findings: FindingOutcome[] | null; anyResults: boolean }) {
+  const { lab, comparisons, findings, anyResults } = props;
+  if (!anyResults || comparisons === null) return null;
+  const s = fidelitySummary(lab, comparisons, findings);
+  if (s.compared === 0 && s.findingsDecided === 0) return null;
+  const label = (c: Comparison) => `${seriesLabel(lab, c.series)}: ${quantity(lab, c).toLowerCase()}, ${formatAt(c.at, lab.sweep)}`;
+  const findingsText = s.findingsDecided ? `${s.findingsDecided} of the paper’s findings these runs decide` : '';
+  const valuesText = s.compared ? `${s.compared} published value${s.compared === 1 ? '' : 's'} these runs can be compared with` : '';
+  return (
+    <div
+      className={s.agrees ? 'fidelity-note' : 'fidelity-note differs'}
+      data-testid="fidelity-note"
+      data-within={s.within}
+      data-compared={s.compared}
+      data-findings-decided={s.findingsDecided}
+      data-findings-broken={s.broken.length}
+      data-agrees={s.agrees}
+      role="note"
+    >
+      {s.agrees ? (
         <p>
-          All {s.compared} published values these runs can be compared with are within ±10 % of the paper (or inside the range it gives).
+          The simulation agrees with the paper here: {[valuesText && `all ${valuesText} agree (within ±10 %, inside the range the paper gives, or the paper’s effect within a factor of 1.5)`, findingsText && `all ${findingsText} hold`].filter(Boolean).join(', and ')}.
         </p>
       ) : (
         <>
           <p>
             <strong>
-              The simulation differs from the paper here: {s.misses.length} of the {s.compared} published values these runs can be compared with are more than 10 % away.
+              The simulation differs from the paper here:
+              {s.misses.length > 0 && ` ${s.misses.length} of the ${valuesText} do not agree`}
+              {s.misses.length > 0 && s.broken.length > 0 && ';'}
+              {s.broken.length > 0 && ` ${s.broken.length} of the ${findingsText} ${s.broken.length === 1 ? 'is' : 'are'} broken`}.
             </strong>
           </p>
+          {s.broken.length > 0 && (
+            <ul data-testid="broken-findings">
+              {s.broken.map((f) => (
+                <li key={f.id} data-finding={f.id}>
+                  {brokenFindingText(f)}
+                </li>
+              ))}
+            </ul>
+          )}
           <ul>
             {s.misses.slice(0, 4).map((c) => {
               const cells = comparisonCells(c);

@@ -2,7 +2,7 @@
 // The view registers a source while it is on screen; app/src/testHooks.ts calls
 // labHookSnapshot() for the window.sawtooth member.
 
-import type { Comparison, PointResult, SweepValue } from '../engine/generated/labs';
+import type { Comparison, FindingOutcome, PointResult, SweepValue } from '../engine/generated/labs';
 import type { Scenario } from '../engine/types';
 import type { PointStatus } from './progress';
 import type { RankRow } from './protocol';
@@ -37,6 +37,8 @@ export interface LabHookSnapshot {
   comparisons: Comparison[] | null;
   /** The engine's ranking ([series, combined, tie-break]), for labs the paper ranked. */
   ranking: RankRow[] | null;
+  /** The paper's findings judged on the results on screen. */
+  findings: FindingOutcome[] | null;
 }
 
 let source: (() => LabHookSnapshot | null) | null = null;

@@ -70,13 +70,16 @@ export function handleCall(engine: LabEngine, call: LabCall, now: () => number):
         value = JSON.parse(engine.ablation_variants_json(call.lab));
         break;
       case 'ablationRow':
-        value = JSON.parse(engine.ablation_row_json(call.lab, call.variant, call.results));
+        value = JSON.parse(engine.ablation_row_json(call.lab, call.quick, call.variant, call.results));
         break;
       case 'compare':
         value = JSON.parse(engine.compare_lab_json(call.lab, call.results));
         break;
       case 'claims':
         value = JSON.parse(engine.lab_claims_json(call.lab, call.quick, call.results));
+        break;
+      case 'findings':
+        value = JSON.parse(engine.lab_findings_json(call.lab, call.quick, call.results));
         break;
       case 'rank':
         value = JSON.parse(engine.rank_lab_json(call.lab, call.results));

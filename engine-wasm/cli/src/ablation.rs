@@ -41,7 +41,7 @@ pub fn run(
             let mut rows = Vec::new();
             for (v, points) in variants {
                 let results = run_points(lab, points, scale, jobs, Some(&progress))?;
-                rows.push(ablation::row(lab, v.index, &results)?);
+                rows.push(ablation::row(lab, scale, v.index, &results)?);
             }
             lab_section(&mut text, lab, &rows);
             all_rows.push(rows);

@@ -497,7 +497,7 @@ fn write_points(lab: &Lab, results: &[PointResult], out: &mut impl Write) -> Res
                 .join(";"),
         );
         for (m, g) in &paper_cols {
-            let paper = labs::paper_value_at(&lab.id, &r.series, &r.x, *m, *g).map(|v| v.value);
+            let paper = labs::paper_value_at(&lab.id, &r.series, &r.x, *m, *g).and_then(|v| v.value);
             let sim = r.value(*m, *g);
             row.push(opt(paper));
             row.push(opt(paper.zip(sim).map(|(p, s)| s - p)));
@@ -532,7 +532,7 @@ fn write_comparison(
             relation.to_string(),
             c.relative_to.clone().unwrap_or_default(),
             csv_field(&c.at),
-            short(c.paper),
+            opt(c.paper),
             opt(c.paper_range.map(|r| r[0])),
             opt(c.paper_range.map(|r| r[1])),
             opt(c.simulated),

@@ -58,6 +58,9 @@ pub struct AblationRow {
     pub orderings_held: u32,
     /// Spearman's ρ of the paper's ranking, for labs that rank.
     pub spearman: Option<f64>,
+    /// The paper's findings these runs decide, and of those, held.
+    pub findings_decided: u32,
+    pub findings_held: u32,
 }
 
 fn lab_mechanisms(lab: &Lab) -> Mechanisms {
@@ -171,12 +174,17 @@ fn series_means(lab: &Lab, results: &[PointResult]) -> Vec<HeadlineValue> {
 }
 
 /// A variant's row from its sweep results.
-pub fn row(lab: &Lab, index: u32, results: &[PointResult]) -> Result<AblationRow, String> {
+pub fn row(
+    lab: &Lab,
+    scale: Scale,
+    index: u32,
+    results: &[PointResult],
+) -> Result<AblationRow, String> {
     let variant = variants(lab)
         .into_iter()
         .nth(index as usize)
         .ok_or_else(|| format!("lab {} has no ablation variant {}", lab.id, index + 1))?;
-    let f = fidelity::assess(lab, results);
+    let f = fidelity::assess(lab, scale, results);
     let picked = headline_comparisons(lab, &f.comparisons);
     let headline = if picked.is_empty() {
         series_means(lab, results)
@@ -189,7 +197,7 @@ pub fn row(lab: &Lab, index: u32, results: &[PointResult]) -> Result<AblationRow
                 metric: c.metric,
                 label: fidelity::describe(c),
                 unit: c.unit.clone(),
-                paper: Some(c.paper),
+                paper: c.paper,
                 simulated: c.simulated,
             })
             .collect()
@@ -202,6 +210,8 @@ pub fn row(lab: &Lab, index: u32, results: &[PointResult]) -> Result<AblationRow
         orderings_total: f.orderings.len() as u32,
         orderings_held: f.orderings_held() as u32,
         spearman: f.spearman,
+        findings_decided: f.findings_decided() as u32,
+        findings_held: f.findings_held() as u32,
     })
 }
 
@@ -210,7 +220,7 @@ pub fn headline_within(row: &AblationRow) -> usize {
     row.headline
         .iter()
         .filter(|h| match (h.paper, h.simulated) {
-            (Some(p), Some(s)) => value_within(p, None, s),
+            (Some(p), Some(s)) => value_within(Some(p), None, s),
             _ => false,
         })
         .count()

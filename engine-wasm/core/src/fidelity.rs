@@ -1,13 +1,13 @@
 //! How close the simulation comes to the papers: every published value of a
-//! lab beside its simulated value, whether the paper's orderings and trends
-//! hold, and a rank correlation where the paper ranks series. Pure
-//! functions over [`Comparison`]s; `sawtooth fidelity` writes the report.
+//! lab beside its simulated value (judged in [`crate::labs::agreement`]),
+//! whether the paper's orderings and trends hold, whether its findings hold,
+//! and a rank correlation where the paper ranks series. Pure functions over
+//! [`Comparison`]s; `sawtooth fidelity` writes the report.
 
-use crate::labs::{self, Comparison, Lab, Metric, PointResult, Relation};
+use crate::labs::{self, Comparison, Lab, Metric, PointResult, Relation, Scale};
+pub use crate::labs::{value_within, Agreement, EFFECT_FACTOR, VALUE_TOLERANCE};
+use crate::sim_claims::findings::{evaluate_findings, FindingOutcome, FindingStatus};
 use serde::Serialize;
-
-/// A published value counts as reproduced within this relative tolerance.
-pub const VALUE_TOLERANCE: f64 = 0.10;
 /// Paper values closer than this (relative) are treated as a tie: no
 /// ordering is claimed between them.
 pub const TIE_TOLERANCE: f64 = 0.02;
@@ -36,29 +36,55 @@ pub struct LabFidelity {
     pub orderings: Vec<OrderingCheck>,
     /// Spearman's ρ between the paper's and the simulated ranking.
     pub spearman: Option<f64>,
+    /// The paper's findings judged on these runs.
+    pub findings: Vec<FindingOutcome>,
 }
 
 impl LabFidelity {
     pub fn orderings_held(&self) -> usize {
         self.orderings.iter().filter(|o| o.held).count()
     }
-}
 
-/// Is `simulated` within [`VALUE_TOLERANCE`] of `paper` (or inside the
-/// paper's stated range)?
-pub fn within_tolerance(c: &Comparison) -> Option<bool> {
-    Some(value_within(c.paper, c.paper_range, c.simulated?))
-}
-
-/// Is `simulated` within [`VALUE_TOLERANCE`] of `paper`, or inside `range`?
-pub fn value_within(paper: f64, range: Option<[f64; 2]>, simulated: f64) -> bool {
-    if let Some([lo, hi]) = range {
-        if simulated >= lo.min(hi) && simulated <= hi.max(lo) {
-            return true;
-        }
+    /// Findings these runs decide (held or broken).
+    pub fn findings_decided(&self) -> usize {
+        self.findings.iter().filter(|f| f.decided()).count()
     }
-    let scale = paper.abs().max(1e-12);
-    (simulated - paper).abs() <= VALUE_TOLERANCE * scale
+
+    pub fn findings_held(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.status == FindingStatus::Held)
+            .count()
+    }
+
+    /// Does the simulation agree with the paper here: every compared value
+    /// and every decided finding holds (`None`: nothing was compared)?
+    pub fn agrees(&self) -> Option<bool> {
+        if self.values_compared == 0 && self.findings_decided() == 0 {
+            return None;
+        }
+        Some(
+            self.values_within_tolerance == self.values_compared
+                && self.findings_held() == self.findings_decided(),
+        )
+    }
+}
+
+/// The share of orderings held in each lab, averaged over the labs that
+/// have any, so one lab's all-pairs list does not dominate the total.
+pub fn mean_orderings_held_per_lab(labs: &[&LabFidelity]) -> Option<f64> {
+    let shares: Vec<f64> = labs
+        .iter()
+        .filter(|f| !f.orderings.is_empty())
+        .map(|f| f.orderings_held() as f64 / f.orderings.len() as f64)
+        .collect();
+    (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64)
+}
+
+/// Does the simulated number agree with the paper's (see
+/// [`Agreement`])? `None` for ranks and missing values.
+pub fn within_tolerance(c: &Comparison) -> Option<bool> {
+    c.agreement.map(|a| a != Agreement::Outside)
 }
 
 /// A short, readable name of what a comparison measures.
@@ -96,14 +122,16 @@ pub fn orderings(comparisons: &[Comparison]) -> Vec<OrderingCheck> {
             if !comparable(a, b) {
                 continue;
             }
-            let (Some(sa), Some(sb)) = (a.simulated, b.simulated) else {
+            let (Some(sa), Some(sb), Some(pa), Some(pb)) =
+                (a.simulated, b.simulated, a.paper, b.paper)
+            else {
                 continue;
             };
-            let scale = a.paper.abs().max(b.paper.abs()).max(1e-12);
-            if (a.paper - b.paper).abs() <= TIE_TOLERANCE * scale {
+            let scale = pa.abs().max(pb.abs()).max(1e-12);
+            if (pa - pb).abs() <= TIE_TOLERANCE * scale {
                 continue;
             }
-            let (hi, lo, shi, slo) = if a.paper > b.paper {
+            let (hi, lo, shi, slo) = if pa > pb {
                 (a, b, sa, sb)
             } else {
                 (b, a, sb, sa)
@@ -133,8 +161,8 @@ pub fn spearman(paper: &[f64], simulated: &[f64]) -> Option<f64> {
     Some(1.0 - 6.0 * d2 / (n * (n * n - 1.0)))
 }
 
-/// The fidelity of one lab from its sweep results.
-pub fn assess(lab: &Lab, results: &[PointResult]) -> LabFidelity {
+/// The fidelity of one lab from its sweep results at `scale`.
+pub fn assess(lab: &Lab, scale: Scale, results: &[PointResult]) -> LabFidelity {
     let comparisons = labs::compare(lab, results);
     let values: Vec<&Comparison> = comparisons
         .iter()
@@ -147,7 +175,7 @@ pub fn assess(lab: &Lab, results: &[PointResult]) -> LabFidelity {
     let ranks: Vec<(f64, f64)> = comparisons
         .iter()
         .filter(|c| c.metric == Metric::Rank)
-        .filter_map(|c| Some((c.paper, c.simulated?)))
+        .filter_map(|c| Some((c.paper?, c.simulated?)))
         .collect();
     let spearman = if ranks.is_empty() {
         None
@@ -175,6 +203,7 @@ pub fn assess(lab: &Lab, results: &[PointResult]) -> LabFidelity {
         values_within_tolerance: within,
         orderings: orderings(&comparisons),
         spearman,
+        findings: evaluate_findings(lab, scale, results),
         comparisons,
     }
 }
@@ -193,12 +222,13 @@ mod tests {
             relation: Relation::Value,
             relative_to: None,
             at: at.into(),
-            paper,
+            paper: Some(paper),
             paper_range: None,
             unit: "Mb/s".into(),
             simulated: Some(sim),
             difference: Some(sim - paper),
-            within_tolerance: Some(value_within(paper, None, sim)),
+            within_tolerance: Some(value_within(Some(paper), None, sim)),
+            agreement: Some(labs::agreement(Some(paper), None, Relation::Value, sim)),
             points: 1,
             source: PaperSource {
                 seed: "000".into(),
@@ -214,7 +244,69 @@ mod tests {
         assert_eq!(within_tolerance(&cmp("a", "1", 100.0, 111.0)), Some(false));
         let mut c = cmp("a", "1", 4.0, 1.2);
         c.paper_range = Some([1.0, 7.0]);
+        c.agreement = Some(labs::agreement(None, c.paper_range, Relation::Percent, 1.2));
         assert_eq!(within_tolerance(&c), Some(true));
+    }
+
+    #[test]
+    fn a_range_is_judged_by_being_inside_it_never_by_a_middle_value() {
+        let r = Some([0.0, 0.5]);
+        assert_eq!(
+            labs::agreement(None, r, Relation::Value, 0.0285),
+            Agreement::InsideRange
+        );
+        assert_eq!(
+            labs::agreement(None, r, Relation::Value, 0.51),
+            Agreement::Outside
+        );
+    }
+
+    #[test]
+    fn an_effect_needs_the_papers_sign_and_a_size_within_a_factor_of_one_and_a_half() {
+        // Lab 2: HighSpeed's gain over Standard, +14 % in the paper.
+        let gain = |sim| labs::agreement(Some(14.0), None, Relation::Percent, sim);
+        assert_eq!(gain(10.0), Agreement::EffectWithinFactor);
+        assert_eq!(gain(20.9), Agreement::EffectWithinFactor);
+        assert_eq!(
+            gain(6.1),
+            Agreement::Outside,
+            "3.2 % would pass a ±10 %-of-line-rate test"
+        );
+        assert_eq!(gain(-14.0), Agreement::Outside);
+        // A loss (txqueuelen 250 against 100: −5.3 %) is an effect too.
+        let loss = |sim| labs::agreement(Some(-5.3), None, Relation::Percent, sim);
+        assert_eq!(loss(-4.0), Agreement::EffectWithinFactor);
+        assert_eq!(
+            loss(0.0),
+            Agreement::Outside,
+            "no effect is not the paper's effect"
+        );
+    }
+
+    #[test]
+    fn orderings_are_averaged_per_lab() {
+        let lab = |held: usize, total: usize| LabFidelity {
+            lab: String::new(),
+            number: 0,
+            title: String::new(),
+            comparisons: vec![],
+            values_compared: 0,
+            values_within_tolerance: 0,
+            orderings: (0..total)
+                .map(|i| OrderingCheck {
+                    higher: String::new(),
+                    lower: String::new(),
+                    held: i < held,
+                })
+                .collect(),
+            spearman: None,
+            findings: vec![],
+        };
+        let (big, small, none) = (lab(96, 96), lab(0, 2), lab(0, 0));
+        assert_eq!(
+            mean_orderings_held_per_lab(&[&big, &small, &none]),
+            Some(0.5)
+        );
     }
 
     #[test]

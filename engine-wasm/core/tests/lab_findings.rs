@@ -794,10 +794,10 @@ fn swap_start_order(p: &mut SweepPoint) {
 /// 3649's formulas give it a(w) = 1.0-1.1 at every window, so it grows
 /// like Standard TCP. Asserted with the High Window of seed 004's
 /// reference [6] (83000): HighSpeed's share above one half in 10- and
-/// 40-flow mixtures, averaged over both start orders, and its higher
-/// congestion-event rate.
+/// 40-flow mixtures, averaged over both start orders. Its higher
+/// congestion-event rate is a known gap (below).
 #[test]
-fn lab10_highspeed_takes_more_than_its_share_and_sees_more_congestion_events() {
+fn lab10_highspeed_takes_more_than_its_share() {
     let l = measured_from("highspeed-many-flows", 10.0);
     header(&l);
     let counts = [2.0, 10.0, 40.0];
@@ -805,10 +805,7 @@ fn lab10_highspeed_takes_more_than_its_share_and_sees_more_congestion_events() {
         .iter()
         .map(|n| job("mix-hs83000-1g", *n, 1))
         .collect();
-    let mut jobs = mix.clone();
-    jobs.push(job("all-std-1g", 2.0, 1));
-    jobs.push(job("all-hs83000-1g", 2.0, 1));
-    let rs = run_jobs(&l, &jobs, duration(30000.0));
+    let rs = run_jobs(&l, &mix, duration(30000.0));
     let swapped = run_jobs(&l, &mix, |p: &mut SweepPoint| {
         p.scenario.duration_ms = 30000.0;
         swap_start_order(p);
@@ -824,6 +821,22 @@ fn lab10_highspeed_takes_more_than_its_share_and_sees_more_congestion_events() {
             assert!(both < 0.5, "{n} flows: Standard keeps {both} of the link");
         }
     }
+}
+
+/// Seed 004 Fig. 8: the congestion-event (ECN mark) rate is higher with
+/// HighSpeed than with Regular TCP. Known gap on the ns-2 profile: it is
+/// the lower here, though only just (0.0053 vs 0.0054 marks per packet
+/// with 2 flows); it stayed so when the lab moved to ns-2's plain sink (no
+/// delayed ACKs). What is still missing: the paper's RED parameters, RTT
+/// and background traffic, which it does not give (the lab's assumptions
+/// are in its "where the simulator differs"). Fails when the gap closes:
+/// then assert the paper's order instead.
+#[test]
+fn known_gap_lab10_highspeed_sees_fewer_congestion_events() {
+    let l = measured_from("highspeed-many-flows", 10.0);
+    header(&l);
+    let jobs = vec![job("all-std-1g", 2.0, 1), job("all-hs83000-1g", 2.0, 1)];
+    let rs = run_jobs(&l, &jobs, duration(30000.0));
     let cer = |s: &str| mean(&rs, s, Some(2.0), |r| r.congestion_event_rate);
     let util = |s: &str| mean(&rs, s, Some(2.0), |r| r.utilisation);
     say!(l,
@@ -833,14 +846,6 @@ fn lab10_highspeed_takes_more_than_its_share_and_sees_more_congestion_events() {
         util("all-std-1g"),
         util("all-hs83000-1g")
     );
-    // Known gap on the ns-2 profile: HighSpeed's congestion-event rate is
-    // the lower here (paper: higher), though only just (0.0053 vs 0.0054
-    // marks per packet with 2 flows). It stayed so when the lab moved to
-    // ns-2's plain sink (no delayed ACKs). What is still missing: the
-    // paper's RED parameters, RTT and background traffic, which it does
-    // not give (the lab's assumptions are in its "where the simulator
-    // differs"). Pinned so that a change that restores the paper's order
-    // fails here and restores its check.
     assert!(
         cer("all-hs83000-1g") <= cer("all-std-1g"),
         "HighSpeed's congestion-event rate is now the higher, as in the paper — restore the check"

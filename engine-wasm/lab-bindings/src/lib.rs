@@ -170,12 +170,14 @@ pub fn run_ablation_point_json(
 #[wasm_bindgen]
 pub fn ablation_row_json(
     lab_id: &str,
+    quick: bool,
     variant: u32,
     results_json: &str,
 ) -> Result<String, JsError> {
     let lab = lab_or_error(lab_id)?;
     let results = parse_results(results_json)?;
-    let row = sawtooth_core::ablation::row(lab, variant, &results).map_err(|e| JsError::new(&e))?;
+    let row = sawtooth_core::ablation::row(lab, scale(quick), variant, &results)
+        .map_err(|e| JsError::new(&e))?;
     Ok(serde_json::to_string(&row).expect("row serialises"))
 }
 
@@ -188,6 +190,22 @@ pub fn compare_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsEr
     Ok(
         serde_json::to_string(&sawtooth_core::labs::compare(lab, &results))
             .expect("comparisons serialise"),
+    )
+}
+
+/// The papers' findings for the lab, each judged on the point results
+/// gathered so far (FindingOutcome[]), as JSON.
+#[wasm_bindgen]
+pub fn lab_findings_json(lab_id: &str, quick: bool, results_json: &str) -> Result<String, JsError> {
+    let lab = lab_or_error(lab_id)?;
+    let results = parse_results(results_json)?;
+    Ok(
+        serde_json::to_string(&sawtooth_core::sim_claims::findings::evaluate_findings(
+            lab,
+            scale(quick),
+            &results,
+        ))
+        .expect("findings serialise"),
     )
 }
 

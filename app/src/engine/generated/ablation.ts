@@ -10,7 +10,11 @@ export type AblationRow = { variant: AblationVariant, headline: Array<HeadlineVa
 /**
  * Spearman's ρ of the paper's ranking, for labs that rank.
  */
-spearman: number | null, };
+spearman: number | null, 
+/**
+ * The paper's findings these runs decide, and of those, held.
+ */
+findings_decided: number, findings_held: number, };
 
 /**
  * One run of the lab's sweep: the profile as a whole (`switch: null`), or

@@ -2,6 +2,11 @@
 import type { Aqm, LatencyProbe, Scenario } from "./scenario";
 
 /**
+ * How a simulated number stands against the paper's.
+ */
+export type Agreement = "within_tolerance" | "inside_range" | "effect_within_factor" | "outside";
+
+/**
  * What a sweep value changes in the scenario.
  */
 export type Axis = "window_bytes" | "txqueuelen_pkts" | "rtt_ms" | "streams_per_host" | "flow_pairs" | "scalable_ab" | "seed" | "initial_ssthresh_pkts" | "bottleneck_rate_bps" | "buffer_pkts" | "buffer_bdp" | "mark_threshold_pkts";
@@ -93,22 +98,29 @@ export type Comparison = { key: string, series: string, metric: Metric, group: n
 /**
  * The x (or x range) compared, as text.
  */
-at: string, paper: number, paper_range: [number, number] | null, unit: string, 
+at: string, 
+/**
+ * The paper's number; `null` where it states only a range.
+ */
+paper: number | null, paper_range: [number, number] | null, unit: string, 
 /**
  * `null` when no simulated point matches (a series or x the quick
  * scale skipped, or a metric that is undefined there).
  */
 simulated: number | null, 
 /**
- * simulated − paper.
+ * simulated − paper (`null` for a range).
  */
 difference: number | null, 
 /**
- * Within ±10 % of the paper or inside its stated range
- * ([`crate::fidelity::VALUE_TOLERANCE`]); `null` for ranks and
- * missing values.
+ * Does the simulation agree with this number (see [`Agreement`])?
+ * `null` for ranks and missing values.
  */
 within_tolerance: boolean | null, 
+/**
+ * How it was judged; `null` for ranks and missing values.
+ */
+agreement: Agreement | null, 
 /**
  * Simulated points (x × seeds) averaged.
  */
@@ -120,6 +132,21 @@ points: number, source: PaperSource, };
  * [`super::run_value`] rather than measured into [`super::PointResult`].
  */
 export type DerivedMetric = "relative_fairness";
+
+/**
+ * One finding beside what the runs show.
+ */
+export type FindingOutcome = { id: string, text: string, status: FindingStatus, 
+/**
+ * The measured values the checks compared (where broken: where it
+ * fails).
+ */
+detail: string, note: string | null, source: PaperSource, };
+
+/**
+ * Where one finding stands.
+ */
+export type FindingStatus = "held" | "broken" | "pending" | "not_run_here" | "not_checked";
 
 /**
  * Algorithm and parameters for one flow of a series.
@@ -245,12 +272,6 @@ short: string,
  */
 note?: string, };
 
-export type PaperClaim = { lab: string, 
-/**
- * Series the claim is about (may be empty).
- */
-series: Array<string>, text: string, source: PaperSource, };
-
 export type PaperFile = { version: number, 
 /**
  * Numbers the papers measured.
@@ -262,13 +283,43 @@ values: Array<PaperValue>,
  */
 parameters: Array<PaperParameter>, 
 /**
- * Findings the papers state without a number.
+ * What the papers found (who gains most, the direction and size of an
+ * effect, equalities, starvation, fairness), each with the checks that
+ * decide whether a simulation bears it out.
  */
-claims: Array<PaperClaim>, 
+findings: Array<PaperFinding>, 
 /**
  * The papers themselves, as students cite them.
  */
 papers: Array<Paper>, };
+
+/**
+ * One finding of a paper, as a checkable statement.
+ */
+export type PaperFinding = { 
+/**
+ * Unique within the lab.
+ */
+id: string, lab: string, 
+/**
+ * Series the finding is about (may be empty).
+ */
+series: Array<string>, 
+/**
+ * The finding in plain words, as the page states it.
+ */
+text: string, 
+/**
+ * Every check must hold for the simulation to bear the finding out
+ * (the [`Check`] language of the lab sentences).
+ * Empty: the lab's runs cannot decide it; `note` says why.
+ */
+checks: Array<Check>, 
+/**
+ * How the words were read into checks ("about half": within ±10 % of
+ * ½), or why the finding is not checked.
+ */
+note?: string, source: PaperSource, };
 
 export type PaperParameter = { key: string, lab: string, name: string, 
 /**
@@ -302,7 +353,12 @@ x?: number,
  * …or the range of swept values it is an average over (inclusive).
  * Neither: it applies to every x.
  */
-x_range?: [number, number], value: number, 
+x_range?: [number, number], 
+/**
+ * The number the paper gives; absent where it gives only a range
+ * (no middle value is invented).
+ */
+value?: number, 
 /**
  * Where the paper gives a range ("1–7%").
  */

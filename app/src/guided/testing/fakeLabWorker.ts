@@ -60,7 +60,7 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): L
   const n = o.points ?? 10;
   return {
     labs_json: () => JSON.stringify({ version: 1, labs: [] }),
-    paper_json: () => JSON.stringify({ version: 1, values: [], parameters: [], claims: [] }),
+    paper_json: () => JSON.stringify({ version: 1, values: [], parameters: [], findings: [] }),
     lab_points_json: (lab) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ lab, series: `s${i % 2}`, x: i, seed: 1, groups: [0], scenario: FAKE_SCENARIO }))),
     run_lab_point_json: (lab, _quick, index) => {
       if (index >= n) throw new Error(`lab ${lab} has ${n} points, not ${index + 1}`);
@@ -87,6 +87,11 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): L
       const n = (JSON.parse(results) as unknown[]).length;
       return JSON.stringify([{ id: 'c', text: `${n} runs`, parts: [{ text: `${n} runs`, reference: null, value: null }], holds: n > 0 ? true : null, detail: '' }]);
     },
+    // One finding, held once any result is in.
+    lab_findings_json: (_lab, _quick, results) => {
+      const n = (JSON.parse(results) as unknown[]).length;
+      return JSON.stringify([{ id: 'f', text: 'a finding', status: n > 0 ? 'held' : 'pending', detail: '', note: null, source: { seed: '000', file: '', at: '' } }]);
+    },
     ablation_variants_json: () =>
       JSON.stringify([
         { index: 0, switch: null, label: 'fake as a whole', profile_value: '', turned_back_to: '', overrides: {} },
@@ -98,7 +103,7 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): L
       r.total_throughput_mbps += 100 * variant;
       return JSON.stringify(r);
     },
-    ablation_row_json: (_lab, variant, results) => {
+    ablation_row_json: (_lab, _quick, variant, results) => {
       const rs = JSON.parse(results) as PointResult[];
       const mean = rs.reduce((a, r) => a + r.total_throughput_mbps, 0) / Math.max(1, rs.length);
       return JSON.stringify({
@@ -109,6 +114,8 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): L
         orderings_total: 0,
         orderings_held: 0,
         spearman: null,
+        findings_decided: 0,
+        findings_held: 0,
       });
     },
     debug_trap: () => {

@@ -94,6 +94,7 @@ export function comparison(o: Partial<Comparison> = {}): Comparison {
     points: 1,
     source: { seed: '000', file: 'f.txt', at: 'Fig. 31' },
     ...o,
+    agreement: o.agreement !== undefined ? o.agreement : o.within_tolerance === true ? 'within_tolerance' : o.within_tolerance === null ? null : 'outside',
   };
 }
 

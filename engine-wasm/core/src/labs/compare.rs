@@ -1,5 +1,8 @@
-//! Paper vs simulation: the paper's ranking of the series and every
-//! published value next to the simulated one.
+//! Paper vs simulation: the paper's ranking of the series, every published
+//! value next to the simulated one, and whether they agree. Three kinds of
+//! published number are judged three ways: a value within ±10 %, a stated
+//! range by being inside it (no middle value is invented), and an effect (a
+//! difference or a gain between two series) by its sign and size.
 
 use super::aggregate::{seed_mean, series_mean};
 use super::measure::PointResult;
@@ -21,21 +24,85 @@ pub struct Comparison {
     pub relative_to: Option<String>,
     /// The x (or x range) compared, as text.
     pub at: String,
-    pub paper: f64,
+    /// The paper's number; `null` where it states only a range.
+    pub paper: Option<f64>,
     pub paper_range: Option<[f64; 2]>,
     pub unit: String,
     /// `null` when no simulated point matches (a series or x the quick
     /// scale skipped, or a metric that is undefined there).
     pub simulated: Option<f64>,
-    /// simulated − paper.
+    /// simulated − paper (`null` for a range).
     pub difference: Option<f64>,
-    /// Within ±10 % of the paper or inside its stated range
-    /// ([`crate::fidelity::VALUE_TOLERANCE`]); `null` for ranks and
-    /// missing values.
+    /// Does the simulation agree with this number (see [`Agreement`])?
+    /// `null` for ranks and missing values.
     pub within_tolerance: Option<bool>,
+    /// How it was judged; `null` for ranks and missing values.
+    pub agreement: Option<Agreement>,
     /// Simulated points (x × seeds) averaged.
     pub points: u32,
     pub source: PaperSource,
+}
+
+/// A published value counts as reproduced within this relative tolerance.
+pub const VALUE_TOLERANCE: f64 = 0.10;
+/// An effect (a difference or a gain between two series) is reproduced
+/// when it has the paper's sign and a size within this factor of the
+/// paper's: the aim issue 22 set for lab 2's gains, applied to every effect.
+pub const EFFECT_FACTOR: f64 = 1.5;
+
+/// How a simulated number stands against the paper's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "labs.ts")]
+pub enum Agreement {
+    /// A value within ±[`VALUE_TOLERANCE`] of the paper's.
+    WithinTolerance,
+    /// Inside the range the paper states.
+    InsideRange,
+    /// An effect with the paper's sign, within [`EFFECT_FACTOR`] of its size.
+    EffectWithinFactor,
+    /// None of these.
+    Outside,
+}
+
+/// Is `simulated` within [`VALUE_TOLERANCE`] of `paper`, or inside `range`?
+pub fn value_within(paper: Option<f64>, range: Option<[f64; 2]>, simulated: f64) -> bool {
+    agreement(paper, range, Relation::Value, simulated) != Agreement::Outside
+}
+
+/// Judge one simulated number: a stated range by being inside it, an
+/// effect by sign and size, a value by the relative tolerance.
+pub fn agreement(
+    paper: Option<f64>,
+    range: Option<[f64; 2]>,
+    relation: Relation,
+    simulated: f64,
+) -> Agreement {
+    if let Some([lo, hi]) = range {
+        if simulated >= lo.min(hi) && simulated <= hi.max(lo) {
+            return Agreement::InsideRange;
+        }
+    }
+    let Some(p) = paper else {
+        return Agreement::Outside;
+    };
+    match relation {
+        Relation::Difference | Relation::Percent => {
+            let ratio = simulated / p;
+            if p != 0.0 && ratio >= 1.0 / EFFECT_FACTOR && ratio <= EFFECT_FACTOR {
+                Agreement::EffectWithinFactor
+            } else {
+                Agreement::Outside
+            }
+        }
+        Relation::Value => {
+            if (simulated - p).abs() <= VALUE_TOLERANCE * p.abs().max(1e-12) {
+                Agreement::WithinTolerance
+            } else {
+                Agreement::Outside
+            }
+        }
+    }
 }
 
 /// The seed mean of `metric` for one series over the runs a paper value
@@ -114,6 +181,10 @@ pub fn compare(lab: &Lab, results: &[PointResult]) -> Vec<Comparison> {
                     }
                 }
             };
+            let judged = match v.metric {
+                Metric::Rank => None,
+                _ => simulated.map(|s| agreement(v.value, v.value_range, v.relation, s)),
+            };
             let at = match (v.x, v.x_range) {
                 (Some(x), _) => format!("{x}"),
                 (None, Some([a, b])) => format!("{a}..{b}"),
@@ -131,13 +202,9 @@ pub fn compare(lab: &Lab, results: &[PointResult]) -> Vec<Comparison> {
                 paper_range: v.value_range,
                 unit: v.unit.clone(),
                 simulated,
-                difference: simulated.map(|s| s - v.value),
-                within_tolerance: match v.metric {
-                    Metric::Rank => None,
-                    _ => {
-                        simulated.map(|s| crate::fidelity::value_within(v.value, v.value_range, s))
-                    }
-                },
+                difference: simulated.zip(v.value).map(|(s, p)| s - p),
+                within_tolerance: judged.map(|a| a != Agreement::Outside),
+                agreement: judged,
                 points,
                 source: v.source.clone(),
             }

@@ -10,18 +10,20 @@
 //! One job per file:
 //! - `spec.rs`: the `labs.json` schema (a lab, its sweep, series, metrics);
 //! - `paper.rs`: the `paper.json` schema (published values, parameters,
-//!   claims, the papers);
+//!   findings, the papers);
+//! - `check.rs`: the check language of findings and lab sentences;
 //! - `sweep.rs`: expanding a lab into concrete scenarios ([`Lab::expand`]);
 //! - `measure.rs`: running a point and measuring it ([`PointResult`]);
 //! - `aggregate.rs`: seed averaging (mean, min, max over repeated runs)
 //!   for the comparison, the ranking and the app's result charts, and the
 //!   metric that also needs a run's flow groups (relative fairness);
-//! - `compare.rs`: ranking the series and joining the simulated values to
-//!   the paper's ([`Comparison`]);
+//! - `compare.rs`: ranking the series, joining the simulated values to
+//!   the paper's ([`Comparison`]) and judging each (value, range, effect);
 //! - this file: the embedded JSON, parsed once, and the re-exports that keep
 //!   every item at `crate::labs::*`.
 
 mod aggregate;
+mod check;
 mod compare;
 mod measure;
 mod paper;
@@ -32,9 +34,15 @@ pub use aggregate::{
     aggregate_sweep, relative_fairness, run_value, seed_mean, series_mean, SeedAggregate,
     SeriesMean, Spread, SweepAggregates,
 };
-pub use compare::{compare, paper_value_at, rank_series, Comparison};
+pub use check::{Check, CheckKind};
+pub use compare::{
+    agreement, compare, paper_value_at, rank_series, value_within, Agreement, Comparison,
+    EFFECT_FACTOR, VALUE_TOLERANCE,
+};
 pub use measure::{measure, run_point, PointResult};
-pub use paper::{Paper, PaperClaim, PaperFile, PaperParameter, PaperSource, PaperValue, Relation};
+pub use paper::{
+    Paper, PaperFile, PaperFinding, PaperParameter, PaperSource, PaperValue, Relation,
+};
 pub use spec::{
     Axis, ChartMetric, DerivedMetric, FlowSpec, Guide, Lab, LabsFile, Measure, Metric, Quick,
     Ranking, ScenarioPatch, Series, Source, Sweep, SweepValue,

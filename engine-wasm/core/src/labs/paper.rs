@@ -1,6 +1,7 @@
 //! The `paper.json` schema: the papers' published measurements, parameter
 //! settings and findings, and the papers themselves.
 
+use super::check::Check;
 use super::spec::{Metric, SweepValue};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -15,8 +16,10 @@ pub struct PaperFile {
     /// Published parameter settings (not measurements), e.g. seed 004's
     /// High Window per link speed.
     pub parameters: Vec<PaperParameter>,
-    /// Findings the papers state without a number.
-    pub claims: Vec<PaperClaim>,
+    /// What the papers found (who gains most, the direction and size of an
+    /// effect, equalities, starvation, fairness), each with the checks that
+    /// decide whether a simulation bears it out.
+    pub findings: Vec<PaperFinding>,
     /// The papers themselves, as students cite them.
     pub papers: Vec<Paper>,
 }
@@ -79,7 +82,11 @@ pub struct PaperValue {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub x_range: Option<[f64; 2]>,
-    pub value: f64,
+    /// The number the paper gives; absent where it gives only a range
+    /// (no middle value is invented).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub value: Option<f64>,
     /// Where the paper gives a range ("1–7%").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -123,15 +130,29 @@ pub struct PaperParameter {
     pub source: PaperSource,
 }
 
+/// One finding of a paper, as a checkable statement.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(export, export_to = "labs.ts")]
-pub struct PaperClaim {
+pub struct PaperFinding {
+    /// Unique within the lab.
+    pub id: String,
     pub lab: String,
-    /// Series the claim is about (may be empty).
+    /// Series the finding is about (may be empty).
     #[serde(default)]
     pub series: Vec<String>,
+    /// The finding in plain words, as the page states it.
     pub text: String,
+    /// Every check must hold for the simulation to bear the finding out
+    /// (the [`Check`] language of the lab sentences).
+    /// Empty: the lab's runs cannot decide it; `note` says why.
+    #[serde(default)]
+    pub checks: Vec<Check>,
+    /// How the words were read into checks ("about half": within ±10 % of
+    /// ½), or why the finding is not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
     pub source: PaperSource,
 }
 

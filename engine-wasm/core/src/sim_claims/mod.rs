@@ -6,9 +6,11 @@
 //! shown as such rather than asserted. The app and the tests call
 //! [`evaluate`]; [`validate`] checks the shipped definitions.
 
+pub mod findings;
 pub mod text;
 pub mod values;
 
+pub use crate::labs::{Check, CheckKind};
 use crate::labs::{Lab, Metric, PointResult, Scale};
 use serde::{Deserialize, Serialize};
 use text::Piece;
@@ -33,62 +35,6 @@ pub struct SimClaim {
     /// names a series or swept value a scale does not run is not made there.
     #[serde(default)]
     pub scales: Vec<Scale>,
-}
-
-/// What a check asserts of the series' values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export, export_to = "labs.ts")]
-pub enum CheckKind {
-    /// The series in the order given, highest value first (for `rank`:
-    /// best place first), each ahead of the next by more than `tolerance`.
-    Order,
-    /// All series within `tolerance` of each other.
-    Same,
-    /// The first series above every other by more than `tolerance`.
-    Highest,
-    /// The first series below every other by more than `tolerance`.
-    Lowest,
-    /// For each series: the value rises along the swept values (last above
-    /// first; no step back larger than `tolerance`).
-    Rises,
-    Falls,
-    /// Each series' value is at least `bound`.
-    AtLeast,
-    AtMost,
-    /// Each series never reaches the rate within its runs (time to the
-    /// maximum rate undefined).
-    NeverReached,
-}
-
-/// One check of a claim.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
-#[ts(export, export_to = "labs.ts")]
-pub struct Check {
-    pub kind: CheckKind,
-    pub metric: Metric,
-    /// For group metrics: which series flow entry.
-    #[serde(default)]
-    pub group: Option<u32>,
-    pub series: Vec<String>,
-    /// One swept value…
-    #[serde(default)]
-    pub x: Option<f64>,
-    /// …or the swept values in this range (inclusive); neither: every
-    /// swept value of the scale.
-    #[serde(default)]
-    pub range: Option<[f64; 2]>,
-    /// Check at each swept value of the selection rather than on the mean
-    /// over it.
-    #[serde(default)]
-    pub each: bool,
-    /// Relative margin (see the kinds).
-    #[serde(default)]
-    pub tolerance: f64,
-    /// For `at_least` and `at_most`, in the metric's unit.
-    #[serde(default)]
-    pub bound: Option<f64>,
 }
 
 /// One sentence as the runs so far bear it out.
@@ -121,10 +67,9 @@ pub struct ClaimPart {
     pub value: Option<f64>,
 }
 
-impl Check {
-    fn xs(&self) -> Xs {
-        Xs::new(self.x, self.range)
-    }
+/// The swept values a check selects.
+fn xs_of(c: &Check) -> Xs {
+    Xs::new(c.x, c.range)
 }
 
 /// The lab's sentences made at this scale, each evaluated on `results`.
@@ -241,9 +186,9 @@ fn judge(c: &Check, v: &[f64]) -> bool {
 /// the mean over the selection.
 fn compare(c: &Check, runs: &Runs) -> Verdict {
     let selections: Vec<Xs> = if c.each {
-        runs.xs(c.xs()).into_iter().map(Xs::One).collect()
+        runs.xs(xs_of(c)).into_iter().map(Xs::One).collect()
     } else {
-        vec![c.xs()]
+        vec![xs_of(c)]
     };
     let mut failed = Vec::new();
     let mut shown = Vec::new();
@@ -325,7 +270,7 @@ fn steps_back(prev: f64, next: f64, sign: f64, tolerance: f64) -> bool {
 
 /// Rises and falls: each series' seed means along the selected values.
 fn trend(c: &Check, runs: &Runs) -> Verdict {
-    let xs = runs.xs(c.xs());
+    let xs = runs.xs(xs_of(c));
     let at = |i: usize| text::swept(runs.lab.sweep.axis, xs[i]);
     let sign = if c.kind == CheckKind::Rises {
         1.0
@@ -398,7 +343,7 @@ fn references(claim: &SimClaim) -> Vec<ValueRef> {
         for s in &c.series {
             refs.push(ValueRef {
                 series: s.clone(),
-                xs: c.xs(),
+                xs: xs_of(c),
                 metric: c.metric,
                 group: c.group,
             });
@@ -471,7 +416,7 @@ pub fn validate(lab: &Lab) -> Vec<String> {
     errors
 }
 
-fn check_problems(c: &Check) -> Vec<String> {
+pub(crate) fn check_problems(c: &Check) -> Vec<String> {
     let mut e = Vec::new();
     let n = c.series.len();
     let needs_two = matches!(
