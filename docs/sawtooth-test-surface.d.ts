@@ -121,6 +121,12 @@ export interface TcpConfig {
   initial_ssthresh_pkts: number | null;
   delayed_ack: boolean;
   sack: boolean;
+  /**
+   * Sequence number of each flow's first segment, 0 to 4294967295 (the
+   * engine numbers segments modulo 2^32). Absent: each flow draws its own
+   * from the seed. No result depends on it.
+   */
+  initial_sequence?: number;
 }
 
 /** A whole experiment (the engine's scenario document). */

@@ -3,7 +3,7 @@
 // time (the engine's ablation variants, run on the lab's worker pool).
 
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { AblationRow, HeadlineValue } from '../engine/generated/ablation';
+import type { AblationVariant, HeadlineValue } from '../engine/generated/ablation';
 import type { Lab, PaperValue } from '../engine/generated/labs';
 import { AblationStore } from './ablationStore';
 import type { LabsEnv } from './env';
@@ -21,8 +21,9 @@ export function headlineHeading(lab: Lab, h: HeadlineValue, paper: readonly Pape
   return { title, paper: `paper ${stated}${unit}` };
 }
 
-function variantName(r: AblationRow): string {
-  return r.variant.switch === null ? r.variant.label : `${r.variant.label}: ${r.variant.profile_value} → ${r.variant.turned_back_to}`;
+/** A variant in words: the whole profile, a switch turned back, or a stated unknown at one end of its range. */
+export function variantText(v: AblationVariant): string {
+  return v.index === 0 ? v.label : `${v.label}: ${v.profile_value} → ${v.turned_back_to}`;
 }
 
 /** A turned-back value beside the whole profile's: the change in the value's own unit. */
@@ -62,7 +63,7 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
   const s = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const running = s.state === 'running' || s.state === 'loading';
   useEffect(() => onRunningChange(running), [running, onRunningChange]);
-  const switches = Math.max(0, s.variants.length - 1);
+  const switches = s.variants.filter((v) => v.switch !== null).length;
   const whole = s.rows[0] ?? null;
   const template = s.rows.find((r) => r !== null) ?? null;
   const hasRank = s.rows.some((r) => r?.spearman !== null && r?.spearman !== undefined);
@@ -95,6 +96,16 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
         whole and once with each of its {switches} switches turned back to the plain model (<code>sawtooth-1</code>), one at a time. A switch whose row moves
         far from the first row is one the result depends on.
       </p>
+      {lab.unknowns.length > 0 && (
+        <div className="hint" data-testid="stated-unknowns">
+          {lab.unknowns.map((u) => (
+            <p key={u.id} data-unknown={u.id}>
+              <strong>Stated unknown: {u.name}.</strong> {u.why_unknown} The ablation also runs the lab at both ends of the plausible range, {u.range[0]} to{' '}
+              {u.range[1]}, so the rows show the band it spans ({u.range_source})
+            </p>
+          ))}
+        </div>
+      )}
       {s.variants.length === 1 && (
         <p className="hint" data-testid="ablation-nothing">
           This profile sets every switch as the plain model does, so there is nothing to turn back: the one row is the lab as it runs.
@@ -132,6 +143,7 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
                 })}
                 <th scope="col">Published values within ±10 %</th>
                 <th scope="col">Orderings held</th>
+                <th scope="col">Findings held</th>
                 {hasRank && <th scope="col">Ranking (Spearman ρ)</th>}
               </tr>
             </thead>
@@ -139,12 +151,12 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
               {s.variants.map((v) => {
                 const r = s.rows[v.index];
                 return (
-                  <tr key={v.index} data-switch={v.switch ?? 'profile'} className={v.switch === null ? 'whole' : undefined}>
-                    <th scope="row">{r ? variantName(r) : v.switch === null ? v.label : `${v.label}: ${v.profile_value} → ${v.turned_back_to}`}</th>
+                  <tr key={v.index} data-switch={v.switch ?? (v.unknown ? `unknown:${v.unknown.id}` : 'profile')} className={v.index === 0 ? 'whole' : v.unknown ? 'unknown' : undefined}>
+                    <th scope="row">{variantText(r ? r.variant : v)}</th>
                     {shown.map((i) => {
                       const h = template.headline[i];
                       const val = r?.headline[i]?.simulated ?? null;
-                      const change = r && v.switch !== null ? changeText(val, whole?.headline[i]?.simulated ?? null, h.unit) : '';
+                      const change = r && v.index !== 0 ? changeText(val, whole?.headline[i]?.simulated ?? null, h.unit) : '';
                       return (
                         <td key={i} className="num" data-value={val ?? ''}>
                           {r ? formatValue(val, h.unit) : ''}
@@ -154,6 +166,7 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
                     })}
                     <td className="num">{r ? `${r.values_within_tolerance} / ${r.values_compared}` : ''}</td>
                     <td className="num">{r ? `${r.orderings_held} / ${r.orderings_total}` : ''}</td>
+                    <td className="num">{r ? `${r.findings_held} / ${r.findings_decided}` : ''}</td>
                     {hasRank && <td className="num">{r?.spearman !== null && r?.spearman !== undefined ? r.spearman.toFixed(2) : ''}</td>}
                   </tr>
                 );

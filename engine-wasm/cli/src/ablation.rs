@@ -71,8 +71,10 @@ fn header(scale: Scale) -> String {
         s,
         "Written by `sawtooth ablation{}`. For each lab: its headline numbers with its testbed \
          profile as a whole, then with one switch at a time turned back to the plain model \
-         (`{REFERENCE_PROFILE}`). The last columns count, over all of the lab's published \
-         values, those within ±10 % and the orderings held. A report, not a test.\n",
+         (`{REFERENCE_PROFILE}`), then with each setting the papers do not state (a stated \
+         unknown) at both ends of its plausible range. The last columns count, over all of the \
+         lab's published values, those that agree (as `sawtooth fidelity` judges them), the \
+         orderings held and the paper's findings held. A report, not a test.\n",
         if scale == Scale::Full {
             " --faithful"
         } else {
@@ -107,17 +109,18 @@ fn lab_section(s: &mut String, lab: &Lab, rows: &[AblationRow]) {
             .unwrap_or_else(|| format!(" ({})", h.unit));
         head.push(format!("{}{paper}", h.label));
     }
-    head.push("within ±10 %".into());
+    head.push("values agreeing".into());
     head.push("orderings held".into());
+    head.push("findings held".into());
     if first.spearman.is_some() {
         head.push("Spearman ρ".into());
     }
     let _ = writeln!(s, "| {} |", head.join(" | "));
     let _ = writeln!(s, "|{}", "---|".repeat(head.len()));
     for r in rows {
-        let name = match r.variant.switch {
-            None => r.variant.label.clone(),
-            Some(_) => format!(
+        let name = match r.variant.index {
+            0 => r.variant.label.clone(),
+            _ => format!(
                 "{}: {} → {}",
                 r.variant.label, r.variant.profile_value, r.variant.turned_back_to
             ),
@@ -135,10 +138,23 @@ fn lab_section(s: &mut String, lab: &Lab, rows: &[AblationRow]) {
             r.values_within_tolerance, r.values_compared
         ));
         cells.push(format!("{} / {}", r.orderings_held, r.orderings_total));
+        cells.push(format!("{} / {}", r.findings_held, r.findings_decided));
         if first.spearman.is_some() {
             cells.push(r.spearman.map(|x| format!("{x:.2}")).unwrap_or("—".into()));
         }
         let _ = writeln!(s, "| {} |", cells.join(" | ").replace('\n', " "));
+    }
+    for u in &lab.unknowns {
+        let _ = writeln!(
+            s,
+            "\nStated unknown, {}: {} The lab assumes {}; the last rows run it at {} and {} ({})",
+            u.name,
+            u.why_unknown,
+            short(u.assumed),
+            short(u.range[0]),
+            short(u.range[1]),
+            u.range_source
+        );
     }
     let _ = writeln!(s);
 }

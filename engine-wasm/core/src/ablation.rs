@@ -5,6 +5,8 @@
 //! browser run the points and hand the results back here.
 
 use crate::fidelity::{self, value_within};
+#[cfg(test)]
+use crate::labs::UnknownSetting;
 use crate::labs::{Comparison, Lab, Metric, PointResult, Scale, SweepPoint};
 use crate::profile::{self, MechanismOverrides, Mechanisms, SwitchId, SAWTOOTH_1};
 use serde::Serialize;
@@ -28,6 +30,17 @@ pub struct AblationVariant {
     /// The setting it is turned back to.
     pub turned_back_to: String,
     pub overrides: MechanismOverrides,
+    /// For a stated unknown at one end of its plausible range: which, and
+    /// the value run (the switches as the profile sets them).
+    pub unknown: Option<UnknownAt>,
+}
+
+/// A stated unknown of the lab set to one value.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(export, export_to = "ablation.ts")]
+pub struct UnknownAt {
+    pub id: String,
+    pub value: f64,
 }
 
 /// One headline number of a lab under one variant.
@@ -96,6 +109,7 @@ pub fn variants(lab: &Lab) -> Vec<AblationVariant> {
         profile_value: String::new(),
         turned_back_to: String::new(),
         overrides: MechanismOverrides::default(),
+        unknown: None,
     }];
     for id in SwitchId::ALL {
         if !id.differs(&mine, &SAWTOOTH_1) || !relevant(lab, id) {
@@ -111,7 +125,24 @@ pub fn variants(lab: &Lab) -> Vec<AblationVariant> {
             profile_value: id.describe_value(&mine),
             turned_back_to: id.describe_value(&SAWTOOTH_1),
             overrides: lab.base.mechanisms.with_switch_from(id, &SAWTOOTH_1),
+            unknown: None,
         });
+    }
+    for u in &lab.unknowns {
+        for (end, value) in ["low", "high"].iter().zip(u.range) {
+            out.push(AblationVariant {
+                index: out.len() as u32,
+                switch: None,
+                label: format!("{} at the {end} end of its plausible range", u.name),
+                profile_value: format!("{} (assumed)", crate::sim_claims::text::round3(u.assumed)),
+                turned_back_to: crate::sim_claims::text::round3(value),
+                overrides: lab.base.mechanisms,
+                unknown: Some(UnknownAt {
+                    id: u.id.clone(),
+                    value,
+                }),
+            });
+        }
     }
     out
 }
@@ -128,8 +159,15 @@ pub fn expand(lab: &Lab, scale: Scale, index: u32) -> Result<Vec<SweepPoint>, St
         )
     })?;
     let mut points = lab.expand(scale).map_err(|e| e.to_string())?;
+    let unknown = v
+        .unknown
+        .as_ref()
+        .and_then(|at| Some((lab.unknowns.iter().find(|u| u.id == at.id)?, at.value)));
     for p in &mut points {
         p.scenario.mechanisms = v.overrides;
+        if let Some((u, value)) = unknown {
+            u.setting.apply(&mut p.scenario, value);
+        }
     }
     Ok(points)
 }
@@ -280,6 +318,54 @@ mod tests {
             );
         }
         assert!(expand(lab, Scale::Quick, v.len() as u32).is_err());
+    }
+
+    #[test]
+    fn a_stated_unknown_runs_at_each_end_of_its_range_and_changes_nothing_else() {
+        let lab = labs::lab("two-to-one").expect("lab 4");
+        let u = &lab.unknowns[0];
+        let whole = expand(lab, Scale::Quick, 0).unwrap();
+        for p in &whole {
+            assert_eq!(
+                u.setting.get(&p.scenario),
+                u.assumed,
+                "the lab runs at the assumed value"
+            );
+        }
+        let all = variants(lab);
+        let at: Vec<&AblationVariant> = all.iter().filter(|v| v.unknown.is_some()).collect();
+        assert_eq!(at.len(), 2, "low and high end");
+        for (v, end) in at.iter().zip(u.range) {
+            assert_eq!(v.switch, None);
+            let points = expand(lab, Scale::Quick, v.index).unwrap();
+            assert_eq!(points.len(), whole.len());
+            for (a, b) in whole.iter().zip(&points) {
+                assert_eq!(u.setting.get(&b.scenario), end);
+                let mut b2 = b.scenario.clone();
+                u.setting.apply(&mut b2, u.assumed);
+                assert_eq!(a.scenario, b2);
+            }
+        }
+    }
+
+    #[test]
+    fn every_stated_unknown_is_assumed_by_its_lab_and_inside_a_real_range() {
+        for lab in &labs::labs().labs {
+            for u in &lab.unknowns {
+                assert!(u.range[0] < u.range[1], "{}: {:?}", lab.id, u.range);
+                assert!(!u.range_source.is_empty() && !u.why_unknown.is_empty());
+                assert_eq!(u.setting.get(&lab.base), u.assumed, "{}", lab.id);
+                for s in &lab.series {
+                    assert!(
+                        s.set.buffer_pkts.is_none()
+                            || u.setting != UnknownSetting::BottleneckBufferPkts,
+                        "{}: series {} sets the bottleneck the unknown varies",
+                        lab.id,
+                        s.id
+                    );
+                }
+            }
+        }
     }
 
     #[test]

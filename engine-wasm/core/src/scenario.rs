@@ -58,6 +58,15 @@ pub struct TcpConfig {
     pub delayed_ack: bool,
     /// Selective acknowledgements (RFC 2018); NewReno partial ACKs otherwise.
     pub sack: bool,
+    /// Sequence number of every flow's first segment, 0 to 4294967295
+    /// (the engine numbers segments, not bytes, modulo 2^32). When absent,
+    /// each flow draws its own from `seed`, as a real stack picks a random
+    /// ISN (docs/ENGINE.md, "Scenario format"). No result depends on it:
+    /// sequence numbers are compared modulo 2^32 and everything recorded
+    /// counts from the first segment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub initial_sequence: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -273,6 +282,8 @@ pub mod limits {
     pub const LOSS_RATE: (f64, f64) = (0.0, 0.5);
     pub const INITIAL_CWND_PKTS: (u32, u32) = (1, 100);
     pub const INITIAL_SSTHRESH_PKTS: (u32, u32) = (2, 10_000_000);
+    /// `tcp.initial_sequence`: any 32-bit sequence number.
+    pub const INITIAL_SEQUENCE: (u64, u64) = (0, u32::MAX as u64);
     pub const RATE_BPS: (f64, f64) = (1e6, 100e9);
     pub const BUFFER_PKTS: (u32, u32) = (1, 1_000_000);
     pub const HOSTS: (usize, usize) = (1, 64);
@@ -487,6 +498,15 @@ impl Scenario {
                 "packets",
             );
         }
+        if let Some(isn) = self.tcp.initial_sequence {
+            if !(INITIAL_SEQUENCE.0..=INITIAL_SEQUENCE.1).contains(&isn) {
+                v.push(
+                    "tcp.initial_sequence",
+                    isn,
+                    range_message((INITIAL_SEQUENCE.0 as f64, INITIAL_SEQUENCE.1 as f64), ""),
+                );
+            }
+        }
         v.range_f(
             "bottleneck.rate_bps",
             self.bottleneck.rate_bps,
@@ -641,6 +661,22 @@ impl Scenario {
         self.bottleneck.rate_bps.min(nic_sum)
     }
 
+    /// The initial sequence number of flow `flow` (counted across hosts
+    /// in order): `tcp.initial_sequence` when given, else drawn from
+    /// `seed` for that flow as a real stack draws a random ISN. The draw
+    /// is its own SplitMix64 step on (seed, flow), not a value taken from
+    /// the run's random generator, so every other random value of the run
+    /// is the same as before ISNs existed.
+    pub fn initial_sequence(&self, flow: usize) -> u32 {
+        match self.tcp.initial_sequence {
+            Some(isn) => isn as u32,
+            None => {
+                let key = (self.seed as u64) << 32 ^ flow as u64 ^ ISN_STREAM;
+                (splitmix64(key) >> 32) as u32
+            }
+        }
+    }
+
     pub fn flow_count(&self) -> usize {
         self.hosts.iter().map(|h| h.flows.len()).sum()
     }
@@ -663,6 +699,7 @@ impl Scenario {
                 initial_ssthresh_pkts: None,
                 delayed_ack: true,
                 sack: true,
+                initial_sequence: None,
             },
             bottleneck: Bottleneck {
                 rate_bps: 1e9,
@@ -691,6 +728,19 @@ impl Flow {
             extra_delay_ms: 0.0,
         }
     }
+}
+
+/// Keeps the ISN draw of [`Scenario::initial_sequence`] apart from any
+/// other use of SplitMix64 on the seed ("ISN" in ASCII, as a tag).
+const ISN_STREAM: u64 = 0x0049_534E_0000_0000;
+
+/// SplitMix64's output function (Steele, Lea & Flood 2014): a bijective
+/// mix of 64 bits, so nearby keys give unrelated values.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// What validation says of a value outside `lo..=hi` (`unit` may be empty).

@@ -297,6 +297,7 @@ impl Simulation {
                 let paces = cc.paces();
                 let ce_echo = cc.ce_echo();
                 let extra_ns = ms_to_ns(flow.extra_delay_ms) / 2;
+                let isn = s.initial_sequence(id as usize);
                 flows.push(FlowState {
                     host: h,
                     algorithm: flow.algorithm.clone(),
@@ -316,11 +317,12 @@ impl Simulation {
                             rto: mech.rto,
                             initial_rto_ns: ms_to_ns(mech.initial_rto_ms),
                             recovery: mech.recovery,
+                            initial_seq: isn,
                         },
                         cc,
                         start_ns,
                     ),
-                    receiver: Receiver::new(s.tcp.delayed_ack, ce_echo),
+                    receiver: Receiver::new(s.tcp.delayed_ack, ce_echo).starting_at(isn),
                     fwd: DelayLine::with_granularity(one_way_ns + extra_ns, granularity_ns),
                     rev: DelayLine::with_granularity(one_way_ns + extra_ns, granularity_ns),
                     start_ns,
@@ -638,7 +640,8 @@ impl Simulation {
                 ce: false,
             };
             let mut frame = Frame::new(packet, self.scenario.mtu_bytes);
-            frame.descriptors = flow.skb.descriptors(tx.seq);
+            // The page layout follows the segment's place in the stream.
+            frame.descriptors = flow.skb.descriptors(flow.sender.relative(tx.seq));
             let Ok(host_tx_done) = self.hosts[flow.host].port.enqueue(frame, now) else {
                 let state_before = flow.sender.state;
                 if flow.sender.on_local_congestion(now) {
@@ -868,7 +871,7 @@ impl Simulation {
         // when new data is acknowledged.
         if flow.sender.packets_out() == 0 {
             flow.rto.clear();
-        } else if flow.sender.snd_una > una_before {
+        } else if crate::tcp::seq::after(flow.sender.snd_una, una_before) {
             let clock = self.hosts[flow.host].clock;
             if let Some(t) = flow
                 .rto

@@ -43,7 +43,7 @@ fn constants_ts() -> String {
 fn defaults_ts() -> String {
     let scenario = serde_json::to_string_pretty(&Scenario::default_scenario())
         .expect("the default scenario serialises");
-    let ranges: [(&str, f64, f64); 16] = [
+    let ranges: [(&str, f64, f64); 17] = [
         ("duration_ms", limits::DURATION_MS.0, limits::DURATION_MS.1),
         (
             "sample_interval_ms",
@@ -66,6 +66,11 @@ fn defaults_ts() -> String {
             "initial_ssthresh_pkts",
             limits::INITIAL_SSTHRESH_PKTS.0 as f64,
             limits::INITIAL_SSTHRESH_PKTS.1 as f64,
+        ),
+        (
+            "initial_sequence",
+            limits::INITIAL_SEQUENCE.0 as f64,
+            limits::INITIAL_SEQUENCE.1 as f64,
         ),
         ("rate_bps", limits::RATE_BPS.0, limits::RATE_BPS.1),
         (

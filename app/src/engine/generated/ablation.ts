@@ -32,7 +32,12 @@ profile_value: string,
 /**
  * The setting it is turned back to.
  */
-turned_back_to: string, overrides: MechanismOverrides, };
+turned_back_to: string, overrides: MechanismOverrides, 
+/**
+ * For a stated unknown at one end of its plausible range: which, and
+ * the value run (the switches as the profile sets them).
+ */
+unknown: UnknownAt | null, };
 
 /**
  * One headline number of a lab under one variant.
@@ -50,3 +55,8 @@ label: string, unit: string,
  * The published value, where the paper gives one.
  */
 paper: number | null, simulated: number | null, };
+
+/**
+ * A stated unknown of the lab set to one value.
+ */
+export type UnknownAt = { id: string, value: number, };

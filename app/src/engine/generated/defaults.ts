@@ -53,6 +53,7 @@ export const LIMITS = {
   loss_rate: [0, 0.5],
   initial_cwnd_pkts: [1, 100],
   initial_ssthresh_pkts: [2, 10000000],
+  initial_sequence: [0, 4294967295],
   rate_bps: [1000000, 100000000000],
   buffer_pkts: [1, 1000000],
   hosts: [1, 64],

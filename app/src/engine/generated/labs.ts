@@ -232,7 +232,13 @@ quick: Quick, guide: Guide,
  * Keys of the published values the ablation view shows (most telling
  * first). Empty: each series' mean of the first metric.
  */
-headline: Array<string>, };
+headline: Array<string>, 
+/**
+ * Settings the papers do not state: the lab runs at an assumed value,
+ * and the ablation view runs it again at each end of the plausible
+ * range, so the band the unknown spans is shown beside the paper.
+ */
+unknowns: Array<StatedUnknown>, };
 
 export type LabsFile = { version: number, labs: Array<Lab>, };
 
@@ -549,6 +555,32 @@ file: string,
 refs: string, };
 
 /**
+ * A setting the papers do not give, stated as unknown: the value the lab
+ * assumes and the plausible range it is run across.
+ */
+export type StatedUnknown = { id: string, 
+/**
+ * What it is, in words ("the switch's egress buffer").
+ */
+name: string, setting: UnknownSetting, 
+/**
+ * The value every run of the lab assumes (the lab's base scenario).
+ */
+assumed: number, 
+/**
+ * The ends of the plausible range, low first.
+ */
+range: [number, number], 
+/**
+ * What the papers say about it (or that they say nothing).
+ */
+why_unknown: string, 
+/**
+ * Where the range comes from.
+ */
+range_source: string, };
+
+/**
  * The swept control.
  */
 export type Sweep = { axis: Axis, 
@@ -589,3 +621,8 @@ groups: Array<number>, scenario: Scenario, };
  * ("unlimited", for the initial ssthresh).
  */
 export type SweepValue = number | [number, number] | null;
+
+/**
+ * Which scenario setting a stated unknown varies.
+ */
+export type UnknownSetting = "bottleneck_buffer_pkts";

@@ -267,7 +267,16 @@ delayed_ack: boolean,
 /**
  * Selective acknowledgements (RFC 2018); NewReno partial ACKs otherwise.
  */
-sack: boolean, };
+sack: boolean, 
+/**
+ * Sequence number of every flow's first segment, 0 to 4294967295
+ * (the engine numbers segments, not bytes, modulo 2^32). When absent,
+ * each flow draws its own from `seed`, as a real stack picks a random
+ * ISN (docs/ENGINE.md, "Scenario format"). No result depends on it:
+ * sequence numbers are compared modulo 2^32 and everything recorded
+ * counts from the first segment.
+ */
+initial_sequence?: number, };
 
 /**
  * One problem with a scenario, naming the field, the value and the rule.

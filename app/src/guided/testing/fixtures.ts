@@ -25,6 +25,7 @@ export function lab(o: Partial<Lab> & Pick<Lab, 'series'>): Lab {
     ranking: null,
     quick: { set: {}, values: null, seeds: null, series: null, measure: null, note: 'quick' },
     headline: [],
+    unknowns: [],
     guide: { question: 'q', predict: 'p', control: 'c', paper_found: 'f', mechanism: 'm', model_differences: ['d'], try_next: [], simulator: [] },
     ...o,
   };

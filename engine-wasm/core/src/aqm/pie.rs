@@ -18,6 +18,26 @@
 //!   derandomisation (§5.4) and the active/inactive switch (§5.3), both
 //!   optional, are not: PIE runs from time zero and drops with a plain
 //!   Bernoulli draw.
+//!
+//! Where Linux's `net/sched/sch_pie.c` (timestamp mode, its default)
+//! differs, this module follows the RFC:
+//! * the §4.1 safeguard reads `qdelay_old`; `pie_drop_early` reads the
+//!   current `qdelay`, and bypasses below 2 MTU (`backlog < 2 * mtu`) where
+//!   the RFC says at most 2 MEAN_PKTSIZE;
+//! * the §4.2 decay is × 0.98 (Appendix A's code); Linux takes 1/64 off
+//!   (98.4 %, which the RFC allows), and skips it when the delay sample is
+//!   0 with a backlog;
+//! * Linux adds 2 % to an update while the delay exceeds 250 ms, which the
+//!   RFC does not;
+//! * Linux spends the burst allowance by the time between dequeues, the
+//!   RFC (§4.4) by T_UPDATE per update; both restore it on the same
+//!   condition;
+//! * Linux always derandomises (§5.4) and fires its first update after
+//!   500 ms.
+//!
+//! The decay condition is read two ways: DPDK's `rte_pie.h` decays while
+//! both delays are below QDELAY_REF/2, Linux and ns-3 (citing §4.2) only
+//! while both are 0, as here.
 
 use super::Verdict;
 
@@ -355,6 +375,87 @@ mod tests {
         assert_eq!(pie.drop_prob, 0.0);
         assert_eq!(pie.burst_allowance_ns, 150 * MS);
         assert_eq!(pie.next_update_ns, 10_005 * MS, "updates stay on the grid");
+    }
+
+    /// A queue held at a 30 ms sojourn from time zero, one dequeue a
+    /// millisecond: the probability after each 15 ms update, in closed
+    /// form (RFC 8033 §4.2). The first update sees the whole 30 ms as
+    /// trend (qdelay_old = 0), `alpha·15 ms + beta·30 ms`, divided by 2048
+    /// (p = 0 < 0.0001 %); then only `alpha·15 ms` is left, divided by 128
+    /// while p lies in [0.001 %, 0.01 %) (updates 2–7) and by 32 once p
+    /// passes 0.01 % (update 8).
+    #[test]
+    fn a_steady_30_ms_queue_raises_p_by_the_tuned_alpha_and_beta() {
+        let mut pie = Pie::new(params());
+        let mut trajectory = Vec::new();
+        for ms in 1..=8 * 15 {
+            pie.on_dequeue(ms * MS, 30 * MS, 100_000);
+            if ms % 15 == 0 {
+                trajectory.push(pie.drop_prob);
+            }
+        }
+        let first = (0.125 * 0.015 + 1.25 * 0.030) / 2048.0;
+        let step = 0.125 * 0.015;
+        let mut expected = vec![first];
+        for k in 1..7 {
+            expected.push(first + k as f64 * step / 128.0);
+        }
+        expected.push(expected[6] + step / 32.0);
+        assert!(expected[5] < 0.000_1 && expected[6] >= 0.000_1);
+        for (k, (got, want)) in trajectory.iter().zip(&expected).enumerate() {
+            assert!(
+                (got - want).abs() <= 1e-12 * want,
+                "update {}: p = {got}, RFC 8033 §4.2 gives {want}",
+                k + 1
+            );
+        }
+        assert_eq!(trajectory.len(), 8);
+    }
+
+    /// An empty queue at every update (RFC 8033 §4.2): each update adds
+    /// `alpha·(0 − QDELAY_REF)` (scaled by the table) and then multiplies
+    /// by 0.98; from p = 0.5 (no scaling above 10 %) the first updates are
+    /// `p ← (p − 0.125·0.015)·0.98`.
+    #[test]
+    fn an_empty_queue_decays_p_by_two_percent_an_update() {
+        let mut pie = Pie::new(params());
+        pie.drop_prob = 0.5;
+        pie.burst_allowance_ns = 0;
+        pie.on_dequeue(0, 2 * MS, 0);
+        let mut p = 0.5;
+        for k in 1..=20u64 {
+            pie.catch_up(k * 15 * MS);
+            p = (p - 0.125 * 0.015) * 0.98;
+            assert!(
+                (pie.drop_prob - p).abs() <= 1e-12,
+                "update {k}: {} against {p}",
+                pie.drop_prob
+            );
+        }
+        assert!(p > 0.1, "all twenty updates above 10 %: no scaling");
+        assert_eq!(pie.burst_allowance_ns, 0, "p > 0: no allowance yet");
+    }
+
+    /// RFC 8033 §4.4: from a quiet start, a queue that jumps to 100 ms
+    /// makes p positive from the first update and qdelay_old passes
+    /// QDELAY_REF/2 from the second, yet nothing is dropped until the
+    /// tenth update (150 ms) has used up MAX_BURST; from then on the draw
+    /// decides.
+    #[test]
+    fn the_burst_allowance_lets_the_first_150_ms_through() {
+        let mut pie = Pie::new(params());
+        let mut first_drop = None;
+        for ms in 0..=300u64 {
+            let now = ms * MS;
+            pie.on_dequeue(now, 100 * MS, 1_000_000);
+            if now == 15 * MS {
+                assert!(pie.drop_prob > 0.0);
+            }
+            if pie.on_arrival(now, 1_000_000, false, || 0.0) == Verdict::Drop {
+                first_drop.get_or_insert(now);
+            }
+        }
+        assert_eq!(first_drop, Some(150 * MS));
     }
 
     /// The lazy update equals a timer: catching up in one go or update by

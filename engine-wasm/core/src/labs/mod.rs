@@ -45,7 +45,7 @@ pub use paper::{
 };
 pub use spec::{
     Axis, ChartMetric, DerivedMetric, FlowSpec, Guide, Lab, LabsFile, Measure, Metric, Quick,
-    Ranking, ScenarioPatch, Series, Source, Sweep, SweepValue,
+    Ranking, ScenarioPatch, Series, Source, StatedUnknown, Sweep, SweepValue, UnknownSetting,
 };
 pub use sweep::{ExpandError, Scale, SweepPoint};
 

@@ -63,6 +63,58 @@ pub struct Lab {
     /// first). Empty: each series' mean of the first metric.
     #[serde(default)]
     pub headline: Vec<String>,
+    /// Settings the papers do not state: the lab runs at an assumed value,
+    /// and the ablation view runs it again at each end of the plausible
+    /// range, so the band the unknown spans is shown beside the paper.
+    #[serde(default)]
+    pub unknowns: Vec<StatedUnknown>,
+}
+
+/// A setting the papers do not give, stated as unknown: the value the lab
+/// assumes and the plausible range it is run across.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "labs.ts")]
+pub struct StatedUnknown {
+    pub id: String,
+    /// What it is, in words ("the switch's egress buffer").
+    pub name: String,
+    pub setting: UnknownSetting,
+    /// The value every run of the lab assumes (the lab's base scenario).
+    pub assumed: f64,
+    /// The ends of the plausible range, low first.
+    pub range: [f64; 2],
+    /// What the papers say about it (or that they say nothing).
+    pub why_unknown: String,
+    /// Where the range comes from.
+    pub range_source: String,
+}
+
+/// Which scenario setting a stated unknown varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "labs.ts")]
+pub enum UnknownSetting {
+    /// The bottleneck's buffer, packets (`bottleneck.buffer_pkts`).
+    BottleneckBufferPkts,
+}
+
+impl UnknownSetting {
+    /// Set it in a scenario.
+    pub fn apply(self, scenario: &mut crate::scenario::Scenario, value: f64) {
+        match self {
+            UnknownSetting::BottleneckBufferPkts => {
+                scenario.bottleneck.buffer_pkts = value.round().max(1.0) as _;
+            }
+        }
+    }
+
+    /// Its value in a scenario.
+    pub fn get(self, scenario: &crate::scenario::Scenario) -> f64 {
+        match self {
+            UnknownSetting::BottleneckBufferPkts => scenario.bottleneck.buffer_pkts as f64,
+        }
+    }
 }
 
 /// Where in which paper a lab comes from.

@@ -1,15 +1,19 @@
 //! A Linux-like bulk TCP connection: the sender's state machine
 //! (`sender`), its RTT/RTO estimator (`rtt`), window reduction in CWR and
 //! Recovery (`reduction`), tcptrace's outstanding-data averages
-//! (`outstanding`) and the receiver (`receiver`).
+//! (`outstanding`), the receiver (`receiver`) and sequence numbers modulo
+//! 2^32 (`seq`).
 
 mod outstanding;
 mod receiver;
 pub mod reduction;
 pub mod rtt;
 mod sender;
+pub mod seq;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wrap_tests;
 
 pub use receiver::{DataAcks, Receiver};
 pub use rtt::{RttEstimator, RTO_MAX_NS, RTO_MIN_NS};

@@ -1,6 +1,7 @@
 //! The receiving host (RFC 1122 §4.2.3.2, RFC 2018), with the classic or
 //! the DCTCP echo of CE marks (RFC 8257 §3.2).
 
+use super::seq::after;
 use super::DELACK_NS;
 use crate::cc::CeEcho;
 use crate::net::{Ack, Packet};
@@ -19,9 +20,13 @@ pub struct DataAcks {
 
 /// The receiving host: in-order delivery to the application, cumulative
 /// ACKs with one-segment SACK blocks, delayed ACKs (RFC 1122 §4.2.3.2).
+/// Sequence numbers wrap modulo 2^32 ([`seq`](super::seq)).
 pub struct Receiver {
     pub rcv_nxt: u32,
-    out_of_order: BTreeSet<u32>,
+    /// Segments held above rcv_nxt, by their offset from the first
+    /// segment (`delivered_segments` counts the same way), which never
+    /// wraps: the set's order is the stream's.
+    out_of_order: BTreeSet<u64>,
     delayed_ack: bool,
     echo: CeEcho,
     /// DCTCP.CE (RFC 8257 §3.2): the last segment carried CE.
@@ -31,7 +36,8 @@ pub struct Receiver {
     last_sent_ns: u64,
     last_retransmission: bool,
     pub delack_deadline_ns: Option<u64>,
-    /// Segments delivered to the application.
+    /// Segments delivered to the application (rcv_nxt's offset from the
+    /// ISN, not wrapped).
     pub delivered_segments: u64,
     /// Data segments that arrived, duplicates included.
     pub arrivals: u64,
@@ -54,6 +60,13 @@ impl Receiver {
         }
     }
 
+    /// The same receiver expecting `isn` as the first segment's sequence
+    /// number (see [`seq`](super::seq)).
+    pub fn starting_at(mut self, isn: u32) -> Receiver {
+        self.rcv_nxt = isn;
+        self
+    }
+
     fn ack(&mut self, sacked_seq: Option<u32>, ece: bool, p: &Packet) -> Ack {
         self.unacked_segments = 0;
         self.delack_deadline_ns = None;
@@ -71,7 +84,7 @@ impl Receiver {
     fn held_ack(&mut self, ece: bool) -> Ack {
         let p = Packet {
             flow: 0,
-            seq: self.rcv_nxt.saturating_sub(1),
+            seq: self.rcv_nxt.wrapping_sub(1),
             sent_ns: self.last_sent_ns,
             retransmission: self.last_retransmission,
             ce: false,
@@ -109,12 +122,13 @@ impl Receiver {
         self.last_retransmission = p.retransmission;
         if p.seq == self.rcv_nxt {
             let filled_hole = !self.out_of_order.is_empty();
-            self.rcv_nxt += 1;
-            while self.out_of_order.first() == Some(&self.rcv_nxt) {
+            self.rcv_nxt = self.rcv_nxt.wrapping_add(1);
+            self.delivered_segments += 1;
+            while self.out_of_order.first() == Some(&self.delivered_segments) {
                 self.out_of_order.pop_first();
-                self.rcv_nxt += 1;
+                self.rcv_nxt = self.rcv_nxt.wrapping_add(1);
+                self.delivered_segments += 1;
             }
-            self.delivered_segments = self.rcv_nxt as u64;
             self.unacked_segments += 1;
             if filled_hole || ce_now || !self.delayed_ack || self.unacked_segments >= 2 {
                 acks.ack = Some(self.ack(None, p.ce, p));
@@ -123,8 +137,9 @@ impl Receiver {
             if self.delack_deadline_ns.is_none() {
                 self.delack_deadline_ns = Some(now_ns + DELACK_NS);
             }
-        } else if p.seq > self.rcv_nxt {
-            self.out_of_order.insert(p.seq);
+        } else if after(p.seq, self.rcv_nxt) {
+            let offset = self.delivered_segments + p.seq.wrapping_sub(self.rcv_nxt) as u64;
+            self.out_of_order.insert(offset);
             acks.ack = Some(self.ack(Some(p.seq), p.ce, p));
         } else {
             // A duplicate: acknowledge at once (RFC 5681 §4.2).

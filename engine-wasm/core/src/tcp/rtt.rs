@@ -10,6 +10,7 @@
 //!   towards it by 1/4 per round. RTO = srtt + rttvar, so it never falls
 //!   below srtt + 200 ms; the first sample r gives r + max(2r, 200 ms).
 
+use super::seq::after;
 use crate::profile::RtoRule;
 
 /// Linux's TCP_RTO_MIN (HZ/5 = 200 ms).
@@ -27,7 +28,8 @@ pub struct RttEstimator {
     mdev_ns: u64,
     /// Linux: the largest 4·mdev in the current round trip.
     mdev_max_ns: u64,
-    /// Linux `rtt_seq`: the round ends when snd_una passes this.
+    /// Linux `rtt_seq`: the round ends when snd_una passes this (modulo
+    /// 2^32, Linux `after()`).
     round_end_seq: u32,
     pub rto_ns: u64,
     pub min_rtt_ns: u64,
@@ -89,7 +91,7 @@ impl RttEstimator {
                             self.rttvar_ns = self.mdev_max_ns;
                         }
                     }
-                    if snd_una > self.round_end_seq {
+                    if after(snd_una, self.round_end_seq) {
                         if self.mdev_max_ns < self.rttvar_ns {
                             self.rttvar_ns -= (self.rttvar_ns - self.mdev_max_ns) / 4;
                         }

@@ -7,10 +7,16 @@
 //! ([`rtt`](super::rtt)) with Karn's rule and exponential back-off. Window
 //! growth is delegated to a [`CongestionControl`]; what one ACK counts for
 //! is the profile's `cwnd_counting` switch.
+//!
+//! Sequence numbers start at the flow's ISN and wrap modulo 2^32: they are
+//! compared as Linux's `before()`/`after()` do and stepped with wrapping
+//! arithmetic ([`seq`](super::seq)); what the algorithm sees is relative
+//! to the ISN.
 
 use super::outstanding::OutstandingAverages;
 use super::reduction;
 use super::rtt::{RttEstimator, RTO_MAX_NS};
+use super::seq::{before, seq_max, seq_min};
 use super::DUP_THRESH;
 use crate::cc::{AckSample, CaEvent, CaState, CongestionControl, Window, INFINITE_SSTHRESH};
 use crate::net::Ack;
@@ -31,6 +37,9 @@ pub struct SenderConfig {
     pub rto: RtoRule,
     pub initial_rto_ns: u64,
     pub recovery: RecoveryRule,
+    /// The sequence number of the first segment (the ISN; see
+    /// [`seq`](super::seq)).
+    pub initial_seq: u32,
 }
 
 impl SenderConfig {
@@ -46,6 +55,7 @@ impl SenderConfig {
             rto: RtoRule::Rfc6298,
             initial_rto_ns: 1_000_000_000,
             recovery: RecoveryRule::Prr,
+            initial_seq: 0,
         }
     }
 }
@@ -94,7 +104,11 @@ pub struct Sender {
     pub state: CaState,
     pub snd_una: u32,
     pub snd_nxt: u32,
-    /// snd_nxt when the current reduction or loss episode began.
+    /// The initial sequence number: what the algorithm and the recorder
+    /// see is relative to it.
+    isn: u32,
+    /// snd_nxt when the current reduction or loss episode began (never
+    /// before snd_una: kept there once passed, which reads the same).
     high_seq: u32,
     prior_cwnd: u32,
     /// Receiver's window in segments.
@@ -106,7 +120,9 @@ pub struct Sender {
     sacked_out: u32,
     lost_out: u32,
     retrans_out: u32,
-    /// Next segment to consider for FACK loss marking.
+    /// Next segment to consider for FACK loss marking (never before
+    /// snd_una, like `retransmit_hint`: both are read as at least snd_una,
+    /// and kept there so they stay within 2^31 of it however long the run).
     lost_marker: u32,
     highest_sacked: Option<u32>,
     /// Lowest segment that may need retransmitting.
@@ -148,13 +164,15 @@ impl Sender {
             cwnd_clamp_pkts: rwnd_pkts,
         };
         cc.init(&mut window, now_ns);
+        let isn = config.initial_seq;
         Sender {
             mss_bytes,
             window,
             state: CaState::Open,
-            snd_una: 0,
-            snd_nxt: 0,
-            high_seq: 0,
+            snd_una: isn,
+            snd_nxt: isn,
+            isn,
+            high_seq: isn,
             prior_cwnd: 0,
             rwnd_pkts,
             sack: config.sack,
@@ -164,9 +182,9 @@ impl Sender {
             sacked_out: 0,
             lost_out: 0,
             retrans_out: 0,
-            lost_marker: 0,
+            lost_marker: isn,
             highest_sacked: None,
-            retransmit_hint: 0,
+            retransmit_hint: isn,
             dupacks: 0,
             reduction_cnt: 0,
             prr_delivered: 0,
@@ -185,9 +203,14 @@ impl Sender {
         }
     }
 
+    /// The initial sequence number.
+    pub fn initial_seq(&self) -> u32 {
+        self.isn
+    }
+
     /// Segments sent and not yet cumulatively acknowledged.
     pub fn packets_out(&self) -> u32 {
-        self.snd_nxt - self.snd_una
+        self.snd_nxt.wrapping_sub(self.snd_una)
     }
 
     /// Linux `tcp_packets_in_flight`: packets_out − (sacked + lost) + retrans.
@@ -203,8 +226,19 @@ impl Sender {
         self.delivered
     }
 
+    /// Segments from the first one sent to `seq` (relative to the ISN, as
+    /// the algorithm and the recorder count; wraps after 2^32 segments).
+    pub fn relative(&self, seq: u32) -> u32 {
+        seq.wrapping_sub(self.isn)
+    }
+
+    /// Scoreboard index of `seq`, which lies in snd_una..snd_nxt.
+    fn index(&self, seq: u32) -> usize {
+        seq.wrapping_sub(self.snd_una) as usize
+    }
+
     fn seg(&mut self, seq: u32) -> &mut Segment {
-        let i = (seq - self.snd_una) as usize;
+        let i = self.index(seq);
         &mut self.scoreboard[i]
     }
 
@@ -215,9 +249,9 @@ impl Sender {
             return None;
         }
         if self.lost_out > self.retrans_out {
-            let mut seq = self.retransmit_hint.max(self.snd_una);
-            while seq < self.snd_nxt {
-                let f = self.scoreboard[(seq - self.snd_una) as usize].flags;
+            let mut seq = seq_max(self.retransmit_hint, self.snd_una);
+            while before(seq, self.snd_nxt) {
+                let f = self.scoreboard[self.index(seq)].flags;
                 if f & LOST != 0 && f & RETRANS == 0 && f & SACKED == 0 {
                     self.retransmit_hint = seq;
                     return Some(Transmission {
@@ -225,7 +259,7 @@ impl Sender {
                         retransmission: true,
                     });
                 }
-                seq += 1;
+                seq = seq.wrapping_add(1);
             }
             self.retransmit_hint = self.snd_nxt;
         }
@@ -262,11 +296,11 @@ impl Sender {
             s.delivered_at_send = entry.delivered_at_send;
             s.delivered_ns_at_send = entry.delivered_ns_at_send;
             self.retrans_out += 1;
-            self.retransmit_hint = tx.seq + 1;
+            self.retransmit_hint = tx.seq.wrapping_add(1);
         } else {
             debug_assert_eq!(tx.seq, self.snd_nxt);
             self.scoreboard.push_back(entry);
-            self.snd_nxt += 1;
+            self.snd_nxt = self.snd_nxt.wrapping_add(1);
             self.outstanding.held_pkts = self.packets_out();
         }
     }
@@ -346,7 +380,8 @@ impl Sender {
         // SACK information first, so the cumulative step below sees it.
         if self.sack {
             if let Some(s) = ack.sacked_seq {
-                if s >= self.snd_una && s < self.snd_nxt {
+                // In snd_una..snd_nxt (modulo 2^32).
+                if s.wrapping_sub(self.snd_una) < self.packets_out() {
                     let seg = *self.seg(s);
                     if seg.flags & SACKED == 0 {
                         self.seg(s).flags = SACKED;
@@ -359,15 +394,17 @@ impl Sender {
                         self.sacked_out += 1;
                         newly_acked += 1;
                         rate_from = Some(seg);
-                        self.highest_sacked = Some(self.highest_sacked.map_or(s, |h| h.max(s)));
+                        self.highest_sacked =
+                            Some(self.highest_sacked.map_or(s, |h| seq_max(h, s)));
                     }
                 }
             }
         }
 
-        let advanced = ack.cum_seq > self.snd_una && ack.cum_seq <= self.snd_nxt;
+        // snd_una < cum_seq <= snd_nxt, modulo 2^32.
+        let n = ack.cum_seq.wrapping_sub(self.snd_una);
+        let advanced = n > 0 && n <= self.packets_out();
         if advanced {
-            let n = ack.cum_seq - self.snd_una;
             for _ in 0..n {
                 let seg = self
                     .scoreboard
@@ -393,6 +430,12 @@ impl Sender {
                 self.dupacks = 0;
             }
             self.snd_una = ack.cum_seq;
+            // Markers the cumulative ACK passed read as snd_una wherever
+            // they are used (below); move them there so that they never
+            // fall 2^31 behind it, where modulo comparison would turn.
+            self.retransmit_hint = seq_max(self.retransmit_hint, self.snd_una);
+            self.lost_marker = seq_max(self.lost_marker, self.snd_una);
+            self.high_seq = seq_max(self.high_seq, self.snd_una);
             self.backoff = 0;
         } else if ack.cum_seq == self.snd_una && self.packets_out() > 0 && !self.sack {
             // NewReno duplicate ACK (Linux `tcp_add_reno_sack`).
@@ -459,8 +502,8 @@ impl Sender {
             app_limited: self.packets_out() >= self.rwnd_pkts,
             ece: ack.ece,
             mss_bytes: self.mss_bytes,
-            snd_una_seg: self.snd_una,
-            snd_nxt_seg: self.snd_nxt,
+            snd_una_seg: self.relative(self.snd_una),
+            snd_nxt_seg: self.relative(self.snd_nxt),
         };
         {
             let w = self.window;
@@ -470,7 +513,7 @@ impl Sender {
         // End of an episode once everything outstanding at its start is acked.
         if self.state != CaState::Open
             && self.state != CaState::Disorder
-            && self.snd_una >= self.high_seq
+            && !before(self.snd_una, self.high_seq)
         {
             if matches!(self.state, CaState::Cwr | CaState::Recovery) && !self.cc.ignores_loss() {
                 // Linux `tcp_complete_cwr` (the same rule in 2.4 and 2.6).
@@ -502,7 +545,7 @@ impl Sender {
         } else if self.state == CaState::Recovery
             && advanced
             && !self.sack
-            && self.snd_una < self.high_seq
+            && before(self.snd_una, self.high_seq)
         {
             // NewReno partial ACK (RFC 6582 §3.2 step 5): resend the next hole.
             self.mark_head_lost();
@@ -614,22 +657,24 @@ impl Sender {
         let Some(high) = self.highest_sacked else {
             return;
         };
-        if high < self.snd_una {
+        if before(high, self.snd_una) {
             self.highest_sacked = None;
             return;
         }
-        let limit = high.saturating_sub(DUP_THRESH - 1);
-        let mut seq = self.lost_marker.max(self.snd_una);
-        while seq < limit {
-            let f = &mut self.scoreboard[(seq - self.snd_una) as usize].flags;
+        // Below snd_una (nothing to mark) when high is within 2 of it.
+        let limit = high.wrapping_sub(DUP_THRESH - 1);
+        let mut seq = seq_max(self.lost_marker, self.snd_una);
+        while before(seq, limit) {
+            let i = self.index(seq);
+            let f = &mut self.scoreboard[i].flags;
             if *f & (SACKED | LOST) == 0 {
                 *f |= LOST;
                 self.lost_out += 1;
-                self.retransmit_hint = self.retransmit_hint.min(seq);
+                self.retransmit_hint = seq_min(self.retransmit_hint, seq);
             }
-            seq += 1;
+            seq = seq.wrapping_add(1);
         }
-        self.lost_marker = self.lost_marker.max(limit);
+        self.lost_marker = seq_max(self.lost_marker, limit);
     }
 
     /// Linux `tcp_limit_reno_sacked`: without SACK, duplicate ACKs can't
@@ -665,7 +710,16 @@ impl Sender {
     pub fn on_timeout(&mut self, now_ns: u64) {
         self.stats.timeouts += 1;
         let w = self.window;
-        if matches!(self.state, CaState::Open | CaState::Disorder) || self.snd_una >= self.high_seq
+        // Reduce ssthresh unless already reduced inside this window: Linux
+        // `tcp_enter_loss` (2.4's tcp_input.c and every later version)
+        // reduces it in Open or Disorder, once the window of the last
+        // reduction is acknowledged, and on a timeout in Loss after the
+        // retransmissions made progress (`ca_state == TCP_CA_Loss &&
+        // !retransmits`: the backoff count is reset by an ACK that advances
+        // snd_una).
+        if matches!(self.state, CaState::Open | CaState::Disorder)
+            || !before(self.snd_una, self.high_seq)
+            || (self.state == CaState::Loss && self.backoff == 0)
         {
             self.prior_cwnd = w.cwnd_pkts;
             self.window.ssthresh_pkts = self.loss_ssthresh(now_ns);

@@ -1,0 +1,71 @@
+//! PIE (RFC 8033) end to end with one long flow: 10 Mb/s, 100 ms, a
+//! 650-packet buffer, 60 s, the `linux-6` profile.
+//!
+//! PIE's own rules are pinned in closed form by the unit tests of
+//! `aqm/pie.rs` (the §4.2 update with its auto-tuning table, the decay,
+//! the §4.4 burst allowance, the §4.1 safeguards, §5.1 ECN, §5.5 cap).
+//! This file holds what the whole simulation does with them.
+
+use sawtooth_core::scenario::{Aqm, Flow};
+use sawtooth_core::summary::Summary;
+use sawtooth_core::{Scenario, Simulation};
+
+fn one_flow_under_pie(algorithm: &str) -> Scenario {
+    let mut s = Scenario::default_scenario();
+    s.profile = "linux-6".into();
+    s.mtu_bytes = 1500;
+    s.rtt_ms = 100.0;
+    s.duration_ms = 60_000.0;
+    s.bottleneck.rate_bps = 10e6;
+    s.bottleneck.buffer_pkts = 650;
+    s.bottleneck.aqm = Aqm::Pie {
+        target_ms: None,
+        t_update_ms: None,
+        alpha: None,
+        beta: None,
+        max_burst_ms: None,
+        ecn: None,
+    };
+    s.hosts[0].flows = vec![Flow::new(algorithm, 16 << 20)];
+    s
+}
+
+fn run(s: &Scenario) -> Summary {
+    let mut sim = Simulation::new(s).unwrap();
+    let summary = sim.run_to_end();
+    assert!(sim.packet_accounting().is_conserved());
+    summary
+}
+
+/// Issue 23's run: with PIE a long flow used to resend 35–40 % of its
+/// packets with tens of timeouts. Not PIE's fault (its rules match RFC
+/// 8033): after slow start's overshoot and a timeout, the sender kept its
+/// first ssthresh for every later timeout in Loss, where Linux's
+/// `tcp_enter_loss` cuts again once the retransmissions made progress
+/// (`ca_state == TCP_CA_Loss && !retransmits`), so the flow grew back to a
+/// stale ssthresh after each timeout and PIE held its probability near 0.4.
+/// With the rule, the timeouts are those of slow start's overshoot.
+///
+/// Still short of issue 23's aim (below 2 % and no timeout for every
+/// algorithm): Reno resends about 3 % and a few timeouts remain in the
+/// first seconds. What is still missing: Linux's detection of a lost
+/// retransmission from SACKs (`tcp_mark_lost_retrans`), so a resent
+/// segment lost again waits for the timer.
+#[test]
+fn one_flow_under_pie_recovers_from_slow_start_and_keeps_the_link_busy() {
+    for (algorithm, max_resent) in [("cubic", 0.02), ("reno", 0.05)] {
+        let summary = run(&one_flow_under_pie(algorithm));
+        let f = &summary.flows[0];
+        assert!(
+            f.retransmission_rate < max_resent,
+            "{algorithm}: {:.2} % resent",
+            100.0 * f.retransmission_rate
+        );
+        assert!(f.timeouts <= 8, "{algorithm}: {} timeouts", f.timeouts);
+        assert!(
+            summary.utilisation >= 0.7,
+            "{algorithm}: {:.1} % of the link",
+            100.0 * summary.utilisation
+        );
+    }
+}
