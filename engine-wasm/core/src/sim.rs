@@ -983,6 +983,12 @@ impl Simulation {
         self.flows[f].sender.state
     }
 
+    /// Distinct data segments flow `f`'s receiver has taken in so far
+    /// (in order or held out of order).
+    pub fn flow_distinct_segments(&self, f: usize) -> u64 {
+        self.flows[f].receiver.distinct_segments()
+    }
+
     /// The sender's current cwnd, for tests.
     pub fn flow_cwnd_pkts(&self, f: usize) -> u32 {
         self.flows[f].sender.window.cwnd_pkts

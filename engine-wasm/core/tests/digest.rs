@@ -29,7 +29,8 @@
 //!   `cargo test --workspace`, reusing its build).
 
 use sawtooth_core::cc::catalogue;
-use sawtooth_core::labs::{labs, measure, Lab, Scale, SweepPoint};
+use sawtooth_core::labs::{labs, measure, run_measured, Lab, Scale, SweepPoint};
+use sawtooth_core::net::ETHERNET_OVERHEAD_BYTES;
 use sawtooth_core::profile::PROFILES;
 use sawtooth_core::scenario::{Aqm, Flow, Host};
 use sawtooth_core::{Scenario, Simulation};
@@ -380,10 +381,23 @@ fn lab_quick_sweeps_match_stored_digests() {
     let points = quick_points();
     let digests = parallel(&points, |(l, p)| {
         let mut sim = Simulation::new(&p.scenario).expect("valid point");
-        sim.run_to_end();
+        let window = run_measured(l, Scale::Quick, &mut sim);
         let mut h = Fnv::new();
         hash_run(&mut h, &sim);
-        let result = measure(l, p, Scale::Quick, &sim);
+        let result = measure(l, p, Scale::Quick, &sim, window.as_ref());
+        // Guided-lab measures stay within physics: no utilisation above
+        // the payload the link can carry (issue 23), give or take the one
+        // frame on the wire at each edge of a measurement window.
+        let s = &p.scenario;
+        let payload_limit = s.mss_bytes() as f64 / (s.mtu_bytes + ETHERNET_OVERHEAD_BYTES) as f64;
+        assert!(
+            result.utilisation <= payload_limit * (1.0 + 1e-3),
+            "{} {} at {}: utilisation {} above the payload limit {payload_limit}",
+            l.id,
+            p.series,
+            p.x,
+            result.utilisation
+        );
         h.str(&serde_json::to_string(&result).expect("point result serialises"));
         h.hex()
     });

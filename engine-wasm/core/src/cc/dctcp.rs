@@ -30,6 +30,7 @@ use super::reno::Reno;
 use super::{
     AckSample, AlgorithmInfo, CeEcho, Citation, CongestionControl, ParamInfo, Params, Window,
 };
+use crate::tcp::seq::{after, seq_max};
 
 /// RFC 8257 §4.2 and the paper's §3.4 suggest g = 1/16; Linux
 /// `dctcp_shift_g` = 4.
@@ -124,15 +125,21 @@ impl CongestionControl for Dctcp {
     /// its ECE flag.
     fn pkts_acked(&mut self, _w: &Window, ack: &AckSample) {
         // Steps 1–3: bytes newly acknowledged cumulatively (SACK ignored).
-        let acked_seg = ack.snd_una_seg.saturating_sub(self.snd_una_seg);
-        self.snd_una_seg = self.snd_una_seg.max(ack.snd_una_seg);
+        // Segment numbers compare modulo 2^32 (Linux `after()`), so a flow
+        // that passes 2^32 segments keeps counting.
+        let acked_seg = if after(ack.snd_una_seg, self.snd_una_seg) {
+            ack.snd_una_seg.wrapping_sub(self.snd_una_seg)
+        } else {
+            0
+        };
+        self.snd_una_seg = seq_max(self.snd_una_seg, ack.snd_una_seg);
         let acked_bytes = acked_seg as u64 * ack.mss_bytes as u64;
         self.bytes_acked += acked_bytes;
         if ack.ece {
             self.bytes_marked += acked_bytes;
         }
         // Step 4: the window ends when the ACK passes WindowEnd.
-        if ack.snd_una_seg <= self.window_end_seg {
+        if !after(ack.snd_una_seg, self.window_end_seg) {
             return;
         }
         // Steps 5–6.
@@ -216,6 +223,29 @@ mod tests {
         assert_eq!((cc.windows, cc.window_end_seg), (1, N));
         cc.alpha = alpha;
         (cc, 1)
+    }
+
+    /// Past 2^32 segments the estimator goes on as before: the same
+    /// windows, acknowledged across the wrap, give the same α.
+    #[test]
+    fn alpha_is_the_same_across_the_sequence_wrap() {
+        let run = |start: u32| {
+            let mut cc = Dctcp::new(DEFAULT_G, 1.0);
+            cc.snd_una_seg = start;
+            cc.window_end_seg = start;
+            let w = window(N);
+            let mut una = start;
+            for k in 0..6u32 {
+                for i in 1..=N {
+                    let a = ack(una.wrapping_add(i), una.wrapping_add(2 * N - 1), i <= k);
+                    cc.pkts_acked(&w, &a);
+                }
+                una = una.wrapping_add(N);
+            }
+            (cc.alpha, cc.windows)
+        };
+        assert_eq!(run(0), run(u32::MAX - 25));
+        assert!(run(0).1 >= 5);
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub use compare::{
     agreement, compare, paper_value_at, rank_series, value_within, Agreement, Comparison,
     EFFECT_FACTOR, VALUE_TOLERANCE,
 };
-pub use measure::{measure, run_point, PointResult};
+pub use measure::{measure, run_measured, run_point, PointResult, WindowCounts};
 pub use paper::{
     Paper, PaperFile, PaperFinding, PaperParameter, PaperSource, PaperValue, Relation,
 };

@@ -92,6 +92,14 @@ impl Receiver {
         self.ack(None, ece, &p)
     }
 
+    /// Distinct data segments taken in so far: delivered in order or held
+    /// out of order (duplicates not counted). Each crossed the bottleneck
+    /// once, so over any interval this is bounded by the link's capacity,
+    /// unlike in-order delivery, which releases a hole's backlog at once.
+    pub fn distinct_segments(&self) -> u64 {
+        self.delivered_segments + self.out_of_order.len() as u64
+    }
+
     /// A data segment arrived. Returns the ACKs to send now; a held ACK
     /// sets `delack_deadline_ns`.
     ///
