@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SweepPool } from './pool';
-import type { PointDebug } from './protocol';
+import type { LabCall, PointDebug } from './protocol';
 import { LabService } from './service';
-import { COMPARE_EVERY_MS, DRAW_BUDGET_FACTOR, fingerprint, parsePointDebug, SweepStore } from './sweepStore';
+import { browserPage, COMPARE_EVERY_MS, DRAW_BUDGET_FACTOR, fingerprint, parsePointDebug, SAVE_EVERY_MS, SweepStore, type PageLifecycle } from './sweepStore';
 import { createFakeLabWorker, fakeLabEngine } from './testing/fakeLabWorker';
 import type { Lab } from '../engine/generated/labs';
 import { lab, series } from './testing/fixtures';
@@ -22,15 +22,66 @@ class MemoryStorage {
 
 const L = lab({ id: 'x', series: [series('s0', [{ algorithm: 'reno' }]), series('s1', [{ algorithm: 'scalable' }])] });
 
-function setup(o: { points?: number; trapAt?: number[]; debug?: Map<number, PointDebug>; storage?: MemoryStorage; delay?: number; lab?: Lab } = {}) {
+/** A page whose hiding (pagehide, or visibilitychange to hidden) the test triggers. */
+class FakePage implements PageLifecycle {
+  listeners = new Set<() => void>();
+  onHide(cb: () => void) {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  }
+  hide() {
+    for (const l of this.listeners) l();
+  }
+}
+
+function setup(
+  o: {
+    points?: number;
+    trapAt?: number[];
+    debug?: Map<number, PointDebug>;
+    storage?: MemoryStorage;
+    delay?: number;
+    delayOf?: (call: LabCall) => number;
+    lab?: Lab;
+    now?: () => number;
+    page?: PageLifecycle | null;
+  } = {},
+) {
   const engine = fakeLabEngine({ points: o.points ?? 6, trapAt: o.trapAt });
-  const make = () => createFakeLabWorker(engine, { delay: () => o.delay ?? 10 });
+  const make = () => createFakeLabWorker(engine, { delay: o.delayOf ?? (() => o.delay ?? 10) });
   const pool = new SweepPool(2, make);
   const service = new LabService(make);
   const storage = o.storage ?? new MemoryStorage();
-  const store = new SweepStore(o.lab ?? L, true, { service, pool, now: () => Date.now(), storage: storage as unknown as Storage, debug: o.debug });
+  const store = new SweepStore(o.lab ?? L, true, { service, pool, now: o.now ?? (() => Date.now()), storage: storage as unknown as Storage, debug: o.debug, page: o.page });
   return { store, pool, storage, service };
 }
+
+/** The point indices kept in `storage` for the lab's quick sweep. */
+function savedIndices(storage: MemoryStorage): number[] {
+  const text = storage.getItem(`sawtooth.labs.v1:${L.id}:quick`);
+  if (!text) return [];
+  return (JSON.parse(text) as { results: { index: number }[] }).results.map((r) => r.index).sort((a, b) => a - b);
+}
+
+function doneIndices(store: SweepStore): number[] {
+  return store
+    .getSnapshot()
+    .results.map((r, i) => (r ? i : -1))
+    .filter((i) => i >= 0);
+}
+
+/** A page's clock: performance.now(), which starts at 0 when the page loads. */
+function pageClock(): () => number {
+  const t0 = Date.now();
+  return () => Date.now() - t0;
+}
+
+/** Points 0–2 take 10 ms; the rest a minute, so the sweep is still running when the test looks. */
+const slowAfterThree = (call: LabCall) => {
+  if (call.fn === 'run') return call.index < 3 ? 10 : 60_000;
+  if (call.fn === 'runBatch') return call.indices.every((i) => i < 3) ? 10 * call.indices.length : 60_000;
+  return 10;
+};
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -208,6 +259,82 @@ describe('SweepStore', () => {
     await settle(50);
     expect(b.store.getSnapshot().results.every((r) => r === null)).toBe(true);
     expect(storage.data.size).toBe(0);
+  });
+});
+
+describe('SweepStore keeps every finished point for a reload or a closed tab', () => {
+  it('writes the finished points when the page is hidden, even in its first 2 s, and a reload restores them', async () => {
+    const storage = new MemoryStorage();
+    const page = new FakePage();
+    const a = setup({ storage, points: 10, delayOf: slowAfterThree, now: pageClock(), page });
+    void a.store.load();
+    await settle(50);
+    a.store.run();
+    await settle(200);
+    expect(a.store.getSnapshot().state).toBe('running');
+    expect(doneIndices(a.store)).toEqual([0, 1, 2]);
+    // The first result is written at once, even before the page is 2 s old.
+    expect(savedIndices(storage).length).toBeGreaterThan(0);
+    page.hide(); // pagehide (a reload, a closed tab) or visibilitychange to hidden
+    expect(savedIndices(storage)).toEqual([0, 1, 2]);
+    // The reloaded page (its old store never disposed) restores them.
+    const b = setup({ storage, points: 10, now: pageClock(), page: new FakePage() });
+    void b.store.load();
+    await settle(50);
+    expect(b.store.getSnapshot()).toMatchObject({ state: 'idle', restored: true });
+    expect(doneIndices(b.store)).toEqual([0, 1, 2]);
+    a.store.dispose();
+    b.store.dispose();
+  });
+
+  it('writes a pending save within SAVE_EVERY_MS even when no more results come', async () => {
+    const storage = new MemoryStorage();
+    const { store } = setup({ storage, points: 10, delayOf: slowAfterThree, now: pageClock(), page: null });
+    void store.load();
+    await settle(50);
+    store.run();
+    await settle(200);
+    expect(doneIndices(store)).toEqual([0, 1, 2]);
+    await settle(SAVE_EVERY_MS);
+    expect(store.getSnapshot().state).toBe('running');
+    expect(savedIndices(storage)).toEqual([0, 1, 2]);
+    store.dispose();
+  });
+
+  it('writes the pending save when disposed, and stops listening to the page', async () => {
+    const storage = new MemoryStorage();
+    const page = new FakePage();
+    const { store } = setup({ storage, points: 10, delayOf: slowAfterThree, now: pageClock(), page });
+    void store.load();
+    await settle(50);
+    expect(page.listeners.size).toBe(1);
+    store.run();
+    await settle(200);
+    expect(doneIndices(store)).toEqual([0, 1, 2]);
+    store.dispose();
+    expect(savedIndices(storage)).toEqual([0, 1, 2]);
+    expect(page.listeners.size).toBe(0);
+  });
+
+  it('browserPage calls back on pagehide and on visibilitychange to hidden only', () => {
+    const win = new EventTarget();
+    const doc = Object.assign(new EventTarget(), { visibilityState: 'visible' as DocumentVisibilityState });
+    const page = browserPage(win, doc)!;
+    let hidden = 0;
+    const stop = page.onHide(() => hidden++);
+    doc.dispatchEvent(new Event('visibilitychange'));
+    expect(hidden).toBe(0);
+    doc.visibilityState = 'hidden';
+    doc.dispatchEvent(new Event('visibilitychange'));
+    expect(hidden).toBe(1);
+    win.dispatchEvent(new Event('pagehide'));
+    expect(hidden).toBe(2);
+    stop();
+    win.dispatchEvent(new Event('pagehide'));
+    doc.dispatchEvent(new Event('visibilitychange'));
+    expect(hidden).toBe(2);
+    // No page (a worker, Node): nothing to listen to.
+    expect(browserPage(undefined, undefined)).toBeNull();
   });
 });
 

@@ -5,7 +5,10 @@
 // sentences about its runs checked against them and the seed aggregates
 // its result charts draw. Subscribe
 // with useSyncExternalStore. Results are kept for the browser
-// tab (sessionStorage), so coming back from a drill-down shows them again.
+// tab (sessionStorage), so coming back from a drill-down, a reload or a
+// reopened tab shows them again: the first finished point is written at
+// once, later ones at most SAVE_EVERY_MS later, and whatever is pending is
+// written when the page is hidden or unloaded and when the store is disposed.
 
 import { engineErrorText } from '../engine/errors';
 import type { ChartMetric, ClaimOutcome, FindingOutcome, SweepAggregates } from '../engine/generated/labs';
@@ -64,10 +67,51 @@ export interface SweepStoreDeps {
   frame?: (cb: () => void) => void;
   /** The papers state findings for this lab: judge them on every refresh (one more engine call). */
   hasFindings?: boolean;
+  /** Tells when the page is hidden or unloaded (default: the browser's page; null: none). */
+  page?: PageLifecycle | null;
+}
+
+/** When the page goes out of sight or away, the store writes its pending save. */
+export interface PageLifecycle {
+  /** Call `cb` when the page is hidden or unloaded; returns a function that stops the calls. */
+  onHide(cb: () => void): () => void;
+}
+
+/**
+ * The browser's page: `pagehide` (a reload, a closed tab, navigating away)
+ * and `visibilitychange` to hidden (a tab switched away from, a minimised
+ * window, a mobile browser about to discard the page, where `pagehide` may
+ * never come). Null where there is no page (Node, a worker).
+ */
+export function browserPage(
+  win: EventTarget | undefined = typeof window === 'undefined' ? undefined : window,
+  doc: (EventTarget & { visibilityState: DocumentVisibilityState }) | undefined = typeof document === 'undefined' ? undefined : document,
+): PageLifecycle | null {
+  if (!win || !doc) return null;
+  return {
+    onHide(cb) {
+      const onVisibility = () => {
+        if (doc.visibilityState === 'hidden') cb();
+      };
+      win.addEventListener('pagehide', cb);
+      doc.addEventListener('visibilitychange', onVisibility);
+      return () => {
+        win.removeEventListener('pagehide', cb);
+        doc.removeEventListener('visibilitychange', onVisibility);
+      };
+    },
+  };
 }
 
 const STORAGE_PREFIX = 'sawtooth.labs.v1';
-const SAVE_EVERY_MS = 2000;
+/**
+ * Finished points are written to storage at most this often (each write is
+ * every result so far, as JSON): the first at once, later ones when this
+ * has passed since the last write. A write still pending is made at once
+ * when the page is hidden or unloaded and when the store is disposed, so a
+ * finished point survives a reload or a closed tab.
+ */
+export const SAVE_EVERY_MS = 2000;
 /**
  * While a sweep runs, the paper comparison and the charts' seed aggregates
  * (up to four engine calls over every result so far, on the service worker,
@@ -130,7 +174,12 @@ export class SweepStore {
   private compareDirty = false;
   private compareWaiters: (() => void)[] = [];
   private print = '';
-  private lastSave = 0;
+  /** When results were last written (-Infinity: never, so the first is written at once whatever the clock). */
+  private lastSave = -Infinity;
+  /** Results not yet written, and the timer that will write them. */
+  private saveDirty = false;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopPage: (() => void) | null = null;
   private disposed = false;
   /** A notification of point progress is scheduled (setSoon). */
   private notifyPending = false;
@@ -162,6 +211,8 @@ export class SweepStore {
       finishedAt: null,
       restored: false,
     };
+    const page = deps.page === undefined ? browserPage() : deps.page;
+    this.stopPage = page?.onHide(() => this.flushSave()) ?? null;
   }
 
   getSnapshot = (): SweepSnapshot => this.snap;
@@ -261,12 +312,37 @@ export class SweepStore {
     }
   }
 
+  /**
+   * Keep the results for the tab: now if forced or SAVE_EVERY_MS has passed
+   * since the last write, else with a timer when it has (one write for all
+   * the results that finish meanwhile).
+   */
   private save(force = false): void {
+    if (!this.deps.storage || this.disposed) return;
+    this.saveDirty = true;
+    const wait = this.lastSave + SAVE_EVERY_MS - this.deps.now();
+    if (force || wait <= 0) {
+      this.writeSave();
+    } else if (this.saveTimer === null) {
+      this.saveTimer = setTimeout(() => {
+        this.saveTimer = null;
+        this.flushSave();
+      }, wait);
+    }
+  }
+
+  /** Write a pending save now (the page is being hidden or unloaded, or the store disposed). */
+  private flushSave(): void {
+    if (this.saveDirty && !this.disposed) this.writeSave();
+  }
+
+  private writeSave(): void {
     const st = this.deps.storage;
+    if (this.saveTimer !== null) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.saveDirty = false;
     if (!st) return;
-    const now = this.deps.now();
-    if (!force && now - this.lastSave < SAVE_EVERY_MS) return;
-    this.lastSave = now;
+    this.lastSave = this.deps.now();
     const results: Saved['results'] = [];
     this.snap.pointStates.forEach((p, index) => {
       if (p.result) results.push({ index, result: p.result, wallMs: p.wallMs });
@@ -408,6 +484,12 @@ export class SweepStore {
   }
 
   dispose(): void {
+    // What finished is kept before the sweep is stopped; nothing is written after.
+    this.flushSave();
+    this.stopPage?.();
+    this.stopPage = null;
+    if (this.saveTimer !== null) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
     if (this.snap.state === 'running') this.handle?.cancel();
     if (this.compareTimer !== null) clearTimeout(this.compareTimer);
     this.compareTimer = null;

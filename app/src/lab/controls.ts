@@ -1,11 +1,14 @@
 // The scenario builder's numeric controls as data: the engine field each one
-// sets, its range, unit, slider ladder and default. Parsing of the typed
+// sets, its range (the engine's own limits, generated from scenario.rs, so a
+// value the engine accepts is never refused here), unit, slider ladder and
+// default. Parsing of the typed
 // field reports problems in the engine's own format (field, value, rule), so
 // the page shows one kind of error whatever caught it.
 
 import type { ParamInfo, ValidationError } from '../engine/types';
 import { decadeLadder, isLogLadder, linearLadder, mantissaLadder, OCTAVE_MANTISSAS, paramLadder, steppedLadder, type Ladder } from './ladder';
 import { formatValue, parseQuantity, trimNumber, type UnitKind } from './units';
+import { LIMITS } from '../engine/generated/defaults';
 
 export interface ControlSpec {
   /** Stable id (data-testid and label prefix). */
@@ -34,7 +37,7 @@ function spec(s: Omit<ControlSpec, 'log'> & { log?: boolean }): ControlSpec {
   return { ...s, log: s.log ?? isLogLadder(s.ladder) };
 }
 
-const RATE_LADDER = decadeLadder(10e6, 100e9);
+const RATE_LADDER = decadeLadder(LIMITS.nic_bps[0], LIMITS.nic_bps[1]);
 
 export const CONTROLS = {
   rtt: spec({
@@ -43,9 +46,9 @@ export const CONTROLS = {
     field: 'rtt_ms',
     kind: 'ms',
     unit: 'ms',
-    min: 0,
-    max: 500,
-    ladder: linearLadder(0, 500, 1),
+    min: LIMITS.rtt_ms[0],
+    max: LIMITS.rtt_ms[1],
+    ladder: linearLadder(LIMITS.rtt_ms[0], LIMITS.rtt_ms[1], 1),
     log: false,
     defaultValue: 30,
     help: 'Two-way propagation delay, split evenly between the data and the ACK direction.',
@@ -56,9 +59,9 @@ export const CONTROLS = {
     field: 'bottleneck.rate_bps',
     kind: 'rate',
     unit: 'b/s',
-    min: 10e6,
-    max: 10e9,
-    ladder: decadeLadder(10e6, 10e9),
+    min: LIMITS.rate_bps[0],
+    max: LIMITS.rate_bps[1],
+    ladder: decadeLadder(LIMITS.rate_bps[0], LIMITS.rate_bps[1]),
     defaultValue: 1e9,
   }),
   bufferPkts: spec({
@@ -67,14 +70,15 @@ export const CONTROLS = {
     field: 'bottleneck.buffer_pkts',
     kind: 'packets',
     unit: 'packets',
-    min: 1,
-    max: 100_000,
+    min: LIMITS.buffer_pkts[0],
+    max: LIMITS.buffer_pkts[1],
     ladder: steppedLadder([
       [1, 10, 1],
       [10, 100, 5],
       [100, 1000, 25],
       [1000, 10000, 250],
       [10000, 100000, 2500],
+      [100000, LIMITS.buffer_pkts[1], 25000],
     ]),
     defaultValue: 1000,
     integer: true,
@@ -96,9 +100,9 @@ export const CONTROLS = {
     field: 'loss_rate',
     kind: 'plain',
     unit: 'per packet',
-    min: 0,
-    max: 0.1,
-    ladder: [0, ...mantissaLadder(1e-8, 0.1, [1, 2, 5], 10)],
+    min: LIMITS.loss_rate[0],
+    max: LIMITS.loss_rate[1],
+    ladder: [0, ...mantissaLadder(1e-8, LIMITS.loss_rate[1], [1, 2, 5], 10)],
     log: true,
     defaultValue: 0,
   }),
@@ -108,8 +112,8 @@ export const CONTROLS = {
     field: 'hosts[*].nic_bps',
     kind: 'rate',
     unit: 'b/s',
-    min: 10e6,
-    max: 100e9,
+    min: LIMITS.nic_bps[0],
+    max: LIMITS.nic_bps[1],
     ladder: RATE_LADDER,
     defaultValue: 1e9,
   }),
@@ -119,13 +123,14 @@ export const CONTROLS = {
     field: 'hosts[*].txqueuelen_pkts',
     kind: 'packets',
     unit: 'packets',
-    min: 1,
-    max: 10_000,
+    min: LIMITS.txqueuelen_pkts[0],
+    max: LIMITS.txqueuelen_pkts[1],
     ladder: steppedLadder([
       [1, 10, 1],
       [10, 300, 5],
       [300, 1000, 25],
       [1000, 10000, 250],
+      [10000, LIMITS.txqueuelen_pkts[1], 2500],
     ]),
     defaultValue: 100,
     integer: true,
@@ -136,9 +141,9 @@ export const CONTROLS = {
     field: 'hosts[*].flows[*].window_bytes',
     kind: 'bytes',
     unit: 'bytes',
-    min: 65_536,
-    max: 536_870_912,
-    ladder: mantissaLadder(65_536, 536_870_912, OCTAVE_MANTISSAS, 2),
+    min: LIMITS.window_bytes[0],
+    max: LIMITS.window_bytes[1],
+    ladder: mantissaLadder(LIMITS.window_bytes[0], LIMITS.window_bytes[1], OCTAVE_MANTISSAS, 2),
     defaultValue: 16 * 2 ** 20,
     integer: true,
     help: 'Socket buffer size: the receiver advertises it as its window; the usable window is min(cwnd, window).',
@@ -162,9 +167,9 @@ export const CONTROLS = {
     field: 'tcp.initial_ssthresh_pkts',
     kind: 'packets',
     unit: 'packets',
-    min: 2,
-    max: 1_000_000,
-    ladder: mantissaLadder(2, 1_000_000, [1, 1.5, 2, 3, 5, 7], 10),
+    min: LIMITS.initial_ssthresh_pkts[0],
+    max: LIMITS.initial_ssthresh_pkts[1],
+    ladder: mantissaLadder(LIMITS.initial_ssthresh_pkts[0], LIMITS.initial_ssthresh_pkts[1], [1, 1.5, 2, 3, 5, 7], 10),
     defaultValue: 100,
     integer: true,
   }),
@@ -174,9 +179,9 @@ export const CONTROLS = {
     field: 'tcp.initial_cwnd_pkts',
     kind: 'packets',
     unit: 'packets',
-    min: 1,
-    max: 100,
-    ladder: linearLadder(1, 100, 1),
+    min: LIMITS.initial_cwnd_pkts[0],
+    max: LIMITS.initial_cwnd_pkts[1],
+    ladder: linearLadder(LIMITS.initial_cwnd_pkts[0], LIMITS.initial_cwnd_pkts[1], 1),
     log: false,
     defaultValue: 2,
     integer: true,
@@ -188,7 +193,7 @@ export const CONTROLS = {
     kind: 's',
     unit: 's',
     min: 1,
-    max: 3600,
+    max: LIMITS.duration_ms[1] / 1000,
     ladder: steppedLadder([
       [1, 10, 1],
       [10, 60, 5],
@@ -236,9 +241,9 @@ export function extraDelaySpec(field: string): ControlSpec {
     field,
     kind: 'ms',
     unit: 'ms',
-    min: 0,
-    max: 500,
-    ladder: linearLadder(0, 500, 1),
+    min: LIMITS.extra_delay_ms[0],
+    max: LIMITS.extra_delay_ms[1],
+    ladder: linearLadder(LIMITS.extra_delay_ms[0], LIMITS.extra_delay_ms[1], 1),
     log: false,
     defaultValue: 0,
   });

@@ -2,6 +2,7 @@
 // own error format (field, value, rule).
 
 import type { ValidationError } from '../engine/types';
+import { LIMITS } from '../engine/generated/defaults';
 
 export interface NumericField {
   /** Scenario path of the field, as the engine names it ("rtt_ms"). */
@@ -13,7 +14,7 @@ export interface NumericField {
 
 export type FieldResult = { ok: true; value: number } | { ok: false; error: ValidationError };
 
-export const RTT_FIELD: NumericField = { field: 'rtt_ms', min: 0, max: 500, unit: 'ms' };
+export const RTT_FIELD: NumericField = { field: 'rtt_ms', min: LIMITS.rtt_ms[0], max: LIMITS.rtt_ms[1], unit: 'ms' };
 
 export function rangeText(f: NumericField): string {
   return `between ${f.min} and ${f.max}${f.unit ? ` ${f.unit}` : ''}`;

@@ -48,12 +48,12 @@ describe('parseNumericField', () => {
   });
 
   it('names the field, value and range when rejecting', () => {
-    expect(parseNumericField('900', RTT_FIELD)).toEqual({
+    expect(parseNumericField('1500', RTT_FIELD)).toEqual({
       ok: false,
-      error: { field: 'rtt_ms', value: '900', message: 'must be between 0 and 500 ms' },
+      error: { field: 'rtt_ms', value: '1500', message: 'must be between 0 and 1000 ms' },
     });
-    expect(parseNumericField('-1', RTT_FIELD)).toMatchObject({ ok: false, error: { message: 'must be between 0 and 500 ms' } });
-    expect(parseNumericField('12abc', RTT_FIELD)).toMatchObject({ ok: false, error: { message: 'must be a number between 0 and 500 ms' } });
+    expect(parseNumericField('-1', RTT_FIELD)).toMatchObject({ ok: false, error: { message: 'must be between 0 and 1000 ms' } });
+    expect(parseNumericField('12abc', RTT_FIELD)).toMatchObject({ ok: false, error: { message: 'must be a number between 0 and 1000 ms' } });
     expect(parseNumericField('Infinity', RTT_FIELD)).toMatchObject({ ok: false });
     expect(parseNumericField('0x10', RTT_FIELD)).toMatchObject({ ok: false });
     expect(parseNumericField('', RTT_FIELD)).toMatchObject({ ok: false, error: { value: '' } });

@@ -1,16 +1,45 @@
 //! `sawtooth fuzz`: many corner scenarios (sawtooth_core::fuzz) on every
 //! core, a summary on standard output, each failure with its scenario on
 //! standard error and a non-zero exit.
+//!
+//! The cases are added to the report as they finish, in case order (a
+//! finished case waits only for the cases before it that are still
+//! running), so memory does not grow with `--cases`.
 
 use crate::progress::Progress;
 use sawtooth_core::fuzz::{
     self, Outcome, Report, ESTIMATE_FLOOR_BYTES, ESTIMATE_MISSES_ALLOWED, ESTIMATE_TOLERANCE,
 };
 use sawtooth_core::resources::{bytes, group_thousands, RECORDED_BYTES_BUDGET};
+use sawtooth_core::Scenario;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// The most cases one `sawtooth fuzz` runs (`--cases`): beyond any useful
+/// run (at a millisecond a case, 11 days), and it keeps the count far from
+/// overflowing anything.
+pub const MAX_CASES: u64 = 1_000_000_000;
+
+/// The report so far: the cases added in order, and those finished ahead
+/// of a case still running.
+struct Ordered {
+    report: Report,
+    next: u64,
+    waiting: BTreeMap<u64, (Scenario, Outcome)>,
+}
+
+impl Ordered {
+    fn finished(&mut self, i: u64, s: Scenario, outcome: Outcome) {
+        self.waiting.insert(i, (s, outcome));
+        while let Some((s, outcome)) = self.waiting.remove(&self.next) {
+            self.report.add(self.next, &s, &outcome);
+            self.next += 1;
+        }
+    }
+}
 
 pub fn run(
     cases: u64,
@@ -22,10 +51,19 @@ pub fn run(
     let started = Instant::now();
     let progress = Progress::new(cases, cases);
     progress.set_stage("fuzz");
+    if cases > MAX_CASES {
+        return Err(format!(
+            "--cases = {cases}: must be between 0 and {MAX_CASES}"
+        ));
+    }
     let next = AtomicU64::new(0);
-    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; cases as usize]);
+    let ordered = Mutex::new(Ordered {
+        report: Report::default(),
+        next: 0,
+        waiting: BTreeMap::new(),
+    });
     std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1).min(cases.max(1) as usize) {
+        for _ in 0..(jobs.max(1) as u64).min(cases.max(1)) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= cases {
@@ -33,24 +71,22 @@ pub fn run(
                 }
                 let s = fuzz::case(seed, i, max_engine_events);
                 let outcome = fuzz::run_case(&s);
-                outcomes.lock().expect("no panics while locked")[i as usize] = Some(outcome);
+                ordered
+                    .lock()
+                    .expect("no panics while locked")
+                    .finished(i, s, outcome);
                 progress.run_done(1);
             });
         }
     });
     progress.finish();
     // Totals in case order, whatever order the threads finished in.
-    let mut report = Report::default();
-    for (i, outcome) in outcomes
-        .into_inner()
-        .expect("threads finished")
-        .into_iter()
-        .enumerate()
-    {
-        let i = i as u64;
-        let outcome = outcome.expect("every case ran");
-        report.add(i, &fuzz::case(seed, i, max_engine_events), &outcome);
-    }
+    let ordered = ordered.into_inner().expect("threads finished");
+    assert!(
+        ordered.waiting.is_empty() && ordered.next == cases,
+        "every case ran"
+    );
+    let report = ordered.report;
     let wall_s = started.elapsed().as_secs_f64();
     write_summary(&report, seed, max_engine_events, jobs, wall_s, out)
         .map_err(|e| e.to_string())?;

@@ -49,7 +49,13 @@ enum Command {
     /// and the resource model. Prints a summary; failures go to standard
     /// error with their scenario, and the exit status is non-zero.
     Fuzz {
-        #[arg(long, default_value_t = 2000)]
+        /// How many cases (at most 1000000000; they are checked as they
+        /// finish, so memory does not grow with the count).
+        #[arg(
+            long,
+            default_value_t = 2000,
+            value_parser = clap::value_parser!(u64).range(..=fuzz::MAX_CASES)
+        )]
         cases: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -160,6 +166,7 @@ enum Command {
         lab: String,
         series: String,
         /// The swept value: a number, "a/b" for a pair, or "unlimited".
+        #[arg(allow_negative_numbers = true)]
         x: String,
         #[arg(long)]
         seed: Option<u32>,
@@ -171,18 +178,51 @@ enum Command {
 mod ablation;
 mod fidelity;
 mod fuzz;
+mod input;
 mod progress;
 mod shard;
 
 use progress::Progress;
 
+/// A file's text ("-": standard input), without a leading byte-order mark.
 fn read_input(path: &str) -> Result<String, String> {
-    if path == "-" {
+    let text = if path == "-" {
         std::io::read_to_string(std::io::stdin())
-            .map_err(|e| format!("cannot read standard input: {e}"))
+            .map_err(|e| format!("cannot read standard input: {e}"))?
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))
-    }
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?
+    };
+    Ok(match input::strip_bom(&text) {
+        t if t.len() == text.len() => text,
+        t => t.to_string(),
+    })
+}
+
+/// A scenario file's errors, one per line, values clipped.
+fn scenario_errors(what: &str, path: &str, errors: &[sawtooth_core::ValidationError]) -> String {
+    let lines: Vec<String> = errors
+        .iter()
+        .map(|e| format!("  {}", input::describe(e)))
+        .collect();
+    format!("{what} {path}:\n{}", lines.join("\n"))
+}
+
+/// Parse (and with `validate` check) a scenario file's text, refusing a
+/// key given twice in one object.
+fn read_scenario(path: &str, validate: bool) -> Result<Scenario, String> {
+    let text = read_input(path)?;
+    let what = if validate {
+        "invalid scenario"
+    } else {
+        "unreadable scenario"
+    };
+    input::no_duplicate_keys(&text).map_err(|e| scenario_errors(what, path, &[e]))?;
+    let parsed = if validate {
+        Scenario::from_json(&text)
+    } else {
+        Scenario::parse_json(&text)
+    };
+    parsed.map_err(|errors| scenario_errors(what, path, &errors))
 }
 
 fn run(
@@ -191,11 +231,7 @@ fn run(
     out_dir: Option<&std::path::Path>,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let text = read_input(path)?;
-    let scenario = Scenario::from_json(&text).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
-        format!("invalid scenario {path}:\n{}", lines.join("\n"))
-    })?;
+    let scenario = read_scenario(path, true)?;
     let mut sim = Simulation::new(&scenario).map_err(|e| format!("{e:?}"))?;
     let summary = sim.run_to_end();
     let io = |e: std::io::Error| e.to_string();
@@ -244,11 +280,7 @@ fn run(
 }
 
 fn estimate(path: &str, out: &mut impl Write) -> Result<(), String> {
-    let text = read_input(path)?;
-    let scenario = Scenario::parse_json(&text).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(|e| format!("  {e}")).collect();
-        format!("unreadable scenario {path}:\n{}", lines.join("\n"))
-    })?;
+    let scenario = read_scenario(path, false)?;
     let estimate = sawtooth_core::resources::estimate(&scenario);
     writeln!(
         out,
@@ -351,14 +383,54 @@ fn parse_x(x: &str) -> Result<SweepValue, String> {
     if x == "unlimited" || x == "null" {
         return Ok(SweepValue::Unlimited);
     }
+    let bad = || {
+        format!(
+            "x = {}: expected a number, a pair a/b of numbers or \"unlimited\"",
+            input::clip(x)
+        )
+    };
     if let Some((a, b)) = x.split_once('/') {
-        let a: f64 = a.parse().map_err(|_| format!("bad pair {x}"))?;
-        let b: f64 = b.parse().map_err(|_| format!("bad pair {x}"))?;
+        let a: f64 = a.parse().map_err(|_| bad())?;
+        let b: f64 = b.parse().map_err(|_| bad())?;
         return Ok(SweepValue::Pair([a, b]));
     }
-    x.parse()
-        .map(SweepValue::Number)
-        .map_err(|_| format!("bad value {x}"))
+    x.parse().map(SweepValue::Number).map_err(|_| bad())
+}
+
+/// A whole number for an axis that takes whole numbers: the engine would
+/// truncate 10.9 to 10 (and saturate 1e20, and take -5 as 0) without a
+/// word.
+fn check_axis_value(lab: &Lab, x: &SweepValue, text: &str) -> Result<(), String> {
+    use labs::Axis;
+    let axis = lab.sweep.axis;
+    let whole = match axis {
+        Axis::WindowBytes
+        | Axis::TxqueuelenPkts
+        | Axis::StreamsPerHost
+        | Axis::FlowPairs
+        | Axis::Seed
+        | Axis::InitialSsthreshPkts
+        | Axis::BufferPkts
+        | Axis::MarkThresholdPkts => true,
+        Axis::RttMs | Axis::ScalableAb | Axis::BottleneckRateBps | Axis::BufferBdp => false,
+    };
+    let SweepValue::Number(v) = *x else {
+        return Ok(());
+    };
+    if whole && !(v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v)) {
+        let name = serde_json::to_value(axis)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("{axis:?}"));
+        return Err(format!(
+            "x = {}: lab {} sweeps {name} ({}), which takes a whole number from 0 to {}",
+            input::clip(text),
+            lab.id,
+            lab.sweep.unit,
+            u32::MAX
+        ));
+    }
+    Ok(())
 }
 
 fn lab_scenario(
@@ -372,8 +444,11 @@ fn lab_scenario(
     let lab = find_lab(lab)?;
     let scale = if quick { Scale::Quick } else { Scale::Full };
     let seed = seed.unwrap_or_else(|| lab.seeds(scale)[0]);
+    let text = x;
+    let x = parse_x(text)?;
+    check_axis_value(lab, &x, text)?;
     let point = lab
-        .point(series, &parse_x(x)?, seed, scale)
+        .point(series, &x, seed, scale)
         .map_err(|e| e.to_string())?;
     writeln!(
         out,
@@ -497,7 +572,8 @@ fn write_points(lab: &Lab, results: &[PointResult], out: &mut impl Write) -> Res
                 .join(";"),
         );
         for (m, g) in &paper_cols {
-            let paper = labs::paper_value_at(&lab.id, &r.series, &r.x, *m, *g).and_then(|v| v.value);
+            let paper =
+                labs::paper_value_at(&lab.id, &r.series, &r.x, *m, *g).and_then(|v| v.value);
             let sim = r.value(*m, *g);
             row.push(opt(paper));
             row.push(opt(paper.zip(sim).map(|(p, s)| s - p)));
@@ -674,7 +750,20 @@ fn format_value(v: f64) -> String {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Clap's own message, unless it quotes a long value: then that
+            // value clipped (help and version are printed as they are).
+            let text = e.render().to_string();
+            let clipped = input::clip_message(&text);
+            if !e.use_stderr() || clipped == text {
+                e.exit();
+            }
+            eprint!("{clipped}");
+            std::process::exit(e.exit_code());
+        }
+    };
     let mut out = std::io::stdout().lock();
     let result = match cli.command {
         Command::Run {
@@ -758,7 +847,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("sawtooth: {message}");
+            eprintln!("sawtooth: {}", input::clip_message(&message));
             ExitCode::FAILURE
         }
     }

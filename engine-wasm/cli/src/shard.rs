@@ -16,29 +16,38 @@
 //! row format), framed by comment lines that let the merge check it:
 //!
 //! ```text
-//! # sawtooth-shard 1 lab=LAB scale=quick series=all shard=K/N points=P engine=V+H sweep=H
+//! # sawtooth-shard 2 lab=LAB scale=quick series=all shard=K/N points=P engine=V+H sweep=H digest=D
 //! lab,series,x,seed,...                 (the CSV of this shard's points)
 //! # point I {...}                       (each point's full-precision result)
 //! ```
 //!
 //! `engine` is the crate version and a hash of the engine's sources and lab
 //! data (build.rs); `sweep` hashes every expanded point (its scenario
-//! included). The `# point` lines hold every measured value exactly (floats
+//! included); `digest` hashes the file itself (see `digest`), so an edit
+//! made consistently to a CSV row and its `# point` record is still
+//! refused. The `# point` lines hold every measured value exactly (floats
 //! as Rust's shortest round-trip text), so the merge rebuilds each run's
 //! result bit for bit and writes the CSV and the paper comparison with the
 //! same code as an unsharded sweep.
+//!
+//! The merge reads CRLF line endings, trailing blank lines and a leading
+//! byte-order mark as the file `sweep` wrote (what an editor or a transfer
+//! may change), and bounds its work by the files given, never by the N a
+//! header states.
 
 use crate::{find_lab, sweep_points, write_points};
 use sawtooth_core::labs::{Lab, PointResult, Scale, SweepPoint};
 use serde_json::{json, Value};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::fmt;
 
 /// The first word of a shard file's first line.
 const MAGIC: &str = "# sawtooth-shard";
-/// The shard file format this build writes and reads.
-const FORMAT: u32 = 1;
+/// The shard file format this build writes and reads (2: with `digest`).
+const FORMAT: u32 = 2;
+/// How many missing shards a merge names (it says how many in all).
+const MISSING_NAMED: usize = 20;
 const POINT: &str = "# point ";
 
 /// This build's engine: crate version and source hash (build.rs).
@@ -76,6 +85,12 @@ pub fn parse_shard(s: &str) -> Result<Shard, String> {
             Err(format!("K = {k} must be between 1 and N = {n}; {form}"))
         }
         (Ok(k), Ok(n)) => Ok(Shard { k, n }),
+        _ if [k, n]
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            Err(format!("K and N must be at most {}; {form}", u32::MAX))
+        }
         _ => Err(format!("K and N must be whole numbers; {form}")),
     }
 }
@@ -122,6 +137,20 @@ fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
     h
 }
 
+/// A shard file's digest: FNV-1a (64 bits) of its header line without the
+/// digest, then each further line, every line ended by "\n" (so CRLF and
+/// LF files agree). It finds edits and damage, not forgery: anyone can
+/// recompute it.
+fn digest<'a>(header: &Header, lines: impl IntoIterator<Item = &'a str>) -> String {
+    let mut h = fnv1a(0xcbf2_9ce4_8422_2325, header.line().as_bytes());
+    h = fnv1a(h, b"\n");
+    for line in lines {
+        h = fnv1a(h, line.as_bytes());
+        h = fnv1a(h, b"\n");
+    }
+    format!("{h:016x}")
+}
+
 /// A hash of every expanded point (scenario included), in order.
 fn sweep_hash(points: &[SweepPoint]) -> String {
     let mut h = 0xcbf2_9ce4_8422_2325;
@@ -153,7 +182,7 @@ fn series_name(lab: &Lab, only: &[String]) -> String {
     ids.join(",")
 }
 
-/// What a shard file's first line says.
+/// What a shard file's first line says (but its digest).
 #[derive(Clone, Debug, PartialEq)]
 struct Header {
     format: String,
@@ -181,7 +210,8 @@ impl Header {
         )
     }
 
-    fn parse(file: &str, line: &str) -> Result<Header, String> {
+    /// The header and the digest it states.
+    fn parse(file: &str, line: &str) -> Result<(Header, String), String> {
         let not_shard = || {
             format!(
                 "{file} is not a shard of a sweep (its first line is not \"{MAGIC} …\"); \
@@ -193,7 +223,8 @@ impl Header {
         let format = words.next().ok_or_else(not_shard)?.to_string();
         if format != FORMAT.to_string() {
             return Err(format!(
-                "{file}: shard format {format}; this sawtooth reads format {FORMAT}"
+                "{file}: shard format {format}; this sawtooth reads format {FORMAT} \
+                 (format 1 had no digest): run the shards again with this build"
             ));
         }
         let mut get = |key: &str| -> Result<String, String> {
@@ -215,7 +246,8 @@ impl Header {
             .map_err(|_| format!("{file}: header points = {points:?}: not a count"))?;
         let engine = get("engine")?;
         let sweep = get("sweep")?;
-        Ok(Header {
+        let digest = get("digest")?;
+        let header = Header {
             format,
             lab,
             scale,
@@ -224,7 +256,8 @@ impl Header {
             points,
             engine,
             sweep,
-        })
+        };
+        Ok((header, digest))
     }
 }
 
@@ -466,14 +499,15 @@ pub fn write_shard(
     indices: &[usize],
     results: &[PointResult],
 ) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    out.extend_from_slice(header(lab, scale, only, points, shard).line().as_bytes());
-    out.push(b'\n');
-    write_points(lab, results, &mut out)?;
+    let head = header(lab, scale, only, points, shard);
+    let mut body = Vec::new();
+    write_points(lab, results, &mut body)?;
     for (i, r) in indices.iter().zip(results) {
-        out.extend_from_slice(format!("{POINT}{i} {}\n", encode(r)).as_bytes());
+        body.extend_from_slice(format!("{POINT}{i} {}\n", encode(r)).as_bytes());
     }
-    Ok(out)
+    let body = String::from_utf8(body).expect("the CSV and the records are text");
+    let digest = digest(&head, body.lines());
+    Ok(format!("{} digest={digest}\n{body}", head.line()).into_bytes())
 }
 
 /// One shard file read back.
@@ -484,17 +518,32 @@ struct ShardFile {
     csv: String,
     /// (index, record) of each `# point` line.
     records: Vec<(usize, Value)>,
+    /// The digest the header states, and the file's.
+    digest_stated: String,
+    digest_found: String,
 }
 
 fn read_shard(name: &str) -> Result<ShardFile, String> {
     let text = std::fs::read_to_string(name).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let mut lines = text.split_inclusive('\n');
-    let first = lines.next().unwrap_or("");
-    let header = Header::parse(name, first.trim_end_matches(['\n', '\r']))?;
+    // LF or CRLF (`lines` takes either), without a leading byte-order mark
+    // or trailing blank lines: what an editor or a transfer may change.
+    let mut lines: Vec<&str> = crate::input::strip_bom(&text).lines().collect();
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
+    }
+    let first = lines.first().copied().unwrap_or("");
+    let (header, digest_stated) = Header::parse(name, first)?;
+    let body = &lines[1.min(lines.len())..];
     let mut csv = String::new();
     let mut records = Vec::new();
-    for (n, line) in lines.enumerate() {
+    for (n, line) in body.iter().enumerate() {
         let line_no = n + 2;
+        if line.trim().is_empty() {
+            return Err(format!(
+                "{name}:{line_no}: a blank line inside the shard file (only trailing blank \
+                 lines are allowed; was it edited?)"
+            ));
+        }
         if let Some(rest) = line.strip_prefix(POINT) {
             let (i, json) = rest
                 .split_once(' ')
@@ -507,6 +556,7 @@ fn read_shard(name: &str) -> Result<ShardFile, String> {
             records.push((i, v));
         } else if records.is_empty() {
             csv.push_str(line);
+            csv.push('\n');
         } else {
             return Err(format!(
                 "{name}:{line_no}: a CSV row after the point records (a shard file is \
@@ -514,11 +564,14 @@ fn read_shard(name: &str) -> Result<ShardFile, String> {
             ));
         }
     }
+    let digest_found = digest(&header, body.iter().copied());
     Ok(ShardFile {
         name: name.into(),
         header,
         csv,
         records,
+        digest_stated,
+        digest_found,
     })
 }
 
@@ -561,36 +614,40 @@ pub fn gather(files: &[String]) -> Result<(&'static Lab, Vec<PointResult>), Stri
             ));
         }
     }
-    // Each shard once.
+    // Each shard once. The work and memory here grow with the files
+    // given, never with the N a header states (a damaged or hand-made
+    // header may say 1/4294967295).
     let n = h0.shard.n;
-    let mut by_k: Vec<Option<&ShardFile>> = vec![None; n as usize];
+    let mut by_k: BTreeMap<u32, &ShardFile> = BTreeMap::new();
     for s in &shards {
-        let slot = &mut by_k[(s.header.shard.k - 1) as usize];
-        if let Some(other) = slot {
+        if let Some(other) = by_k.insert(s.header.shard.k, s) {
             return Err(format!(
                 "shard {} given twice: {} and {}",
                 s.header.shard, other.name, s.name
             ));
         }
-        *slot = Some(s);
     }
-    let missing: Vec<String> = (1..=n)
-        .filter(|k| by_k[(*k - 1) as usize].is_none())
-        .map(|k| format!("{k}/{n}"))
-        .collect();
-    if !missing.is_empty() {
-        let shown: Vec<&str> = missing.iter().take(20).map(String::as_str).collect();
+    let missing_count = n as u64 - by_k.len() as u64;
+    if missing_count > 0 {
+        // The first few missing: at most files + MISSING_NAMED steps.
+        let shown: Vec<String> = (1..=n)
+            .filter(|k| !by_k.contains_key(k))
+            .take(MISSING_NAMED)
+            .map(|k| format!("{k}/{n}"))
+            .collect();
         return Err(format!(
-            "missing shard{} {}{} of lab {} ({} of {n} given)",
-            if missing.len() > 1 { "s" } else { "" },
+            "missing shard{} {}{} of lab {} ({} of {n} given; N = {n} is from the header \
+             of {})",
+            if missing_count > 1 { "s" } else { "" },
             shown.join(", "),
-            if missing.len() > shown.len() {
-                ", …"
+            if missing_count > shown.len() as u64 {
+                format!(", … ({missing_count} missing in all)")
             } else {
-                ""
+                String::new()
             },
             h0.lab,
-            shards.len()
+            by_k.len(),
+            first.name
         ));
     }
     // The sweep as this build expands it.
@@ -654,6 +711,14 @@ pub fn gather(files: &[String]) -> Result<(&'static Lab, Vec<PointResult>), Stri
                 s.name
             ));
         }
+        if s.digest_found != s.digest_stated {
+            return Err(format!(
+                "{}: the file does not match its digest (its header says digest={}, its \
+                 contents hash to {}): it was edited or damaged after `sawtooth sweep --shard` \
+                 wrote it; run that shard again",
+                s.name, s.digest_stated, s.digest_found
+            ));
+        }
         for (i, r) in want.into_iter().zip(mine) {
             results[i] = Some(r);
         }
@@ -682,6 +747,16 @@ mod tests {
         assert!(parse_shard("4/3")
             .unwrap_err()
             .contains("K = 4 must be between 1 and N = 3"));
+        assert!(parse_shard("1/4294967296")
+            .unwrap_err()
+            .contains("K and N must be at most 4294967295"));
+        assert_eq!(
+            parse_shard("4294967295/4294967295"),
+            Ok(Shard {
+                k: u32::MAX,
+                n: u32::MAX
+            })
+        );
     }
 
     #[test]

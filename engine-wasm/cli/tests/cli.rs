@@ -173,3 +173,184 @@ fn a_sweep_writes_csv_and_keeps_standard_error_quiet_off_a_terminal() {
     assert!(csv.starts_with("lab,series,x,seed"), "{csv}");
     assert!(csv.lines().count() > 1);
 }
+
+// Issue 28: what the CLI reads and how it answers bad input.
+
+fn short_scenario() -> serde_json::Value {
+    let mut s = default_scenario();
+    s["duration_ms"] = 1000.into();
+    s
+}
+
+/// The refusal's message (standard error), after checking the exit status
+/// is a failure, nothing went to standard output and nothing panicked.
+fn refused(args: &[&str], stdin: &str) -> String {
+    let out = sawtooth(args, stdin);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "sawtooth {args:?} succeeded");
+    assert!(out.status.code().is_some(), "killed by a signal: {err}");
+    assert!(out.stdout.is_empty(), "sawtooth {args:?} wrote output");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn a_scenario_starting_with_a_byte_order_mark_is_read() {
+    let text = format!("\u{feff}{}", short_scenario());
+    let out = sawtooth(&["run", "-"], &text);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let path = std::env::temp_dir().join(format!("sawtooth-bom-{}.json", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let out = sawtooth(&["estimate", path.to_str().unwrap()], "");
+    std::fs::remove_file(&path).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Only a leading one: a byte-order mark elsewhere is still not JSON.
+    let err = refused(&["run", "-"], &format!("{}\u{feff}", short_scenario()));
+    assert!(err.contains("is not valid JSON"), "{err}");
+}
+
+#[test]
+fn a_key_given_twice_is_refused_naming_it() {
+    let text = short_scenario().to_string();
+    let top = text.replacen('{', "{\"rtt_ms\":5,", 1);
+    let err = refused(&["run", "-"], &top);
+    assert!(err.contains("rtt_ms"), "{err}");
+    assert!(err.contains("given more than once"), "{err}");
+    let err = refused(&["estimate", "-"], &top);
+    assert!(err.contains("rtt_ms: given more than once"), "{err}");
+    // Nested: the path to the key.
+    let nested = text.replacen("\"nic_bps\"", "\"nic_bps\":1e9,\"nic_bps\"", 1);
+    assert_ne!(nested, text);
+    let err = refused(&["run", "-"], &nested);
+    assert!(
+        err.contains("hosts[0].nic_bps: given more than once"),
+        "{err}"
+    );
+    // The same key in two objects is fine.
+    let out = sawtooth(&["run", "-"], &text);
+    assert!(out.status.success());
+}
+
+#[test]
+fn long_values_are_clipped_in_messages() {
+    let mut s = short_scenario();
+    s["profile"] = "y".repeat(1_000_000).into();
+    let err = refused(&["run", "-"], &s.to_string());
+    assert!(err.len() < 2000, "{} bytes", err.len());
+    assert!(
+        err.contains(&format!(
+            "profile = {}…(999920 more characters)",
+            "y".repeat(80)
+        )),
+        "{err}"
+    );
+    assert!(err.contains("is not a known profile; one of"), "{err}");
+
+    // A long unknown name inside a message (serde's, with the name quoted).
+    let mut s = short_scenario();
+    s["bottleneck"]["aqm"]["kind"] = "z".repeat(100_000).into();
+    let err = refused(&["run", "-"], &s.to_string());
+    assert!(err.len() < 2000, "{} bytes: {}", err.len(), &err[..200]);
+    assert!(err.contains("(99920 more characters)"), "{err}");
+    assert!(err.contains("bottleneck.aqm"), "{err}");
+
+    // A tiny number is written short, not in 300 digits.
+    let mut s = short_scenario();
+    s["duration_ms"] = 1e-300.into();
+    let err = refused(&["run", "-"], &s.to_string());
+    assert!(
+        err.contains("duration_ms = 1e-300: must be between 1 and 3600000 ms"),
+        "{err}"
+    );
+
+    // A long argument in the CLI's own messages.
+    let long = "q".repeat(5000);
+    let err = refused(&["lab-scenario", &long, "reno", "10"], "");
+    assert!(err.len() < 2000, "{err}");
+    assert!(err.contains("(4920 more characters)"), "{err}");
+}
+
+#[test]
+fn a_non_integer_for_an_integer_axis_is_refused() {
+    let err = refused(
+        &["lab-scenario", "txqueuelen", "reno", "10.9", "--quick"],
+        "",
+    );
+    assert!(err.contains("10.9"), "{err}");
+    assert!(err.contains("txqueuelen_pkts"), "{err}");
+    assert!(err.contains("a whole number"), "{err}");
+    for bad in ["1e20", "-5", "NaN", "inf"] {
+        let err = refused(&["lab-scenario", "txqueuelen", "reno", bad, "--quick"], "");
+        assert!(
+            err.contains("a whole number from 0 to 4294967295"),
+            "{bad}: {err}"
+        );
+    }
+    let out = sawtooth(&["lab-scenario", "txqueuelen", "reno", "10", "--quick"], "");
+    assert!(out.status.success());
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["hosts"][0]["txqueuelen_pkts"], 10);
+    // A continuous axis takes fractions.
+    let out = sawtooth(
+        &[
+            "lab-scenario",
+            "rtt-fairness",
+            "newreno-vs-newreno",
+            "10.5",
+            "--quick",
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["rtt_ms"], 10.5);
+}
+
+#[test]
+fn fuzz_refuses_an_absurd_case_count_without_panicking() {
+    let err = refused(&["fuzz", "--cases", "18446744073709551615"], "");
+    assert!(err.contains("--cases"), "{err}");
+    assert!(err.contains("1000000000"), "{err}");
+}
+
+#[test]
+fn fuzz_does_not_allocate_by_the_case_count() {
+    // 10^8 cases in 2 GB of address space: it used to reserve 8 GB at the
+    // start and abort; now it runs (and is stopped here).
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 2000000 && exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_sawtooth"),
+            "fuzz",
+            "--cases",
+            "100000000",
+            "--max-events",
+            "2000",
+            "--jobs",
+            "1",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let status = child.try_wait().unwrap();
+    if status.is_none() {
+        child.kill().unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        status.is_none(),
+        "exited with {status:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

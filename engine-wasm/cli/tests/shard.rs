@@ -116,7 +116,8 @@ fn three_shards_merge_into_the_unsharded_csv_and_comparison() {
         let text = std::fs::read_to_string(path).unwrap();
         let mut lines = text.lines();
         let meta = lines.next().unwrap();
-        assert!(meta.starts_with("# sawtooth-shard 1 lab=txqueuelen scale=quick series=all"));
+        assert!(meta.starts_with("# sawtooth-shard 2 lab=txqueuelen scale=quick series=all"));
+        assert!(meta.contains(" digest="), "{meta}");
         assert!(meta.contains(&format!("points={POINTS}")), "{meta}");
         assert_eq!(lines.next().unwrap(), header);
         let rows: Vec<&str> = lines.take_while(|l| !l.starts_with('#')).collect();
@@ -176,7 +177,7 @@ fn more_shards_than_runs_leave_some_empty_and_still_merge_exactly() {
     assert_eq!(counts.iter().filter(|&&c| c == 0).count(), n - POINTS);
     // An empty shard is still a header and the CSV's header line.
     let empty = std::fs::read_to_string(&paths[n - 1]).unwrap();
-    assert!(empty.starts_with("# sawtooth-shard 1 "), "{empty}");
+    assert!(empty.starts_with("# sawtooth-shard 2 "), "{empty}");
     assert_eq!(empty.lines().count(), 2, "{empty}");
 
     let mut args = vec!["merge"];
@@ -319,4 +320,140 @@ fn a_bad_shard_argument_names_the_flag_and_the_form() {
     assert!(err.contains("K = 4 must be between 1 and N = 3"), "{err}");
     let err = refused(&["sweep", LAB, "--quick", "--shard", "1/3", "--compare"]);
     assert!(err.contains("sawtooth merge --compare"), "{err}");
+}
+
+// Issue 28: a header's shard count bounds nothing; a shard's digest; line
+// endings.
+
+/// `sawtooth ARGS` in at most 1 GB of address space: a merge that
+/// allocated by a header's N would abort.
+fn refused_in_1gb(args: &[&str]) -> String {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_sawtooth"))
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.code().is_some(), "killed by a signal: {err}");
+    assert!(!out.status.success(), "sawtooth {args:?} succeeded");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn a_huge_shard_count_in_a_header_costs_nothing() {
+    for n in ["100000000", "4294967295"] {
+        let name = format!("huge-{n}.csv");
+        let path = edited(&name, "shard=2/3", &format!("shard=1/{n}"));
+        let started = std::time::Instant::now();
+        let err = refused_in_1gb(&["merge", s(&path)]);
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "took {:?}",
+            started.elapsed()
+        );
+        assert!(
+            err.contains(&format!("missing shards 2/{n}, 3/{n}")),
+            "{err}"
+        );
+        assert!(err.contains("…"), "{err}");
+        assert!(err.contains(&name), "names the file: {err}");
+        assert!(err.len() < 2000, "{err}");
+    }
+}
+
+#[test]
+fn a_consistent_edit_of_a_row_and_its_record_is_refused() {
+    let text = std::fs::read_to_string(&sweep().thirds[1]).unwrap();
+    let mut lines = text.lines();
+    lines.next();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = header
+        .iter()
+        .position(|&c| c == "local_congestion_events")
+        .unwrap();
+    let row = lines.next().unwrap();
+    let mut fields: Vec<&str> = row.split(',').collect();
+    let old = fields[col].to_string();
+    let new = (old.parse::<u64>().unwrap() + 7).to_string();
+    fields[col] = &new;
+    let record = text.lines().find(|l| l.starts_with("# point ")).unwrap();
+    let from = format!("\"local_congestion_events\":{old},");
+    assert!(record.contains(&from), "{record}");
+    let record_edited = record.replacen(&from, &format!("\"local_congestion_events\":{new},"), 1);
+    let both = text
+        .replacen(row, &fields.join(","), 1)
+        .replacen(record, &record_edited, 1);
+    let path = sweep().dir.join("consistent-edit.csv");
+    std::fs::write(&path, both).unwrap();
+    let mut args = vec!["merge"];
+    args.extend(thirds(&[1, 3]));
+    args.push(s(&path));
+    let err = refused(&args);
+    assert!(err.contains("consistent-edit.csv"), "{err}");
+    assert!(err.contains("does not match its digest"), "{err}");
+
+    // A shard without a digest (format 1) is named as such.
+    let old_format = sweep().dir.join("format-1.csv");
+    let first = text.lines().next().unwrap();
+    let without = first[..first.find(" digest=").unwrap()].replacen("shard 2 ", "shard 1 ", 1);
+    std::fs::write(&old_format, text.replacen(first, &without, 1)).unwrap();
+    let err = refused(&["merge", s(&old_format)]);
+    assert!(err.contains("format-1.csv: shard format 1"), "{err}");
+}
+
+#[test]
+fn crlf_line_endings_and_trailing_blank_lines_are_accepted() {
+    let sw = sweep();
+    let text = std::fs::read_to_string(&sw.thirds[1]).unwrap();
+    let crlf = sw.dir.join("crlf.csv");
+    std::fs::write(&crlf, text.replace('\n', "\r\n")).unwrap();
+    let blank = sw.dir.join("blank.csv");
+    std::fs::write(&blank, format!("{text}\n\n")).unwrap();
+    let both = sw.dir.join("crlf-blank.csv");
+    std::fs::write(&both, format!("{}\r\n \r\n", text.replace('\n', "\r\n"))).unwrap();
+    let bom = sw.dir.join("bom.csv");
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    for p in [&crlf, &blank, &both, &bom] {
+        let third = std::fs::read_to_string(&sw.thirds[2]).unwrap();
+        let crlf3 = sw.dir.join("crlf-3.csv");
+        std::fs::write(&crlf3, third.replace('\n', "\r\n")).unwrap();
+        let out = sawtooth(&["merge", s(&sw.thirds[0]), s(p), s(&crlf3)]);
+        assert!(
+            out.status.success(),
+            "{p:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.stdout, sw.csv, "{p:?}");
+    }
+    // An empty shard with a trailing blank line.
+    let n = POINTS + 1;
+    let empty = sw.dir.join("empty-blank.csv");
+    ok(&[
+        "sweep",
+        LAB,
+        "--quick",
+        "--shard",
+        &format!("{n}/{n}"),
+        "--out",
+        s(&empty),
+    ]);
+    let text = std::fs::read_to_string(&empty).unwrap();
+    std::fs::write(&empty, format!("{text}\n")).unwrap();
+    let err = refused(&["merge", s(&empty)]);
+    assert!(err.contains(&format!("missing shards 1/{n}")), "{err}");
+
+    // A blank line inside the file is named, not taken for a CSV row.
+    let inner = sw.dir.join("inner-blank.csv");
+    let mut lines: Vec<&str> = std::fs::read_to_string(&sw.thirds[1])
+        .unwrap()
+        .leak()
+        .lines()
+        .collect();
+    lines.insert(3, "");
+    std::fs::write(&inner, lines.join("\n") + "\n").unwrap();
+    let err = refused(&["merge", s(&sw.thirds[0]), s(&inner), s(&sw.thirds[2])]);
+    assert!(err.contains("inner-blank.csv:4: a blank line"), "{err}");
 }
