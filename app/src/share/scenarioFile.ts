@@ -2,6 +2,7 @@
 // capped), parsed, and then checked by the engine (sanitize.ts) before it
 // replaces anything.
 
+import { firstDuplicateKey } from './duplicateKeys';
 import type { Scenario } from '../engine/types';
 import { clip } from './urlCodec';
 
@@ -24,6 +25,10 @@ export function parseScenarioText(text: string, name = 'the file'): ParsedUpload
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     return { ok: false, message: `${clip(name, 60)} is not a scenario (a JSON object); nothing was loaded.` };
+  }
+  const repeated = firstDuplicateKey(text);
+  if (repeated !== null) {
+    return { ok: false, message: `${clip(name, 60)} gives ${clip(repeated, 80)} more than once in the same object; give each key once. Nothing was loaded.` };
   }
   return { ok: true, scenario: doc as Scenario };
 }

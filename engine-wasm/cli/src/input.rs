@@ -4,11 +4,8 @@
 //! clipped in messages, so a 50 MB string or a number written in 300
 //! digits is not echoed whole.
 
+pub use sawtooth_core::strict_json::no_duplicate_keys;
 use sawtooth_core::ValidationError;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use std::cell::RefCell;
-use std::collections::HashSet;
-use std::fmt;
 
 /// Values longer than this many characters are clipped in messages.
 pub const CLIP_CHARS: usize = 80;
@@ -128,109 +125,6 @@ pub fn describe(e: &ValidationError) -> String {
     }
 }
 
-/// Refuse a JSON document in which an object gives one key twice, naming
-/// the key by its path (`hosts[0].nic_bps`) and where the second one is.
-/// Anything else (not JSON at all, say) is left to the parser that
-/// follows, which says what is wrong.
-pub fn no_duplicate_keys(text: &str) -> Result<(), ValidationError> {
-    let found = RefCell::new(None);
-    let mut de = serde_json::Deserializer::from_str(text);
-    let walk = Walk {
-        path: String::new(),
-        found: &found,
-    };
-    match (walk.deserialize(&mut de), found.into_inner()) {
-        (Err(e), Some(path)) => Err(ValidationError {
-            field: path,
-            value: String::new(),
-            message: format!(
-                "given more than once in the same object (the second at line {} column {}); \
-                     give each key once",
-                e.line(),
-                e.column()
-            ),
-        }),
-        _ => Ok(()),
-    }
-}
-
-/// Walks a JSON value, keeping the path, and fails on a repeated key
-/// (its path in `found`).
-struct Walk<'a> {
-    path: String,
-    found: &'a RefCell<Option<String>>,
-}
-
-impl<'de> DeserializeSeed<'de> for Walk<'_> {
-    type Value = ();
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Walk<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let mut i = 0usize;
-        while seq
-            .next_element_seed(Walk {
-                path: format!("{}[{i}]", self.path),
-                found: self.found,
-            })?
-            .is_some()
-        {
-            i += 1;
-        }
-        Ok(())
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let path = if self.path.is_empty() {
-                key.clone()
-            } else {
-                format!("{}.{key}", self.path)
-            };
-            if !seen.insert(key) {
-                let e = de::Error::custom(format!("{path}: given more than once"));
-                *self.found.borrow_mut() = Some(path);
-                return Err(e);
-            }
-            map.next_value_seed(Walk {
-                path,
-                found: self.found,
-            })?;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,18 +174,6 @@ mod tests {
         ] {
             assert_eq!(clip_message(&m), m);
         }
-    }
-
-    #[test]
-    fn finds_a_key_given_twice_with_its_path() {
-        assert!(no_duplicate_keys(r#"{"a":1,"b":{"a":2},"c":[{"a":1},{"a":2}]}"#).is_ok());
-        let e = no_duplicate_keys(r#"{"a":1,"a":2}"#).unwrap_err();
-        assert_eq!(e.field, "a");
-        let e = no_duplicate_keys(r#"{"h":[{"x":1},{"y":1,"y":2}]}"#).unwrap_err();
-        assert_eq!(e.field, "h[1].y");
-        assert!(e.message.contains("line 1 column"), "{}", e.message);
-        // Not JSON: left to the parser.
-        assert!(no_duplicate_keys("{not json").is_ok());
     }
 
     #[test]

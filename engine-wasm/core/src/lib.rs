@@ -19,6 +19,7 @@ pub mod rng;
 pub mod scenario;
 pub mod sim;
 pub mod sim_claims;
+pub mod strict_json;
 pub mod summary;
 pub mod tcp;
 

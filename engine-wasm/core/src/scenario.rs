@@ -352,6 +352,7 @@ impl Scenario {
     /// Parse a JSON document (migrating version 1) without validating its
     /// values: for estimates of a scenario that may not be valid yet.
     pub fn parse_json(text: &str) -> Result<Scenario, Vec<ValidationError>> {
+        crate::strict_json::no_duplicate_keys(text).map_err(|e| vec![e])?;
         let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
             vec![ValidationError {
                 field: "(document)".into(),
