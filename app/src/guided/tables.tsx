@@ -102,7 +102,11 @@ export function FidelityNote(props: { lab: Lab; comparisons: Comparison[] | null
   if (!anyResults || comparisons === null) return null;
   const s = fidelitySummary(lab, comparisons, findings);
   if (s.compared === 0 && s.findingsDecided === 0) return null;
-  const label = (c: Comparison) => `${seriesLabel(lab, c.series)}: ${quantity(lab, c).toLowerCase()}, ${formatAt(c.at, lab.sweep)}`;
+  const label = (c: Comparison) => {
+    const q = quantity(lab, c);
+    // Only the first letter: series and algorithm names keep their capitals ("Standard TCP, MTU 9000").
+    return `${seriesLabel(lab, c.series)}: ${q.charAt(0).toLowerCase()}${q.slice(1)}, ${formatAt(c.at, lab.sweep)}`;
+  };
   const findingsText = s.findingsDecided ? `${s.findingsDecided} of the paper’s findings these runs decide` : '';
   const valuesText = s.compared ? `${s.compared} published value${s.compared === 1 ? '' : 's'} these runs can be compared with` : '';
   return (

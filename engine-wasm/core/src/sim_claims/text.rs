@@ -92,7 +92,7 @@ pub fn number(metric: Metric, v: f64) -> String {
         Metric::ProbeRttMedianMs | Metric::ProbeRttP99Ms | Metric::MeanQueueDelayMs => {
             format!("{} ms", round3(v))
         }
-        Metric::MeanQueuePkts => format!("{} packets", round3(v)),
+        Metric::MeanQueuePkts => format!("{} {}", round3(v), plural(v, "packet", "packets")),
         Metric::MeanCapturedOutstandingKbytes => format!("{} kB", round3(v)),
         Metric::TotalThroughputMbps
         | Metric::GroupThroughputMbps
@@ -112,11 +112,22 @@ pub fn number(metric: Metric, v: f64) -> String {
 pub fn quantity(metric: Metric, v: f64) -> String {
     let n = number(metric, v);
     match metric {
-        Metric::Drops => format!("{n} drops"),
-        Metric::LocalCongestionEvents => format!("{n} local congestion events"),
+        Metric::Drops => format!("{n} {}", plural(v, "drop", "drops")),
+        Metric::LocalCongestionEvents => {
+            format!("{n} local congestion {}", plural(v, "event", "events"))
+        }
         Metric::CongestionEventRate => format!("{n} congestion events per packet"),
         Metric::JainIndex => format!("Jain's index {n}"),
         _ => n,
+    }
+}
+
+/// The singular for exactly one, the plural otherwise ("1 packet", "0.5 packets").
+fn plural(v: f64, one: &'static str, many: &'static str) -> &'static str {
+    if v == 1.0 {
+        one
+    } else {
+        many
     }
 }
 
@@ -132,14 +143,35 @@ pub fn swept(axis: Axis, x: f64) -> String {
         | Axis::BufferPkts
         | Axis::InitialSsthreshPkts
         | Axis::MarkThresholdPkts => {
-            format!("{x} packets")
+            format!("{x} {}", plural(x, "packet", "packets"))
         }
         Axis::RttMs => format!("{x} ms"),
         Axis::StreamsPerHost if x == 1.0 => "1 stream".into(),
         Axis::StreamsPerHost => format!("{x} streams"),
-        Axis::FlowPairs => format!("{x} flows"),
+        Axis::FlowPairs => format!("{x} {}", plural(x, "flow", "flows")),
         Axis::BottleneckRateBps => format!("{} Mb/s", whole(x / 1e6)),
         Axis::Seed => format!("seed {x}"),
         Axis::ScalableAb => format!("{x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_of_one_are_singular() {
+        assert_eq!(
+            quantity(Metric::LocalCongestionEvents, 1.0),
+            "1 local congestion event"
+        );
+        assert_eq!(
+            quantity(Metric::LocalCongestionEvents, 0.667),
+            "0.667 local congestion events"
+        );
+        assert_eq!(quantity(Metric::Drops, 1.0), "1 drop");
+        assert_eq!(number(Metric::MeanQueuePkts, 1.0), "1 packet");
+        assert_eq!(swept(Axis::TxqueuelenPkts, 1.0), "1 packet");
+        assert_eq!(swept(Axis::TxqueuelenPkts, 100.0), "100 packets");
     }
 }
