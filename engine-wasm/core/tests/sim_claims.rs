@@ -214,6 +214,21 @@ fn a_rise_allows_small_steps_back_only_within_the_tolerance() {
 }
 
 #[test]
+fn a_trend_within_the_tolerance_is_no_trend() {
+    // 941.0 to 941.5 Mb/s along the sweep: no fall, and with a 2 % tolerance
+    // no rise either.
+    let barely = |x: f64| 941.0 + 0.5 * x / (16.0 * MB);
+    let mut c = check(CheckKind::Rises, &["reno-9000"]);
+    let l = lab2_with(vec![claim("", vec![c.clone()])]);
+    assert_eq!(one(&l, &sweep("reno-9000", barely)).holds, Some(true));
+    c.tolerance = 0.02;
+    let l = lab2_with(vec![claim("", vec![c])]);
+    assert_eq!(one(&l, &sweep("reno-9000", barely)).holds, Some(false));
+    let steep = |x: f64| 800.0 + 100.0 * x / (16.0 * MB);
+    assert_eq!(one(&l, &sweep("reno-9000", steep)).holds, Some(true));
+}
+
+#[test]
 fn a_range_restricts_the_trend_to_its_swept_values() {
     // Rises up to 4 MB, falls after: a rise over 0.5-4 MB only.
     let shape = |x: f64| if x <= 4.0 * MB { x / MB } else { 0.0 };

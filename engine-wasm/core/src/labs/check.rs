@@ -21,7 +21,7 @@ pub enum CheckKind {
     /// The first series below every other by more than `tolerance`.
     Lowest,
     /// For each series: the value rises along the swept values (last above
-    /// first; no step back larger than `tolerance`).
+    /// first by more than `tolerance`; no step back larger than it).
     Rises,
     Falls,
     /// Each series' value is at least `bound`.

@@ -298,7 +298,9 @@ fn trend(c: &Check, runs: &Runs) -> Verdict {
         let step_back =
             (1..vals.len()).find(|&i| steps_back(vals[i - 1], vals[i], sign, c.tolerance));
         let last = vals.len().saturating_sub(1);
-        let overall = vals.len() >= 2 && ahead(sign * vals[last], sign * vals[0], 0.0);
+        // Overall, the last value must be ahead of the first by more than
+        // the tolerance: a trend within the tolerance is no trend.
+        let overall = vals.len() >= 2 && ahead(sign * vals[last], sign * vals[0], c.tolerance);
         details.push(match step_back {
             Some(i) => {
                 failed = true;
