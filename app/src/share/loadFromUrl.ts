@@ -2,7 +2,7 @@
 // one list of notices for everything that was ignored (shown as text).
 
 import type { Scenario } from '../engine/types';
-import { sanitizeScenario, type Validate } from './sanitize';
+import { capNotices, sanitizeScenario, type Validate } from './sanitize';
 import { decodeScenario } from './urlCodec';
 import { checkNames, parseView, type ViewOptions } from './view';
 
@@ -29,7 +29,7 @@ export async function loadFromUrl(search: string, defaults: Scenario, validate: 
       // The engine could not answer (it failed to load): the run reports that.
     }
   }
-  return { scenario, view, notices, fromUrl: decoded.fromUrl };
+  return { scenario, view, notices: capNotices(notices), fromUrl: decoded.fromUrl };
 }
 
 /** Restrict the view to the charts (and controls, when `controls` is given) the page has, noting the rest. */

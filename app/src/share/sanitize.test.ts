@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario, ValidationError } from '../engine/types';
-import { parseFieldPath, sanitizeScenario } from './sanitize';
+import { MAX_NOTICES, parseFieldPath, sanitizeScenario } from './sanitize';
 import { engineDefaults } from './testing/defaults';
 
 /** A validator with a few of the engine's rules and its error format. */
@@ -47,6 +47,16 @@ describe('sanitizeScenario', () => {
     const r = await sanitizeScenario({ nope: 1 } as unknown as Scenario, d, validate, 'the upload');
     expect(r.scenario).toEqual(d);
     expect(r.notices[0]).toMatch(/^Ignored the scenario in the upload: version = \(missing\): is required/);
+  });
+
+  it('lists at most MAX_NOTICES problems and counts the rest, whatever the link holds', async () => {
+    const s = structuredClone(d);
+    s.hosts[0].flows[0].params = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, i]));
+    const r = await sanitizeScenario(s, d, validate);
+    expect(r.scenario.hosts[0].flows[0].params).toEqual({});
+    expect(r.notices).toHaveLength(MAX_NOTICES + 1);
+    expect(r.notices[MAX_NOTICES]).toBe(`… and ${5000 - MAX_NOTICES} more problems of the same kind, not listed.`);
+    expect(r.errors).toHaveLength(5000);
   });
 
   it('parses engine field paths', () => {

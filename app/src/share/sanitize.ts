@@ -62,6 +62,16 @@ function show(v: unknown): string {
   return v === null ? 'null' : typeof v === 'object' ? 'its default' : String(v);
 }
 
+/** Notices shown at most; the rest are counted in one more (a link with 90 000 unknown parameters must not print 90 000 lines). */
+export const MAX_NOTICES = 20;
+
+/** The first MAX_NOTICES notices, and one saying how many more were dropped. */
+export function capNotices(notices: string[]): string[] {
+  if (notices.length <= MAX_NOTICES) return notices;
+  const more = notices.length - MAX_NOTICES;
+  return [...notices.slice(0, MAX_NOTICES), `… and ${more} more ${more === 1 ? 'problem' : 'problems'} of the same kind, not listed.`];
+}
+
 export async function sanitizeScenario(input: Scenario, defaults: Scenario, validate: Validate, what = 'the link'): Promise<Sanitized> {
   const errors = await validate(input);
   if (errors.length === 0) return { scenario: input, notices: [], errors };
@@ -82,7 +92,7 @@ export async function sanitizeScenario(input: Scenario, defaults: Scenario, vali
   }
   if (repairable) {
     const again = await validate(fixed as Scenario);
-    if (again.length === 0) return { scenario: fixed as Scenario, notices, errors };
+    if (again.length === 0) return { scenario: fixed as Scenario, notices: capNotices(notices), errors };
   }
   const list = errors.slice(0, 5).map((e) => clip(formatValidationError(e))).join('; ');
   return {
