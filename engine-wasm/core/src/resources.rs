@@ -15,6 +15,20 @@ use ts_rs::TS;
 /// need: 256 MiB, in the browser and natively.
 pub const RECORDED_BYTES_BUDGET: u64 = 256 * 1024 * 1024;
 
+/// Engine memory for packets in flight a valid scenario may need: 1 GiB.
+/// The browser's limit is the binding one: a WebAssembly memory of the
+/// wasm32 target holds at most 4 GiB, and the page keeps the recorded data
+/// (up to [`RECORDED_BYTES_BUDGET`]) and its copies beside it.
+pub const IN_FLIGHT_BYTES_BUDGET: u64 = 1024 * 1024 * 1024;
+
+/// Engine bytes per data packet in flight: its sender's scoreboard entry,
+/// its frame in a queue or on a link, and half an ACK frame on the way
+/// back (one ACK per two segments with delayed ACKs; per segment without,
+/// which the scoreboard entry's slack covers).
+pub const BYTES_PER_PACKET_IN_FLIGHT: u64 = crate::tcp::SCOREBOARD_ENTRY_BYTES
+    + std::mem::size_of::<crate::net::Frame>() as u64
+    + std::mem::size_of::<crate::net::Frame>() as u64 / 2;
+
 const F64_BYTES: u64 = std::mem::size_of::<f64>() as u64;
 const EVENT_BYTES: u64 = std::mem::size_of::<RecordedEvent>() as u64;
 
@@ -72,6 +86,16 @@ pub struct ResourceEstimate {
     /// measured in: `RawSimulation.processed_events`).
     #[ts(type = "number")]
     pub engine_events: u64,
+    /// Data packets that can be in flight at once: every flow's window, but
+    /// no more than the path holds ([`in_flight_packets_max`]).
+    #[ts(type = "number")]
+    pub in_flight_packets_max: u64,
+    /// Engine memory those packets need ([`BYTES_PER_PACKET_IN_FLIGHT`]
+    /// each), held to [`IN_FLIGHT_BYTES_BUDGET`] by validation.
+    #[ts(type = "number")]
+    pub in_flight_bytes_max: u64,
+    #[ts(type = "number")]
+    pub in_flight_budget_bytes: u64,
 }
 
 fn is_zero(x: &u64) -> bool {
@@ -167,7 +191,84 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
         data_packets: data.round() as u64,
         ack_packets: acks.round() as u64,
         engine_events: engine_events(s, &flows, samples).round() as u64,
+        in_flight_packets_max: in_flight_packets_max(s),
+        in_flight_bytes_max: in_flight_packets_max(s).saturating_mul(BYTES_PER_PACKET_IN_FLIGHT),
+        in_flight_budget_bytes: IN_FLIGHT_BYTES_BUDGET,
     }
+}
+
+/// The data packets every flow's window allows in flight together.
+fn window_packets(s: &Scenario) -> f64 {
+    let mss = s.mss_bytes().max(1) as f64;
+    s.hosts
+        .iter()
+        .flat_map(|h| &h.flows)
+        .map(|f| (f.window_bytes as f64 / mss).ceil())
+        .sum()
+}
+
+/// The data packets the path can hold at once: on the links for the
+/// longest round trip at the fastest rate a packet meets (the bottleneck's
+/// or a sender NIC's), in the bottleneck's buffer, and in every host's
+/// interface queue and transmit ring.
+fn path_packets(s: &Scenario) -> f64 {
+    let wire_bits = (s.mtu_bytes as f64 + crate::net::ETHERNET_OVERHEAD_BYTES as f64) * 8.0;
+    let mech = s.resolved_mechanisms();
+    let fastest_bps = s
+        .hosts
+        .iter()
+        .map(|h| h.nic_bps)
+        .fold(s.bottleneck.rate_bps, f64::max);
+    let longest_s = (s.rtt_ms
+        + s.hosts
+            .iter()
+            .flat_map(|h| &h.flows)
+            .map(|f| f.extra_delay_ms)
+            .fold(0.0, f64::max))
+        / 1e3;
+    let on_links = sane_div(fastest_bps, wire_bits) * longest_s;
+    let ring = mech.nic_ring_pkts.max(mech.nic_ring_descriptors) as f64;
+    let hosts: f64 = s
+        .hosts
+        .iter()
+        .map(|h| h.txqueuelen_pkts as f64 + ring)
+        .sum();
+    on_links + s.bottleneck.buffer_pkts as f64 + hosts
+}
+
+/// Data packets that can be in flight at once: the windows, capped by the
+/// path (a window larger than the path holds is never filled).
+pub fn in_flight_packets_max(s: &Scenario) -> u64 {
+    let n = window_packets(s).min(path_packets(s));
+    if n.is_finite() && n > 0.0 {
+        n.ceil() as u64
+    } else {
+        0
+    }
+}
+
+/// Why the packets a scenario can hold in flight exceed the engine's
+/// memory budget, naming what to change; `None` when they fit.
+pub fn in_flight_over_budget_message(s: &Scenario) -> Option<String> {
+    let packets = in_flight_packets_max(s);
+    let need = packets.saturating_mul(BYTES_PER_PACKET_IN_FLIGHT);
+    if need <= IN_FLIGHT_BYTES_BUDGET {
+        return None;
+    }
+    let fits = IN_FLIGHT_BYTES_BUDGET / BYTES_PER_PACKET_IN_FLIGHT;
+    let flows = s.flow_count().max(1) as u64;
+    let window_max = (fits / flows).saturating_mul(s.mss_bytes() as u64);
+    Some(format!(
+        "lets {} packets be in flight at once ({} flow{} × their windows, capped by the path: its \
+         bandwidth-delay product and buffers), needing {} of engine memory (limit {}); use \
+         windows of at most {} per flow, a shorter rtt_ms, a slower link or fewer flows",
+        group_thousands(packets as f64),
+        flows,
+        if flows == 1 { "" } else { "s" },
+        bytes(need),
+        bytes(IN_FLIGHT_BYTES_BUDGET),
+        bytes(window_max),
+    ))
 }
 
 /// Engine events per packet and timer, from sim.rs's dispatch: a data

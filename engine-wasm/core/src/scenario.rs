@@ -639,6 +639,13 @@ impl Scenario {
                 }
             }
         }
+        // Packets in flight, once every value they depend on is valid.
+        if v.errors.is_empty() {
+            if let Some(message) = crate::resources::in_flight_over_budget_message(self) {
+                let window = self.hosts[0].flows[0].window_bytes;
+                v.push("hosts[0].flows[0].window_bytes", window, message);
+            }
+        }
         v.errors
     }
 

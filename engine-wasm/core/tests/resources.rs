@@ -138,3 +138,56 @@ fn every_guided_lab_point_fits_the_budget() {
         }
     }
 }
+
+/// Issue 28: 64 hosts × 64 Reno flows at 100 Gb/s, a 2-s round trip and
+/// 512 MB windows let 16 M packets into flight (1.29 GB natively, 4.1 GB in
+/// a browser tab) although they record little. Refused before it runs,
+/// naming the window and a size that fits; with windows that fit it is
+/// valid and the estimate says how many packets can be in flight.
+#[test]
+fn packets_in_flight_are_held_to_the_memory_budget() {
+    use sawtooth_core::resources::{
+        in_flight_packets_max, BYTES_PER_PACKET_IN_FLIGHT, IN_FLIGHT_BYTES_BUDGET,
+    };
+    let mut s = Scenario::default_scenario();
+    s.mtu_bytes = 1500;
+    s.rtt_ms = 1000.0;
+    s.duration_ms = 40_000.0;
+    s.sample_interval_ms = 1000.0;
+    s.bottleneck.rate_bps = 100e9;
+    let mut flow = Flow::new("reno", 512 << 20);
+    flow.extra_delay_ms = 1000.0;
+    s.hosts = (0..64)
+        .map(|_| host(100e9, vec![flow.clone(); 64]))
+        .collect();
+    // The path holds about 2 s × 8.1 M packets/s; the windows far more.
+    let path = in_flight_packets_max(&s);
+    assert!((16_000_000..17_000_000).contains(&path), "{path}");
+    let errors = s.validate();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].field, "hosts[0].flows[0].window_bytes");
+    assert!(
+        errors[0].message.contains("limit 1 GiB"),
+        "{}",
+        errors[0].message
+    );
+    assert!(
+        errors[0].message.contains("per flow"),
+        "{}",
+        errors[0].message
+    );
+    let e = estimate(&s);
+    assert!(e.in_flight_bytes_max > IN_FLIGHT_BYTES_BUDGET);
+    // Windows of 64 KB: 46 packets each, 188 416 in all, well inside.
+    for h in &mut s.hosts {
+        for f in &mut h.flows {
+            f.window_bytes = 65_536;
+        }
+    }
+    assert!(s.validate().is_empty(), "{:?}", s.validate());
+    assert_eq!(in_flight_packets_max(&s), 64 * 64 * 46);
+    assert_eq!(
+        estimate(&s).in_flight_bytes_max,
+        64 * 64 * 46 * BYTES_PER_PACKET_IN_FLIGHT
+    );
+}

@@ -53,4 +53,14 @@ data_packets: number, ack_packets: number,
  * Discrete events the engine is expected to process (what its speed is
  * measured in: `RawSimulation.processed_events`).
  */
-engine_events: number, };
+engine_events: number, 
+/**
+ * Data packets that can be in flight at once: every flow's window, but
+ * no more than the path holds ([`in_flight_packets_max`]).
+ */
+in_flight_packets_max: number, 
+/**
+ * Engine memory those packets need ([`BYTES_PER_PACKET_IN_FLIGHT`]
+ * each), held to [`IN_FLIGHT_BYTES_BUDGET`] by validation.
+ */
+in_flight_bytes_max: number, in_flight_budget_bytes: number, };

@@ -9,6 +9,7 @@ mod receiver;
 pub mod reduction;
 pub mod rtt;
 mod sender;
+pub use sender::SCOREBOARD_ENTRY_BYTES;
 pub mod seq;
 #[cfg(test)]
 mod tests;

@@ -73,6 +73,10 @@ struct Segment {
     delivered_ns_at_send: u64,
 }
 
+/// Bytes of one scoreboard entry: the sender keeps one per packet in
+/// flight (the resource model counts them).
+pub const SCOREBOARD_ENTRY_BYTES: u64 = std::mem::size_of::<Segment>() as u64;
+
 /// What the sender wants to transmit next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Transmission {
