@@ -19,6 +19,9 @@ const estimate = (recorded_bytes: number): ResourceEstimate => ({
   probe_packets: 0,
   probe_bytes: 0,
   engine_events: 1e9,
+  in_flight_packets_max: 0,
+  in_flight_bytes_max: 0,
+  in_flight_budget_bytes: 2 ** 30,
 });
 
 function withFlows(s: Scenario, n: number): Scenario {

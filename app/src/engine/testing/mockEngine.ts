@@ -56,6 +56,9 @@ export function mockEstimate(s: Scenario): ResourceEstimate {
     probe_packets: 0,
     probe_bytes: 0,
     engine_events: (s.duration_ms * 1e6) / MOCK_NS_PER_EVENT,
+    in_flight_packets_max: 0,
+    in_flight_bytes_max: 0,
+    in_flight_budget_bytes: 2 ** 30,
   };
 }
 
