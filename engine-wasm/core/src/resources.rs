@@ -197,9 +197,16 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
     }
 }
 
+/// Payload bytes per segment, for a scenario that may not be valid yet.
+fn mss_or_one(s: &Scenario) -> u64 {
+    s.mtu_bytes
+        .saturating_sub(crate::net::TCP_IP_HEADER_BYTES)
+        .max(1) as u64
+}
+
 /// The data packets every flow's window allows in flight together.
 fn window_packets(s: &Scenario) -> f64 {
-    let mss = s.mss_bytes().max(1) as f64;
+    let mss = mss_or_one(s) as f64;
     s.hosts
         .iter()
         .flat_map(|h| &h.flows)
@@ -257,7 +264,7 @@ pub fn in_flight_over_budget_message(s: &Scenario) -> Option<String> {
     }
     let fits = IN_FLIGHT_BYTES_BUDGET / BYTES_PER_PACKET_IN_FLIGHT;
     let flows = s.flow_count().max(1) as u64;
-    let window_max = (fits / flows).saturating_mul(s.mss_bytes() as u64);
+    let window_max = (fits / flows).saturating_mul(mss_or_one(s));
     Some(format!(
         "lets {} packets be in flight at once ({} flow{} × their windows, capped by the path: its \
          bandwidth-delay product and buffers), needing {} of engine memory (limit {}); use \
