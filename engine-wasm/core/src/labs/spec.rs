@@ -40,8 +40,10 @@ pub struct Lab {
     #[serde(default)]
     pub seeds: Vec<u32>,
     /// Each flow after the first starts up to this much later, by an
-    /// amount fixed by the seed: the simulator has no run-to-run noise of
-    /// its own, so this stands in for the start-up jitter of real runs.
+    /// amount fixed by the seed: the start-up jitter of real runs (flows
+    /// started by hand or by script). The profiles' clock phases (timer
+    /// ticks, interrupt throttle) are the only other run-to-run difference,
+    /// and they change nothing in a run where no timer fires.
     #[serde(default)]
     pub start_jitter_ms: f64,
     /// Measure throughput over this window only (from 1-s samples) instead
