@@ -470,6 +470,27 @@ pub const SAWTOOTH_1: Mechanisms = Mechanisms {
     timer_hz: 0,
 };
 
+/// The Sandia hosts of seed 000 (Linux 2.4, e1000); the sources of each
+/// value are in SWITCHES.
+const LINUX_2_4: Mechanisms = Mechanisms {
+    cwnd_counting: CwndCounting::PerAck,
+    highspeed: HighSpeedRule::Table,
+    scalable: ScalableRule::LinuxAiCount,
+    rto: RtoRule::Linux,
+    initial_rto_ms: 3000.0,
+    recovery: RecoveryRule::RateHalving,
+    cubic: CubicVersion::Linux2622,
+    nic_ring_pkts: 0,
+    interrupt_interval_us: 131.072,
+    rmem_max_bytes: 8_388_608,
+    host_send_limit_bps: 0.0,
+    delay_granularity_us: 0.0,
+    nic_ring_descriptors: 256,
+    tx_completion_us: 65.536,
+    interrupt_throttle_us: 124.928,
+    timer_hz: 100,
+};
+
 /// The profile id version-1 scenarios migrate to.
 pub const LEGACY_PROFILE: &str = "sawtooth-1";
 /// The profile of the default scenario (seed 000's testbed).
@@ -480,46 +501,19 @@ pub static PROFILES: &[Profile] = &[
         id: "linux-2.4",
         name: "Linux 2.4 (Sandia testbed)",
         description: "The hosts of the Sandia reports (Long, 2003, and its 10 Gb/s follow-up): Linux 2.4.20 for Standard TCP, 2.4.19 with the HighSpeed and Scalable patches, Intel PRO/1000 NICs with the e1000 driver.",
-        mechanisms: Mechanisms {
-            cwnd_counting: CwndCounting::PerAck,
-            highspeed: HighSpeedRule::Table,
-            scalable: ScalableRule::LinuxAiCount,
-            rto: RtoRule::Linux,
-            initial_rto_ms: 3000.0,
-            recovery: RecoveryRule::RateHalving,
-            cubic: CubicVersion::Linux2622,
-            nic_ring_pkts: 0,
-            interrupt_interval_us: 131.072,
-            rmem_max_bytes: 8_388_608,
-            host_send_limit_bps: 0.0,
-            delay_granularity_us: 0.0,
-            nic_ring_descriptors: 256,
-            tx_completion_us: 65.536,
-            interrupt_throttle_us: 124.928,
-            timer_hz: 100,
-        },
+        mechanisms: LINUX_2_4,
     },
     Profile {
         id: "linux-2.4-ixgb",
         name: "Linux 2.4, 10 Gb/s client (Sandia follow-up)",
         description: "The 10 Gb/s client of the Sandia follow-up (the Red Storm challenge): its tests name Linux 2.4.19 kernels with the HighSpeed and Scalable patches, and its setup loads the ixgb driver (Intel PRO/10GbE); the 1 Gb/s server is the PRO/1000 host of the first report.",
+        // The PRO/1000 host's profile with ixgb's delays and no ITR
+        // throttle (the sources are in SWITCHES).
         mechanisms: Mechanisms {
-            cwnd_counting: CwndCounting::PerAck,
-            highspeed: HighSpeedRule::Table,
-            scalable: ScalableRule::LinuxAiCount,
-            rto: RtoRule::Linux,
-            initial_rto_ms: 3000.0,
-            recovery: RecoveryRule::RateHalving,
-            cubic: CubicVersion::Linux2622,
-            nic_ring_pkts: 0,
             interrupt_interval_us: 58.9824,
-            rmem_max_bytes: 8_388_608,
-            host_send_limit_bps: 0.0,
-            delay_granularity_us: 0.0,
-            nic_ring_descriptors: 256,
             tx_completion_us: 26.2144,
             interrupt_throttle_us: 0.0,
-            timer_hz: 100,
+            ..LINUX_2_4
         },
     },
     Profile {
