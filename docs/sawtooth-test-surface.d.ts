@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 7;
+export type ContractVersion = 8;
 
 // ------------------------------------------------------------------ run state
 
@@ -90,6 +90,7 @@ export interface MechanismOverrides {
   tx_completion_us?: number;
   interrupt_throttle_us?: number;
   timer_hz?: number;
+  clock_tolerance_ppm?: number;
 }
 
 /** One bulk TCP transfer (an iperf stream). */

@@ -297,7 +297,7 @@ test('the ablation: the lab with its profile as a whole and each switch turned b
   await labState(page, 'idle');
   const panel = page.getByTestId('ablation-panel');
   await expect(panel).toHaveAttribute('data-state', 'idle');
-  await expect(page.getByTestId('ablation-status')).toContainText('11 sweeps');
+  await expect(page.getByTestId('ablation-status')).toContainText('12 sweeps');
   await page.getByTestId('ablation-run').click();
   // While it runs, the lab's own sweep waits (they share the workers).
   await expect(page.getByTestId('lab-run')).toBeDisabled();
@@ -406,5 +406,75 @@ test('a chart with many series: the legend picks which series are drawn', async 
   await expect.poll(ids).toEqual(before.filter((id) => id.split('#')[0] !== first));
   await toggle.click();
   await expect.poll(ids).toEqual(before);
+  expect(problems).toEqual([]);
+});
+
+test('lab 4: the band of the stated unknown, run on request at each end of its range, spans every line’s value', async ({ page }) => {
+  // The lab's quick sweep, then the same sweep twice more (one per end of the switch buffer's range).
+  test.setTimeout(900_000);
+  const problems = watch(page);
+  await page.goto('./?lab=two-to-one');
+  const charts = page.locator('figure.lab-chart');
+  // The band is offered, and runs only when asked.
+  await expect(page.getByTestId('band-control')).toHaveAttribute('data-band-state', 'idle');
+  await runToDone(page, 240_000);
+  await expect(charts.first()).toHaveAttribute('data-band-state', 'idle');
+  await expect(charts.first()).toHaveAttribute('data-band-series', '[]');
+  const run = page.getByTestId('band-run');
+  const label = (await run.textContent())!;
+  const range = /^Show the band of .+ \((\d+(?:\.\d+)?–\d+(?:\.\d+)? packets)\)$/.exec(label);
+  expect(range, label).not.toBeNull();
+  // Keyboard: the button is reached and pressed like any other.
+  await run.focus();
+  await page.keyboard.press('Enter');
+  await expect(charts.first()).toHaveAttribute('data-band-state', 'running');
+  // It holds the workers: the lab's sweep and the ablation wait.
+  await expect(page.getByTestId('ablation-run')).toBeDisabled();
+  await expect(charts.first()).toHaveAttribute('data-band-state', 'done', { timeout: 800_000 });
+  await expect(page.getByTestId('band-status')).toContainText('The band is drawn');
+
+  interface Cell {
+    x: unknown;
+    lo: number;
+    hi: number;
+    assumed: number;
+    ends: (number | null)[];
+  }
+  let spread = 0;
+  const count = await charts.count();
+  expect(count).toBeGreaterThan(0);
+  for (let c = 0; c < count; c++) {
+    const chart = charts.nth(c);
+    const metric = await chart.getAttribute('data-metric');
+    await expect(chart).toHaveAttribute('data-band-state', 'done');
+    const lines = JSON.parse((await chart.getAttribute('data-series-ids'))!) as string[];
+    // Every line drawn has its band, named in the legend with the unknown's range.
+    expect(JSON.parse((await chart.getAttribute('data-band-series'))!), metric!).toEqual(lines);
+    await expect(chart.locator('[data-band-note]')).toContainText(range![1]);
+    const marks = await chart.locator('a.mark').evaluateAll((els) =>
+      els.map((el) => ({ line: el.getAttribute('data-line')!, x: el.getAttribute('data-x')!, y: el.getAttribute('data-y') === '' ? null : Number(el.getAttribute('data-y')) })),
+    );
+    for (const line of lines) {
+      const cells = JSON.parse((await chart.locator(`path[data-band="${line}"]`).getAttribute('data-band-cells'))!) as Cell[];
+      expect(cells.length, `${metric} ${line}`).toBeGreaterThan(0);
+      let inside = 0;
+      for (const cell of cells) {
+        // The line's value there is the run at the assumed value, as drawn.
+        const m = marks.find((k) => k.line === line && k.x === JSON.stringify(cell.x));
+        expect(m, `${metric} ${line} at ${JSON.stringify(cell.x)}`).toBeDefined();
+        expect(m!.y).toBe(cell.assumed);
+        // The range ends ran here: the band is over their values and the line's.
+        const values = [cell.assumed, ...cell.ends.filter((v): v is number => v !== null)];
+        expect(values.length).toBeGreaterThan(1);
+        expect(cell.lo).toBe(Math.min(...values));
+        expect(cell.hi).toBe(Math.max(...values));
+        if (cell.lo <= m!.y! && m!.y! <= cell.hi) inside++;
+        spread = Math.max(spread, cell.hi - cell.lo);
+      }
+      expect(inside, `${metric} ${line}`).toBe(cells.length);
+    }
+  }
+  // The unknown matters somewhere: the band has a width.
+  expect(spread).toBeGreaterThan(0);
   expect(problems).toEqual([]);
 });

@@ -41,7 +41,7 @@ interface PanelProps {
   lab: Lab;
   quick: boolean;
   paper: readonly PaperValue[];
-  /** The lab's own sweep is running (the two share the worker pool). */
+  /** The lab's own sweep, or the band of its unknowns, is running (they share the worker pool). */
   sweepRunning: boolean;
   onRunningChange: (running: boolean) => void;
 }
@@ -119,7 +119,7 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
           Cancel
         </button>
       </div>
-      {sweepRunning && !running && <p className="hint">Waits for the lab’s sweep to finish (they share the workers).</p>}
+      {sweepRunning && !running && <p className="hint">Waits for the lab’s sweep or band to finish (they share the workers).</p>}
       <progress className="lab-progress" max={Math.max(1, s.total)} value={s.done} aria-label="Ablation progress" aria-valuetext={status} />
       <p className="lab-status" role="status" aria-live="polite" data-testid="ablation-status">
         {status}

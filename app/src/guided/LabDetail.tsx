@@ -19,6 +19,7 @@ import { AblationPanel as AblationPanelView } from './AblationPanel';
 import { ResultChart as ResultChartView } from './ResultChart';
 import { SimClaims as SimClaimsView } from './SimClaims';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
+import { BandControl, useBandStore } from './UnknownBand';
 import * as tables from './tables';
 import { FindingBadge, NoCongestionNote, PointErrors } from './tables';
 import { setLabHookSource, type LabHookSnapshot } from './testHooks';
@@ -225,6 +226,9 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
 
   const [prediction, setPrediction] = usePrediction(lab.id);
   const [ablationRunning, setAblationRunning] = useState(false);
+  // The band of the stated unknowns (labs that state some), run on request on the same workers.
+  const band = useBandStore(lab, quick, env);
+  const bandRunning = band.snap.state === 'running';
   const [foundOpen, setFoundOpen] = useState(false);
   useEffect(() => {
     if (snap.state === 'done') setFoundOpen(true);
@@ -296,7 +300,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           </fieldset>
           <p className="hint">{quick ? lab.quick.note : 'The paper’s durations, values and repetitions: this can take a long time in a browser.'}</p>
           <div className="lab-buttons">
-            <button type="button" className="primary" onClick={() => store.run()} disabled={running || ablationRunning || snap.state === 'loading' || (missing === 0 && snap.points.length > 0)} data-testid="lab-run">
+            <button type="button" className="primary" onClick={() => store.run()} disabled={running || ablationRunning || bandRunning || snap.state === 'loading' || (missing === 0 && snap.points.length > 0)} data-testid="lab-run">
               {anyResults && missing > 0 ? `Run the remaining ${missing}` : 'Run the sweep'}
             </button>
             <button type="button" onClick={() => store.cancel()} disabled={!running} data-testid="lab-cancel">
@@ -323,10 +327,31 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
             {drawsPaperValues(lab, labPaper) ? ' The paper’s values are already drawn (diamonds and lines in the series’ colours).' : ' The paper’s values for this lab are differences or rankings; they are in the table below, not on the charts.'}
           </p>
         )}
+        {band.store && (
+          <BandControl
+            lab={lab}
+            quick={quick}
+            store={band.store}
+            snap={band.snap}
+            points={snap.points.length}
+            anyResults={anyResults}
+            blocked={running ? 'Waits for the lab’s sweep to finish (they share the workers).' : ablationRunning ? 'Waits for the ablation to finish (they share the workers).' : null}
+          />
+        )}
         <div className="lab-charts">
           {plan.map((p, i) => (
             <div key={p.id} className={i === 0 ? 'lab-chart-cell primary' : 'lab-chart-cell'}>
-              <ResultChart lab={lab} plan={p} points={snap.points} aggregates={snap.aggregates} paper={labPaper} papers={paper.papers} drillHref={drill} height={i === 0 ? 300 : 230} />
+              <ResultChart
+                lab={lab}
+                plan={p}
+                points={snap.points}
+                aggregates={snap.aggregates}
+                paper={labPaper}
+                papers={paper.papers}
+                drillHref={drill}
+                height={i === 0 ? 300 : 230}
+                band={band.chart}
+              />
             </div>
           ))}
         </div>
@@ -361,7 +386,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         )}
       </section>
 
-      <AblationPanel lab={lab} quick={quick} env={env} paper={labPaper} sweepRunning={running} onRunningChange={setAblationRunning} />
+      <AblationPanel lab={lab} quick={quick} env={env} paper={labPaper} sweepRunning={running || bandRunning} onRunningChange={setAblationRunning} />
 
       <section className="lab-findings">
         <details open={foundOpen} onToggle={(e) => setFoundOpen((e.target as HTMLDetailsElement).open)} data-testid="lab-findings">

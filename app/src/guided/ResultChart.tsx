@@ -1,13 +1,17 @@
 // One result chart of a guided lab: the simulated points (the engine's mean
 // over seeds, min/max bars), lines per series (or per client), the papers' values on the
 // same axes, reference lines, a legend, and a data table as the text
-// alternative. Every mark opens its run in the lab page (drill-down); with
-// several seeds a chooser lists the runs. Arrow keys move between marks.
+// alternative; for labs with stated unknowns, once asked for, a shaded band
+// per line over the runs at each end of the unknowns' ranges. Every mark
+// opens its run in the lab page (drill-down); with several seeds a chooser
+// lists the runs. Arrow keys move between marks.
 
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
-import type { Lab, Paper, PaperValue, SweepAggregates, SweepPoint } from '../engine/generated/labs';
+import type { Lab, Paper, PaperValue, StatedUnknown, SweepAggregates, SweepPoint } from '../engine/generated/labs';
 import { sourceCite } from './cite';
 import { useElementWidth } from '../charts/useElementWidth';
+import { bandLegendText, bandRangeWords, type BandCell } from './bandData';
+import type { BandState } from './bandStore';
 import { buildResultChart, symbolPath, type DrawnMark, type LineDef, type ResultChartModel } from './chartData';
 import { formatValue, formatX, METRICS, withUnit } from './format';
 import type { ChartPlan } from './presentation';
@@ -24,20 +28,33 @@ export interface ResultChartProps {
   /** Link that opens point `index` in the lab page. */
   drillHref: (index: number) => string;
   height?: number;
+  /** The lab's stated unknowns and the runs at the ends of their ranges (null: the lab states none). */
+  band?: ChartBand | null;
+}
+
+/** What a chart needs of the stated unknowns' band (bandStore.ts runs it). */
+export interface ChartBand {
+  state: BandState;
+  unknowns: readonly StatedUnknown[];
+  /** The engine's seed aggregates of each finished range end. */
+  ends: readonly SweepAggregates[];
 }
 
 const MARGIN = { top: 14, right: 18, bottom: 46, left: 62 };
 
-function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartProps['plan']['metric']): string {
+function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartProps['plan']['metric'], band: { cell: BandCell; words: string } | null): string {
   const info = METRICS[metric];
   const at = formatX(lab.sweep.axis, m.x);
   const v = m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : 'no value') : withUnit(m.mean, info.unit);
   const n = m.runs.length;
   const spread = n > 1 && m.min !== null && m.max !== null ? `, mean of ${n} runs (${formatValue(m.min, info.unit)} to ${formatValue(m.max, info.unit)})` : '';
-  return `${line.label} at ${at}: ${v}${spread}`;
+  const across = band ? `; ${formatValue(band.cell.lo, info.unit)} to ${formatValue(band.cell.hi, info.unit)} over ${band.words}` : '';
+  return `${line.label} at ${at}: ${v}${spread}${across}`;
 }
 
-export function ResultChart({ lab, plan, points, aggregates, paper, papers, drillHref, height = 250 }: ResultChartProps) {
+const cellKey = (line: string, xKey: string) => `${line}@${xKey}`;
+
+export function ResultChart({ lab, plan, points, aggregates, paper, papers, drillHref, height = 250, band = null }: ResultChartProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const width = Math.max(280, useElementWidth(boxRef, 560));
   const uid = useId();
@@ -56,8 +73,9 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
         geometry: { width, height, margin: MARGIN },
         onlySeries: shown,
         bars: plan.bars,
+        bandEnds: band?.ends,
       }),
-    [lab, plan, points, aggregates, paper, width, height, shown],
+    [lab, plan, points, aggregates, paper, width, height, shown, band],
   );
   const allLines = useMemo(
     () => (hidden.size ? buildResultChart({ lab, metric: plan.metric, points, aggregates: null, paper: [], geometry: { width, height, margin: MARGIN }, onlySeries: plan.onlySeries, bars: plan.bars }).lines : model.lines),
@@ -73,6 +91,8 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
     });
   const info = METRICS[plan.metric];
   const lineById = useMemo(() => new Map(model.lines.map((l) => [l.id, l])), [model.lines]);
+  const cellOf = useMemo(() => new Map(model.bands.flatMap((b) => b.cells.map((c) => [cellKey(c.line, c.xKey), c] as const))), [model.bands]);
+  const bandWords = band ? bandRangeWords(band.unknowns) : '';
   const focusable = useMemo(() => model.marks.filter((m) => m.runs.length > 0 && (m.py !== null || model.bars)), [model]);
   const [active, setActive] = useState(0);
   const [chooser, setChooser] = useState<DrawnMark | null>(null);
@@ -133,6 +153,8 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
       data-point-count={model.pointCount}
       data-series-ids={JSON.stringify(model.seriesIds)}
       data-paper-count={model.paper.length}
+      data-band-state={band ? band.state : undefined}
+      data-band-series={band ? JSON.stringify(model.bands.map((b) => b.line)) : undefined}
       aria-labelledby={`${uid}-title`}
     >
       <figcaption id={`${uid}-title`} className="lab-chart-title">
@@ -174,6 +196,20 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
               {lab.sweep.log_scale && model.x.kind === 'log' ? ' (log scale)' : ''}
             </text>
           </g>
+          {/* the band of the stated unknowns, behind everything drawn from the runs */}
+          {model.bands.length > 0 && (
+            <g className="lab-bands" aria-hidden="true">
+              {model.bands.map((b) => (
+                <path
+                  key={b.line}
+                  d={b.d}
+                  fill={lineById.get(b.line)!.color}
+                  data-band={b.line}
+                  data-band-cells={JSON.stringify(b.cells.map((c) => ({ x: c.x, lo: c.lo, hi: c.hi, assumed: c.assumed, ends: c.ends })))}
+                />
+              ))}
+            </g>
+          )}
           {model.references.map((r) => (
             <g key={r.label} className="lab-reference" data-reference={r.label}>
               <line x1={r.px} x2={r.px} y1={yTop} y2={yBottom} />
@@ -254,7 +290,8 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
           <g className="lab-marks" onKeyDown={onKeyDown}>
             {focusable.map((m, i) => {
               const l = lineById.get(m.line)!;
-              const label = markLabel(lab, l, m, plan.metric);
+              const cell = cellOf.get(cellKey(m.line, m.xKey));
+              const label = markLabel(lab, l, m, plan.metric, cell ? { cell, words: bandWords } : null);
               const cy = m.py ?? (model.bars ? model.y.pos(model.y.domain[1]) : 0);
               const bar = barOf.get(m);
               const cx = bar ? bar.x + bar.width / 2 : m.px;
@@ -322,8 +359,9 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
         hasBars={hasBars}
         paperLines={paperLines}
         picker={allSeries.length > 3 ? { hidden, toggle: toggleSeries } : null}
+        bandNote={band && model.bands.length > 0 ? bandLegendText(band.unknowns) : null}
       />
-      <ChartDataTable lab={lab} model={model} metric={plan.metric} title={plan.title} points={points} paper={model.paper} drillHref={drillHref} lineById={lineById} />
+      <ChartDataTable lab={lab} model={model} metric={plan.metric} title={plan.title} points={points} paper={model.paper} drillHref={drillHref} lineById={lineById} cellOf={cellOf} bandWords={bandWords} />
     </figure>
   );
 }
@@ -338,7 +376,8 @@ interface SeriesPicker {
 }
 
 /** The legend; with many series each entry is a toggle that shows or hides its series (all of its lines). */
-function Legend({ lines, hasPaper, hasBars, paperLines, picker }: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; paperLines: Set<string>; picker: SeriesPicker | null }) {
+function Legend(props: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; paperLines: Set<string>; picker: SeriesPicker | null; bandNote: string | null }) {
+  const { lines, hasPaper, hasBars, paperLines, picker, bandNote } = props;
   const swatch = (l: LineDef) => (
     <svg width="30" height="14" aria-hidden="true">
       <line x1="1" x2="29" y1="7" y2="7" stroke={l.color} strokeWidth="2" strokeDasharray={l.dash} />
@@ -379,6 +418,14 @@ function Legend({ lines, hasPaper, hasBars, paperLines, picker }: { lines: LineD
             <line x1="2" x2="10" y1="13" y2="13" stroke="#46566a" />
           </svg>
           min–max over seeds
+        </li>
+      )}
+      {bandNote && (
+        <li className="legend-item band-note" data-band-note="">
+          <svg width="22" height="14" aria-hidden="true">
+            <rect x="1" y="2" width="20" height="10" className="band-swatch" />
+          </svg>
+          {bandNote}
         </li>
       )}
     </ul>
@@ -440,8 +487,11 @@ function ChartDataTable(props: {
   paper: ResultChartModel['paper'];
   drillHref: (index: number) => string;
   lineById: Map<string, LineDef>;
+  cellOf: ReadonlyMap<string, BandCell>;
+  bandWords: string;
 }) {
-  const { lab, model, metric, title, drillHref, lineById } = props;
+  const { lab, model, metric, title, drillHref, lineById, cellOf, bandWords } = props;
+  const banded = cellOf.size > 0;
   const info = METRICS[metric];
   const rows = model.marks.filter((m) => m.runs.length > 0);
   const multi = rows.some((m) => m.runs.length > 1);
@@ -463,6 +513,7 @@ function ChartDataTable(props: {
             <th scope="col">{lab.sweep.label}</th>
             <th scope="col">Simulated{multi ? ' (mean)' : ''}</th>
             {multi && <th scope="col">Min – max</th>}
+            {banded && <th scope="col">Over {bandWords} (low – high)</th>}
             <th scope="col">Paper</th>
             <th scope="col">Runs (open in the lab page)</th>
           </tr>
@@ -474,6 +525,7 @@ function ChartDataTable(props: {
               <td>{formatX(lab.sweep.axis, m.x)}</td>
               <td>{m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : '—') : withUnit(m.mean, info.unit)}</td>
               {multi && <td>{m.runs.length > 1 ? `${formatValue(m.min, info.unit)} – ${formatValue(m.max, info.unit)}` : ''}</td>}
+              {banded && <td>{bandCellText(cellOf.get(cellKey(m.line, m.xKey)), info.unit)}</td>}
               <td>{paperAt(m)}</td>
               <td>
                 {m.runs.map((idx, k) => (
@@ -488,4 +540,8 @@ function ChartDataTable(props: {
       </table>
     </details>
   );
+}
+
+function bandCellText(c: BandCell | undefined, unit: string): string {
+  return c ? `${formatValue(c.lo, unit)} – ${formatValue(c.hi, unit)}` : '';
 }

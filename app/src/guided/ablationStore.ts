@@ -10,6 +10,7 @@ import type { PointResult } from '../engine/generated/labs';
 import type { SweepHandle, SweepPool } from './pool';
 import { pointCost } from './progress';
 import type { LabService } from './service';
+import { runVariantSweep } from './variantSweep';
 
 export type AblationState = 'idle' | 'loading' | 'running' | 'done' | 'cancelled' | 'error';
 
@@ -105,31 +106,21 @@ export class AblationStore {
   }
 
   /** One variant's sweep; null if it was cancelled or could not run. */
-  private runVariant(variant: number, costs: readonly number[]): Promise<PointResult[] | null> {
-    const n = costs.length;
-    return new Promise((resolve) => {
-      // By point index, so that the engine averages in the sweep's order whatever order the runs finish in.
-      const results: (PointResult | null)[] = new Array(n).fill(null);
-      this.handle = this.deps.pool.run(
-        { lab: this.lab, quick: this.quick, order: Array.from({ length: n }, (_, i) => i), variant, cost: (i) => costs[i] },
-        {
-          started: () => {},
-          result: (i, r) => {
-            results[i] = r;
-            this.set({ done: this.snap.done + 1 });
-          },
-          failed: () => this.set({ done: this.snap.done + 1, failed: this.snap.failed + 1 }),
-          finished: (o) => {
-            this.handle = null;
-            if (o.status === 'done') resolve(results.filter((r): r is PointResult => r !== null));
-            else {
-              this.set(o.status === 'cancelled' ? { state: 'cancelled', current: null } : { state: 'error', current: null, message: engineErrorText(o.error) });
-              resolve(null);
-            }
-          },
-        },
-      );
-    });
+  private async runVariant(variant: number, costs: readonly number[]): Promise<PointResult[] | null> {
+    const { handle, outcome } = runVariantSweep(
+      this.deps.pool,
+      { lab: this.lab, quick: this.quick, variant, costs },
+      {
+        result: () => this.set({ done: this.snap.done + 1 }),
+        failed: () => this.set({ done: this.snap.done + 1, failed: this.snap.failed + 1 }),
+      },
+    );
+    this.handle = handle;
+    const o = await outcome;
+    this.handle = null;
+    if (o.status === 'done') return o.results.filter((r): r is PointResult => r !== null);
+    this.set(o.status === 'cancelled' ? { state: 'cancelled', current: null } : { state: 'error', current: null, message: engineErrorText(o.error) });
+    return null;
   }
 
   cancel(): void {

@@ -1,13 +1,15 @@
 // Result-chart math for the guided labs, as plain functions: which lines a
 // metric gives (one per series, or per series and client), the engine's
 // seed aggregates (mean, min, max over seeds: labs/aggregate.rs) and the
-// papers' values placed on the same axes, the scales (d3) and the gain over
-// Standard TCP. The React components only draw what these return.
+// papers' values placed on the same axes, the band of the lab's stated
+// unknowns (bandData.ts), the scales (d3) and the gain over Standard TCP.
+// The React components only draw what these return.
 
-import { line as d3line, scaleLinear, scaleLog, scalePoint, symbol as d3symbol, symbolCircle, symbolCross, symbolSquare, symbolStar, symbolTriangle, symbolWye } from 'd3';
+import { area as d3area, line as d3line, scaleLinear, scaleLog, scalePoint, symbol as d3symbol, symbolCircle, symbolCross, symbolSquare, symbolStar, symbolTriangle, symbolWye } from 'd3';
 import type { ChartMetric, Lab, PaperValue, Series, SweepAggregates, SweepPoint, SweepValue } from '../engine/generated/labs';
 import { PER_GROUP_METRICS } from '../engine/generated/metrics';
 import { OKABE_ITO } from '../charts/palette';
+import { bandCells, type BandCell } from './bandData';
 import { formatX, isFraction, METRICS, xKey } from './format';
 
 // ------------------------------------------------------------------ lines
@@ -276,6 +278,70 @@ export interface ResultChartModel {
   seriesIds: string[];
   /** Grouped bars (one per line at each swept value), when asked for. */
   bars: DrawnBar[] | null;
+  /** The band of the stated unknowns, per line with at least one cell (none until the range ends have run). */
+  bands: DrawnBand[];
+}
+
+export interface DrawnBand {
+  line: string;
+  /** SVG path of the shading: an area between the cells' lo and hi (a rectangle for a lone cell or a bar). */
+  d: string;
+  /** The cells it spans, in x order. */
+  cells: BandCell[];
+}
+
+/** Half the width of the band drawn at a lone swept value (no neighbour to join). */
+export const LONE_BAND_HALF_WIDTH = 5;
+
+function rectPath(x0: number, x1: number, y0: number, y1: number): string {
+  return `M${x0},${y0}H${x1}V${y1}H${x0}Z`;
+}
+
+/**
+ * The band's shading for each line: over the line's marks in x order, an
+ * area through every run of neighbouring marks that have a cell (a gap
+ * where a range end has no value breaks it), a small rectangle for a lone
+ * one; with bars, a rectangle over each bar.
+ */
+export function drawBands(cells: readonly BandCell[], lines: readonly LineDef[], marks: readonly DrawnMark[], y: YScale, bars: readonly DrawnBar[] | null): DrawnBand[] {
+  const cellOf = new Map(cells.map((c) => [`${c.line}@${c.xKey}`, c]));
+  const out: DrawnBand[] = [];
+  const gen = d3area<{ px: number; cell: BandCell }>()
+    .x((p) => p.px)
+    .y0((p) => y.pos(p.cell.lo))
+    .y1((p) => y.pos(p.cell.hi));
+  for (const l of lines) {
+    const mine = marks.filter((m) => m.line === l.id && Number.isFinite(m.px)).sort((a, b) => a.px - b.px);
+    const used: BandCell[] = [];
+    const parts: string[] = [];
+    if (bars) {
+      for (const b of bars) {
+        const c = b.line === l.id ? cellOf.get(`${b.line}@${b.mark.xKey}`) : undefined;
+        if (!c) continue;
+        used.push(c);
+        parts.push(rectPath(b.x, b.x + Math.max(1, b.width - 1), y.pos(c.hi), y.pos(c.lo)));
+      }
+    } else {
+      let run: { px: number; cell: BandCell }[] = [];
+      const flush = () => {
+        if (run.length === 1) parts.push(rectPath(run[0].px - LONE_BAND_HALF_WIDTH, run[0].px + LONE_BAND_HALF_WIDTH, y.pos(run[0].cell.hi), y.pos(run[0].cell.lo)));
+        else if (run.length > 1) parts.push(gen(run) ?? '');
+        run = [];
+      };
+      for (const m of mine) {
+        const c = cellOf.get(`${m.line}@${m.xKey}`);
+        if (!c) {
+          flush();
+          continue;
+        }
+        used.push(c);
+        run.push({ px: m.px, cell: c });
+      }
+      flush();
+    }
+    if (used.length) out.push({ line: l.id, d: parts.join(''), cells: used });
+  }
+  return out;
 }
 
 export interface DrawnBar {
@@ -305,6 +371,8 @@ export function buildResultChart(o: {
   onlySeries?: readonly string[];
   /** Grouped bars over a category axis instead of lines. */
   bars?: boolean;
+  /** The engine's seed aggregates of the runs at each end of the stated unknowns' ranges (the band; absent or empty: none). */
+  bandEnds?: readonly SweepAggregates[];
 }): ResultChartModel {
   const { lab, metric, points, geometry: g } = o;
   const run = seriesRun(points).filter((s) => !o.onlySeries || o.onlySeries.includes(s));
@@ -315,8 +383,10 @@ export function buildResultChart(o: {
   const yr: [number, number] = [g.height - g.margin.bottom, g.margin.top];
   const x = makeXScale(lab, values, xr, 44, o.bars === true);
   const marksPaper = paperMarks(metric, lines, o.paper);
+  const cells = o.bandEnds?.length ? bandCells(agg, o.bandEnds.map((e) => placeAggregates(e, metric, lines, points))) : [];
   const yValues: number[] = [];
   for (const a of agg) if (a.max !== null) yValues.push(a.max);
+  for (const c of cells) yValues.push(c.hi);
   for (const p of marksPaper) yValues.push(p.valueRange ? p.valueRange[1] : p.value);
   const y = makeYScale(metric, yValues, yr);
   const marks: DrawnMark[] = agg.map((a) => ({
@@ -386,6 +456,7 @@ export function buildResultChart(o: {
     pointCount: drawn.length,
     seriesIds: lines.filter((l) => drawn.some((m) => m.line === l.id)).map((l) => l.id),
     bars,
+    bands: drawBands(cells, lines, marks, y, bars),
   };
 }
 

@@ -18,6 +18,7 @@ const OVERRIDE_KEYS: Record<SwitchId, string[]> = {
   tx_completion: ['tx_completion_us'],
   interrupt_moderation: ['interrupt_interval_us', 'interrupt_throttle_us'],
   timer_tick: ['timer_hz'],
+  clock_tolerance: ['clock_tolerance_ppm'],
   receive_buffer: ['rmem_max_bytes'],
   host_send_limit: ['host_send_limit_bps'],
   delay_granularity: ['delay_granularity_us'],

@@ -262,6 +262,21 @@ fn mechanisms(d: &mut Dice) -> MechanismOverrides {
     if d.chance(p) {
         m.delay_granularity_us = Some(d.corner(limits::DELAY_GRANULARITY_US));
     }
+    if d.chance(p) {
+        m.nic_ring_descriptors = Some(d.pick(&[0, 1, 256, limits::NIC_RING_DESCRIPTORS.1]));
+    }
+    if d.chance(p) {
+        m.tx_completion_us = Some(d.corner(limits::TX_COMPLETION_US));
+    }
+    if d.chance(p) {
+        m.interrupt_throttle_us = Some(d.corner(limits::INTERRUPT_THROTTLE_US));
+    }
+    if d.chance(p) {
+        m.timer_hz = Some(d.pick(&[0, 100, limits::TIMER_HZ.1]));
+    }
+    if d.chance(p) {
+        m.clock_tolerance_ppm = Some(d.corner(limits::CLOCK_TOLERANCE_PPM));
+    }
     m
 }
 

@@ -111,13 +111,27 @@ pub fn serialisation_ns(bytes: u32, rate_bps: u64) -> u64 {
 
 /// Serialisation times at one rate, with the common frame size's cached
 /// (every data packet has it).
+///
+/// A port whose oscillator runs off its nominal frequency (IEEE 802.3
+/// allows ±100 ppm) sends at `rate_bps · (1 + ppb/10⁹)`. Its frame times
+/// are then whole nanoseconds whose remainders are carried from frame to
+/// frame, so the port's mean rate is exact however small the offset.
 #[derive(Clone, Copy, Debug)]
 pub struct TxTime {
     pub rate_bps: u64,
     pub common_wire_bytes: u32,
-    /// Nanoseconds to send a frame of `common_wire_bytes`.
+    /// Nanoseconds to send a frame of `common_wire_bytes` at the nominal
+    /// rate.
     pub common_ns: u64,
+    /// The port clock's offset from nominal, in parts per billion.
+    clock_ppb: i64,
+    /// What the previous frames' times left over, in units of
+    /// 1 / (rate_bps · (10⁹ + clock_ppb)) ns.
+    carry: u128,
 }
+
+const NS_PER_S: u128 = 1_000_000_000;
+const PPB_ONE: i64 = 1_000_000_000;
 
 impl TxTime {
     pub fn new(rate_bps: u64, common_wire_bytes: u32) -> TxTime {
@@ -125,12 +139,29 @@ impl TxTime {
             rate_bps,
             common_wire_bytes,
             common_ns: serialisation_ns(common_wire_bytes, rate_bps),
+            clock_ppb: 0,
+            carry: 0,
         }
     }
 
-    /// Nanoseconds to send a frame of `wire_bytes`.
+    /// The same port with its clock `ppb` parts per billion fast (or slow,
+    /// if negative).
+    pub fn with_clock_ppb(mut self, ppb: i64) -> TxTime {
+        self.clock_ppb = ppb.clamp(1 - PPB_ONE, PPB_ONE);
+        self.carry = 0;
+        self
+    }
+
+    /// Nanoseconds to send the next frame, of `wire_bytes`. Call once per
+    /// frame sent: an off-nominal clock carries the remainder to the next.
     #[inline]
-    pub fn of(&self, wire_bytes: u32) -> u64 {
+    pub fn of(&mut self, wire_bytes: u32) -> u64 {
+        if self.clock_ppb != 0 {
+            let per_s = self.rate_bps as u128 * (PPB_ONE + self.clock_ppb) as u128;
+            let bits = wire_bytes as u128 * 8 * NS_PER_S * NS_PER_S + self.carry;
+            self.carry = bits % per_s;
+            return (bits / per_s) as u64;
+        }
         if wire_bytes == self.common_wire_bytes {
             self.common_ns
         } else {
@@ -199,6 +230,33 @@ impl<T> DelayLine<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_port_100_ppm_fast_sends_a_million_frames_in_the_exact_mean_time() {
+        // IEEE 802.3's ±100 ppm: 10⁶ frames of 1538 bytes at 1 Gb/s take
+        // 12.304 s nominal, 12.304 / 1.0001 s on a clock 100 ppm fast.
+        let mut fast = TxTime::new(1_000_000_000, 1538).with_clock_ppb(100_000);
+        let mut slow = TxTime::new(1_000_000_000, 1538).with_clock_ppb(-100_000);
+        let (mut fast_ns, mut slow_ns) = (0u64, 0u64);
+        for _ in 0..1_000_000 {
+            fast_ns += fast.of(1538);
+            slow_ns += slow.of(1538);
+        }
+        let exact_fast = 12_304_000_000f64 / 1.0001;
+        let exact_slow = 12_304_000_000f64 / 0.9999;
+        assert!((fast_ns as f64 - exact_fast).abs() <= 1.0, "{fast_ns} vs {exact_fast}");
+        assert!((slow_ns as f64 - exact_slow).abs() <= 1.0, "{slow_ns} vs {exact_slow}");
+        // Single frames differ from nominal by whole nanoseconds at most.
+        assert!((12_302..=12_304).contains(&fast.of(1538)));
+    }
+
+    #[test]
+    fn a_nominal_clock_keeps_the_rounded_up_frame_time() {
+        let mut t = TxTime::new(1_000_000_000, 9038);
+        assert_eq!(t.of(9038), 72_304);
+        assert_eq!(t.of(1538), 12_304);
+        assert_eq!(t.with_clock_ppb(0).of(9038), 72_304);
+    }
 
     #[test]
     fn gigabit_serialisation_of_a_1500_byte_frame_is_12_304_ns() {

@@ -98,6 +98,13 @@ impl Port {
         }
     }
 
+    /// The same port with its transmit clock `ppb` parts per billion off
+    /// nominal (its oscillator's tolerance).
+    pub fn with_clock_ppb(mut self, ppb: i64) -> Port {
+        self.tx = self.tx.with_clock_ppb(ppb);
+        self
+    }
+
     fn cost(&self, f: &Frame) -> u32 {
         match self.ring_size {
             RingSize::Frames(_) => 1,

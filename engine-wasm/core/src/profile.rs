@@ -139,6 +139,11 @@ pub struct Mechanisms {
     /// timers.
     #[serde(default)]
     pub timer_hz: u32,
+    /// Each port's transmit clock (each host's NIC, the bottleneck port)
+    /// runs off nominal by an amount drawn per run, uniform within ± this
+    /// many parts per million; 0: every clock exact.
+    #[serde(default)]
+    pub clock_tolerance_ppm: f64,
 }
 
 /// Single-switch overrides a scenario may carry on top of its profile.
@@ -194,6 +199,9 @@ pub struct MechanismOverrides {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timer_hz: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub clock_tolerance_ppm: Option<f64>,
 }
 
 impl MechanismOverrides {
@@ -228,6 +236,9 @@ impl MechanismOverrides {
                 .interrupt_throttle_us
                 .unwrap_or(base.interrupt_throttle_us),
             timer_hz: self.timer_hz.unwrap_or(base.timer_hz),
+            clock_tolerance_ppm: self
+                .clock_tolerance_ppm
+                .unwrap_or(base.clock_tolerance_ppm),
         }
     }
 
@@ -253,6 +264,9 @@ impl MechanismOverrides {
                 self.interrupt_throttle_us = Some(value.interrupt_throttle_us);
             }
             SwitchId::TimerTick => self.timer_hz = Some(value.timer_hz),
+            SwitchId::ClockTolerance => {
+                self.clock_tolerance_ppm = Some(value.clock_tolerance_ppm)
+            }
             SwitchId::ReceiveBuffer => self.rmem_max_bytes = Some(value.rmem_max_bytes),
             SwitchId::HostSendLimit => self.host_send_limit_bps = Some(value.host_send_limit_bps),
             SwitchId::DelayGranularity => {
@@ -278,13 +292,14 @@ pub enum SwitchId {
     TxCompletion,
     InterruptModeration,
     TimerTick,
+    ClockTolerance,
     ReceiveBuffer,
     HostSendLimit,
     DelayGranularity,
 }
 
 impl SwitchId {
-    pub const ALL: [SwitchId; 13] = [
+    pub const ALL: [SwitchId; 14] = [
         SwitchId::CwndCounting,
         SwitchId::Highspeed,
         SwitchId::Scalable,
@@ -295,6 +310,7 @@ impl SwitchId {
         SwitchId::TxCompletion,
         SwitchId::InterruptModeration,
         SwitchId::TimerTick,
+        SwitchId::ClockTolerance,
         SwitchId::ReceiveBuffer,
         SwitchId::HostSendLimit,
         SwitchId::DelayGranularity,
@@ -319,6 +335,7 @@ impl SwitchId {
                     || a.interrupt_throttle_us != b.interrupt_throttle_us
             }
             SwitchId::TimerTick => a.timer_hz != b.timer_hz,
+            SwitchId::ClockTolerance => a.clock_tolerance_ppm != b.clock_tolerance_ppm,
             SwitchId::ReceiveBuffer => a.rmem_max_bytes != b.rmem_max_bytes,
             SwitchId::HostSendLimit => a.host_send_limit_bps != b.host_send_limit_bps,
             SwitchId::DelayGranularity => a.delay_granularity_us != b.delay_granularity_us,
@@ -398,6 +415,13 @@ impl SwitchId {
                     format!("HZ = {}", m.timer_hz)
                 }
             }
+            SwitchId::ClockTolerance => {
+                if m.clock_tolerance_ppm == 0.0 {
+                    "every clock exact".into()
+                } else {
+                    format!("each port within ±{} ppm", m.clock_tolerance_ppm)
+                }
+            }
             SwitchId::ReceiveBuffer => {
                 if m.rmem_max_bytes == 0 {
                     "window as set".into()
@@ -468,6 +492,7 @@ pub const SAWTOOTH_1: Mechanisms = Mechanisms {
     tx_completion_us: 0.0,
     interrupt_throttle_us: 0.0,
     timer_hz: 0,
+    clock_tolerance_ppm: 0.0,
 };
 
 /// The Sandia hosts of seed 000 (Linux 2.4, e1000); the sources of each
@@ -489,6 +514,7 @@ const LINUX_2_4: Mechanisms = Mechanisms {
     tx_completion_us: 65.536,
     interrupt_throttle_us: 124.928,
     timer_hz: 100,
+    clock_tolerance_ppm: 100.0,
 };
 
 /// The profile id version-1 scenarios migrate to.
@@ -537,6 +563,7 @@ pub static PROFILES: &[Profile] = &[
             tx_completion_us: 0.0,
             interrupt_throttle_us: 0.0,
             timer_hz: 250,
+            clock_tolerance_ppm: 100.0,
         },
     },
     Profile {
@@ -560,6 +587,7 @@ pub static PROFILES: &[Profile] = &[
             tx_completion_us: 0.0,
             interrupt_throttle_us: 0.0,
             timer_hz: 0,
+            clock_tolerance_ppm: 0.0,
         },
     },
     Profile {
@@ -589,6 +617,7 @@ pub static PROFILES: &[Profile] = &[
             tx_completion_us: 0.0,
             interrupt_throttle_us: 0.0,
             timer_hz: 0,
+            clock_tolerance_ppm: 0.0,
         },
     },
     Profile {
@@ -786,7 +815,7 @@ pub static SWITCHES: &[SwitchInfo] = &[
     SwitchInfo {
         id: SwitchId::TimerTick,
         name: "Timer tick (HZ)",
-        explanation: "Kernel timers (retransmission, delayed ACK) expire only on the timer tick, and each host's ticks and interrupt throttle start at their own phase, drawn from the run's seed: unsynchronised clocks are why repeated runs differ. 'Exact' keeps every timer to the nanosecond and every run of a seed identical to the others.",
+        explanation: "Kernel timers (retransmission, delayed ACK) expire only on the timer tick, and each host's ticks and interrupt throttle start at their own phase, drawn from the run's seed: unsynchronised clocks are why repeated runs differ. 'Exact' keeps every timer to the nanosecond.",
         sources: &[
             ("linux-2.4", "HZ = 100: 2.4 include/asm-i386/param.h (#define HZ 100). The phases of each host's tick and ITR are uniform over one period: the hosts' clocks are independent free-running oscillators and no source gives a relation between them."),
             ("linux-2.4-ixgb", "HZ = 100, as linux-2.4 (a 2.4 i386 kernel; the client's Opteron may have run an x86-64 build, whose 2.4 HZ is not verified)."),
@@ -794,6 +823,20 @@ pub static SWITCHES: &[SwitchInfo] = &[
             ("ns-2", "Exact: ns-2's timers are event-driven (its TCP's tcp_tick_ granularity applies to RTT estimation, not modelled here)."),
             ("nist", "Exact: not described in Mills et al. (NIST)."),
             ("linux-6", "Exact: the plain default (high-resolution timers; TCP timers run from jiffies at HZ 250–1000)."),
+            ("sawtooth-1", "Exact (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::ClockTolerance,
+        name: "Clock tolerance",
+        explanation: "Every Ethernet port sends from its own crystal, which the standard lets run up to 100 ppm fast or slow. Each run draws each port's offset (each host's NIC, the bottleneck port) from its seed, so a host and the link downstream of it never keep exactly the same pace and repeated runs drift apart as real ones do. 'Every clock exact' gives all ports the nominal rate and every seed the same pacing.",
+        sources: &[
+            ("linux-2.4", "±100 ppm, uniform per port: IEEE 802.3 clause 38 (1000BASE-SX/LX: 1.25 GBd ± 100 ppm) and clause 40 (1000BASE-T: 125 MHz ± 0.01 %); Long (Sandia, 2003) names PRO/1000 cards without saying fibre or copper, and both allow the same tolerance. Which end of a 1000BASE-T link is clock master is not stated, so each port draws its own offset. The hosts' timer ticks and the NICs' interrupt timers keep their nominal periods (their oscillators' tolerances are not in the standard)."),
+            ("linux-2.4-ixgb", "±100 ppm, as linux-2.4: IEEE 802.3 clause 52 gives the 10 Gb/s PMDs (10GBASE-S/L/E) 10.3125 GBd ± 100 ppm."),
+            ("linux-2.6.22", "±100 ppm: IEEE 802.3 clauses 38 and 40 (Gigabit Ethernet), whatever NIC Bateman et al. (2008) used."),
+            ("ns-2", "Exact: a simulator's links run at their nominal rate."),
+            ("nist", "Exact: a simulator's links run at their nominal rate."),
+            ("linux-6", "Exact: the plain default, for free play."),
             ("sawtooth-1", "Exact (the engine before profiles)."),
         ],
     },

@@ -296,6 +296,13 @@ pub mod limits {
     pub const INTERRUPT_INTERVAL_US: (f64, f64) = (0.0, 100_000.0);
     pub const RMEM_MAX_BYTES: (u32, u32) = (65_536, 1_073_741_824);
     pub const DELAY_GRANULARITY_US: (f64, f64) = (0.0, 100_000.0);
+    pub const NIC_RING_DESCRIPTORS: (u32, u32) = (0, 65_536);
+    pub const TX_COMPLETION_US: (f64, f64) = (0.0, 100_000.0);
+    pub const INTERRUPT_THROTTLE_US: (f64, f64) = (0.0, 100_000.0);
+    /// The kernel's HZ (0: exact timers); Linux builds used 100–1000.
+    pub const TIMER_HZ: (u32, u32) = (0, 10_000);
+    /// Ethernet allows ±100 ppm; up to ±0.1 % for play.
+    pub const CLOCK_TOLERANCE_PPM: (f64, f64) = (0.0, 1000.0);
     /// CoDel's and FQ-CoDel's TARGET and INTERVAL.
     pub const CODEL_TARGET_MS: (f64, f64) = (0.001, 1000.0);
     pub const CODEL_INTERVAL_MS: (f64, f64) = (0.1, 10_000.0);
@@ -483,6 +490,36 @@ impl Scenario {
                 x,
                 DELAY_GRANULARITY_US,
                 "µs",
+            );
+        }
+        if let Some(x) = m.nic_ring_descriptors {
+            v.range_u(
+                "mechanisms.nic_ring_descriptors",
+                x,
+                NIC_RING_DESCRIPTORS,
+                "descriptors (0: the ring counted in packets)",
+            );
+        }
+        if let Some(x) = m.tx_completion_us {
+            v.range_f("mechanisms.tx_completion_us", x, TX_COMPLETION_US, "µs");
+        }
+        if let Some(x) = m.interrupt_throttle_us {
+            v.range_f(
+                "mechanisms.interrupt_throttle_us",
+                x,
+                INTERRUPT_THROTTLE_US,
+                "µs",
+            );
+        }
+        if let Some(x) = m.timer_hz {
+            v.range_u("mechanisms.timer_hz", x, TIMER_HZ, "Hz (0: exact timers)");
+        }
+        if let Some(x) = m.clock_tolerance_ppm {
+            v.range_f(
+                "mechanisms.clock_tolerance_ppm",
+                x,
+                CLOCK_TOLERANCE_PPM,
+                "ppm",
             );
         }
         v.range_u(
@@ -789,6 +826,30 @@ impl Validator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_mechanism_overrides_out_of_range_are_named() {
+        let mut s = Scenario::default_scenario();
+        s.mechanisms.tx_completion_us = Some(-5.0);
+        s.mechanisms.interrupt_throttle_us = Some(f64::NAN);
+        s.mechanisms.timer_hz = Some(2_000_000_000);
+        s.mechanisms.nic_ring_descriptors = Some(70_000);
+        s.mechanisms.clock_tolerance_ppm = Some(1e6);
+        let fields: Vec<String> = s.validate().into_iter().map(|e| e.field).collect();
+        for f in [
+            "mechanisms.tx_completion_us",
+            "mechanisms.interrupt_throttle_us",
+            "mechanisms.timer_hz",
+            "mechanisms.nic_ring_descriptors",
+            "mechanisms.clock_tolerance_ppm",
+        ] {
+            assert!(fields.iter().any(|x| x == f), "{f} not named in {fields:?}");
+        }
+        s.mechanisms = Default::default();
+        s.mechanisms.clock_tolerance_ppm = Some(100.0);
+        s.mechanisms.timer_hz = Some(1000);
+        assert!(s.validate().is_empty(), "{:?}", s.validate());
+    }
 
     #[test]
     fn default_scenario_is_valid_and_round_trips() {

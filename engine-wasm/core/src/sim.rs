@@ -274,8 +274,19 @@ impl Simulation {
         // (only when the profile models them, so other runs' random
         // streams are unchanged).
         let clocks_drift = mech.timer_hz > 0 || mech.interrupt_throttle_us > 0.0;
-        let mut phase = || if clocks_drift { rng.uniform() } else { 0.0 };
-        let receiver_clock = TickClock::new(mech.timer_hz, phase());
+        let phase = |rng: &mut Rng| if clocks_drift { rng.uniform() } else { 0.0 };
+        // Each port's transmit clock off nominal within the profile's
+        // tolerance (IEEE 802.3: ±100 ppm), drawn after the phases and only
+        // when the profile models it.
+        let tolerance_ppb = mech.clock_tolerance_ppm * 1e3;
+        let clock_ppb = |rng: &mut Rng| {
+            if tolerance_ppb > 0.0 {
+                ((2.0 * rng.uniform() - 1.0) * tolerance_ppb).round() as i64
+            } else {
+                0
+            }
+        };
+        let receiver_clock = TickClock::new(mech.timer_hz, phase(&mut rng));
         let skb = if mech.nic_ring_descriptors > 0 {
             SkbLayout::linux_2_4(mss, crate::nic::I686_CACHE_LINE_BYTES)
         } else {
@@ -350,8 +361,9 @@ impl Simulation {
             } else {
                 host.nic_bps
             };
-            let clock = TickClock::new(mech.timer_hz, phase());
-            let throttle_phase = phase();
+            let clock = TickClock::new(mech.timer_hz, phase(&mut rng));
+            let throttle_phase = phase(&mut rng);
+            let nic_clock_ppb = clock_ppb(&mut rng);
             hosts.push(HostState {
                 port: Port::new(
                     rate_bps as u64,
@@ -359,7 +371,8 @@ impl Simulation {
                     ring_size,
                     mech.tx_completion_us > 0.0,
                     wire_bytes,
-                ),
+                )
+                .with_clock_ppb(nic_clock_ppb),
                 irq: HostInterrupt::new(
                     us_to_ns(mech.interrupt_interval_us),
                     us_to_ns(mech.tx_completion_us),
@@ -370,6 +383,8 @@ impl Simulation {
                 clock,
             });
         }
+        let mut bottleneck = bottleneck;
+        bottleneck.set_clock_ppb(clock_ppb(&mut rng));
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
         events.push(sample_interval_ns.min(end_ns), Event::Sample);
         let probe = s.probe.as_ref().map(|p| {

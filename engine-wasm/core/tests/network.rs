@@ -389,3 +389,32 @@ fn state_changes_are_logged() {
     assert_eq!(n(EventKind::EnteredRecovery), sum.flows[0].fast_retransmits);
     assert!(n(EventKind::EnteredOpen) >= n(EventKind::EnteredRecovery) - 1);
 }
+
+/// IEEE 802.3 lets each port's clock run up to ±100 ppm off nominal
+/// (docs/profiles.md, "Clock tolerance"). A flow that fills its NIC with no
+/// delay is paced by the slower of its NIC and the bottleneck port, so its
+/// throughput moves from seed to seed, never by more than the tolerance
+/// (plus the 1-s edge effects of the measurement), and with exact clocks
+/// every seed gives the same number.
+#[test]
+fn port_clocks_within_100_ppm_make_seeds_differ_by_at_most_the_tolerance() {
+    let run = |seed: u32, ppm: f64| {
+        let mut s = back_to_back(0.0, 4 << 20, 1000);
+        s.profile = "linux-2.4".into();
+        s.mechanisms.clock_tolerance_ppm = Some(ppm);
+        s.seed = seed;
+        s.duration_ms = 3000.0;
+        Simulation::new(&s).unwrap().run_to_end().total_throughput_bps
+    };
+    let exact: Vec<f64> = (1..=6).map(|seed| run(seed, 0.0)).collect();
+    assert!(exact.iter().all(|&t| t == exact[0]), "exact clocks: {exact:?}");
+    let drawn: Vec<f64> = (1..=6).map(|seed| run(seed, 100.0)).collect();
+    for &t in &drawn {
+        let off = t / exact[0] - 1.0;
+        assert!(off.abs() <= 100e-6 + 1e-5, "{off:e} beyond the tolerance");
+    }
+    let mut distinct = drawn.clone();
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    assert!(distinct.len() >= 4, "seeds should pace differently: {drawn:?}");
+}

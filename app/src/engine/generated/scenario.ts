@@ -139,7 +139,7 @@ size_bytes?: number, };
 /**
  * Single-switch overrides a scenario may carry on top of its profile.
  */
-export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, };
+export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, };
 
 /**
  * Every switch, fully resolved.
@@ -199,7 +199,13 @@ interrupt_throttle_us: number,
  * expire on ticks, each host's ticks at its own phase; 0: exact
  * timers.
  */
-timer_hz: number, };
+timer_hz: number, 
+/**
+ * Each port's transmit clock (each host's NIC, the bottleneck port)
+ * runs off nominal by an amount drawn per run, uniform within ± this
+ * many parts per million; 0: every clock exact.
+ */
+clock_tolerance_ppm: number, };
 
 /**
  * How the window comes down during fast recovery.

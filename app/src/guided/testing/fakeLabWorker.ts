@@ -55,8 +55,12 @@ export function fakeResult(lab: string, index: number): PointResult {
 
 const FAKE_SCENARIO = { hosts: [{ nic_bps: 1e9, flows: [] }], bottleneck: { rate_bps: 1e9 }, mtu_bytes: 9000, duration_ms: 1000 };
 
-/** A fake engine whose point `index` measures 100 + index Mb/s; `trapAt` points trap. */
-export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): LabEngine {
+/**
+ * A fake engine whose point `index` measures 100 + index Mb/s (+100 per
+ * ablation variant index); `trapAt` points trap; `unknown` adds a stated
+ * unknown's two range ends as variants 2 and 3.
+ */
+export function fakeLabEngine(o: { points?: number; trapAt?: number[]; unknown?: boolean } = {}): LabEngine {
   const n = o.points ?? 10;
   return {
     labs_json: () => JSON.stringify({ version: 1, labs: [] }),
@@ -96,6 +100,17 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[] } = {}): L
       JSON.stringify([
         { index: 0, switch: null, label: 'fake as a whole', profile_value: '', turned_back_to: '', overrides: {} },
         { index: 1, switch: 'nic_ring', label: 'NIC transmit ring', profile_value: '128 packets', turned_back_to: 'none', overrides: { nic_ring_pkts: 0 } },
+        ...(o.unknown
+          ? [295, 417].map((value, k) => ({
+              index: 2 + k,
+              switch: null,
+              label: `the switch's egress buffer at the ${k ? 'high' : 'low'} end of its plausible range`,
+              profile_value: '116 (assumed)',
+              turned_back_to: String(value),
+              overrides: {},
+              unknown: { id: 'switch-buffer', value },
+            }))
+          : []),
       ]),
     run_ablation_point_json: (lab, _quick, variant, index) => {
       if (index >= n) throw new Error(`lab ${lab} has ${n} points, not ${index + 1}`);

@@ -178,6 +178,12 @@ impl Bottleneck {
         }
     }
 
+    /// The port's clock runs `ppb` parts per billion off nominal (its
+    /// oscillator's tolerance).
+    pub fn set_clock_ppb(&mut self, ppb: i64) {
+        self.tx = self.tx.with_clock_ppb(ppb);
+    }
+
     /// Frames waiting, not counting the one on the wire.
     pub fn waiting_pkts(&self) -> usize {
         match &self.discipline {

@@ -41,9 +41,9 @@ pub struct Lab {
     pub seeds: Vec<u32>,
     /// Each flow after the first starts up to this much later, by an
     /// amount fixed by the seed: the start-up jitter of real runs (flows
-    /// started by hand or by script). The profiles' clock phases (timer
-    /// ticks, interrupt throttle) are the only other run-to-run difference,
-    /// and they change nothing in a run where no timer fires.
+    /// started by hand or by script). The profiles' clocks (timer-tick and
+    /// interrupt phases, each port's offset within Ethernet's ±100 ppm)
+    /// are the only other run-to-run difference.
     #[serde(default)]
     pub start_jitter_ms: f64,
     /// Measure throughput over this window only (from 1-s samples) instead
