@@ -244,8 +244,14 @@ mod tests {
         }
         let exact_fast = 12_304_000_000f64 / 1.0001;
         let exact_slow = 12_304_000_000f64 / 0.9999;
-        assert!((fast_ns as f64 - exact_fast).abs() <= 1.0, "{fast_ns} vs {exact_fast}");
-        assert!((slow_ns as f64 - exact_slow).abs() <= 1.0, "{slow_ns} vs {exact_slow}");
+        assert!(
+            (fast_ns as f64 - exact_fast).abs() <= 1.0,
+            "{fast_ns} vs {exact_fast}"
+        );
+        assert!(
+            (slow_ns as f64 - exact_slow).abs() <= 1.0,
+            "{slow_ns} vs {exact_slow}"
+        );
         // Single frames differ from nominal by whole nanoseconds at most.
         assert!((12_302..=12_304).contains(&fast.of(1538)));
     }

@@ -236,9 +236,7 @@ impl MechanismOverrides {
                 .interrupt_throttle_us
                 .unwrap_or(base.interrupt_throttle_us),
             timer_hz: self.timer_hz.unwrap_or(base.timer_hz),
-            clock_tolerance_ppm: self
-                .clock_tolerance_ppm
-                .unwrap_or(base.clock_tolerance_ppm),
+            clock_tolerance_ppm: self.clock_tolerance_ppm.unwrap_or(base.clock_tolerance_ppm),
         }
     }
 
@@ -264,9 +262,7 @@ impl MechanismOverrides {
                 self.interrupt_throttle_us = Some(value.interrupt_throttle_us);
             }
             SwitchId::TimerTick => self.timer_hz = Some(value.timer_hz),
-            SwitchId::ClockTolerance => {
-                self.clock_tolerance_ppm = Some(value.clock_tolerance_ppm)
-            }
+            SwitchId::ClockTolerance => self.clock_tolerance_ppm = Some(value.clock_tolerance_ppm),
             SwitchId::ReceiveBuffer => self.rmem_max_bytes = Some(value.rmem_max_bytes),
             SwitchId::HostSendLimit => self.host_send_limit_bps = Some(value.host_send_limit_bps),
             SwitchId::DelayGranularity => {

@@ -485,16 +485,30 @@ fn lab06_two_scalable_flows_lose_throughput_with_txqueuelen_250() {
     let l = lab("txqueuelen-two-to-one").unwrap();
     header(l);
     let seeds: Vec<u32> = (1..=10).collect();
-    let rs = run_jobs(l, &grid(&["sc-sc-q100", "sc-sc-q250"], &[16.0 * MB], &seeds), |_| {});
+    let rs = run_jobs(
+        l,
+        &grid(&["sc-sc-q100", "sc-sc-q250"], &[16.0 * MB], &seeds),
+        |_| {},
+    );
     let t = |s: &str| mean(&rs, s, None, total);
     let local = |s: &str| mean(&rs, s, None, |r| r.local_congestion_events as f64);
     say!(l,
         "sc-sc at 16 MB: combined {:.0} -> {:.0} Mb/s (paper 897 -> 886); local back-offs {:.1} -> {:.1}",
         t("sc-sc-q100"), t("sc-sc-q250"), local("sc-sc-q100"), local("sc-sc-q250")
     );
-    assert!(local("sc-sc-q100") > 0.0, "no local back-off at txqueuelen 100");
-    assert_eq!(local("sc-sc-q250"), 0.0, "local back-offs at txqueuelen 250");
-    assert!(t("sc-sc-q250") < t("sc-sc-q100"), "txqueuelen 250 should cost the Scalable pair");
+    assert!(
+        local("sc-sc-q100") > 0.0,
+        "no local back-off at txqueuelen 100"
+    );
+    assert_eq!(
+        local("sc-sc-q250"),
+        0.0,
+        "local back-offs at txqueuelen 250"
+    );
+    assert!(
+        t("sc-sc-q250") < t("sc-sc-q100"),
+        "txqueuelen 250 should cost the Scalable pair"
+    );
 }
 
 /// Seed 000 Fig. 32-37, 41-44: a longer interface queue (250) lowers two
@@ -524,7 +538,11 @@ fn known_gap_lab06_txqueuelen_changes_nothing_without_scalable() {
         .flat_map(|(p, _)| [format!("{p}-q100"), format!("{p}-q250")])
         .collect();
     let series: Vec<&str> = names.iter().map(String::as_str).collect();
-    let rs = run_jobs(l, &grid(&series, &[4.0 * MB, 16.0 * MB], &[1, 2, 3, 4]), |_| {});
+    let rs = run_jobs(
+        l,
+        &grid(&series, &[4.0 * MB, 16.0 * MB], &[1, 2, 3, 4]),
+        |_| {},
+    );
     let t = |s: &str| mean(&rs, s, None, total);
     let drops = |s: &str| mean(&rs, s, None, |r| r.drops as f64);
     let local = |s: &str| mean(&rs, s, None, |r| r.local_congestion_events as f64);

@@ -404,10 +404,16 @@ fn port_clocks_within_100_ppm_make_seeds_differ_by_at_most_the_tolerance() {
         s.mechanisms.clock_tolerance_ppm = Some(ppm);
         s.seed = seed;
         s.duration_ms = 3000.0;
-        Simulation::new(&s).unwrap().run_to_end().total_throughput_bps
+        Simulation::new(&s)
+            .unwrap()
+            .run_to_end()
+            .total_throughput_bps
     };
     let exact: Vec<f64> = (1..=6).map(|seed| run(seed, 0.0)).collect();
-    assert!(exact.iter().all(|&t| t == exact[0]), "exact clocks: {exact:?}");
+    assert!(
+        exact.iter().all(|&t| t == exact[0]),
+        "exact clocks: {exact:?}"
+    );
     let drawn: Vec<f64> = (1..=6).map(|seed| run(seed, 100.0)).collect();
     for &t in &drawn {
         let off = t / exact[0] - 1.0;
@@ -416,5 +422,8 @@ fn port_clocks_within_100_ppm_make_seeds_differ_by_at_most_the_tolerance() {
     let mut distinct = drawn.clone();
     distinct.sort_by(f64::total_cmp);
     distinct.dedup();
-    assert!(distinct.len() >= 4, "seeds should pace differently: {drawn:?}");
+    assert!(
+        distinct.len() >= 4,
+        "seeds should pace differently: {drawn:?}"
+    );
 }
