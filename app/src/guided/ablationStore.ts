@@ -7,10 +7,11 @@
 import { engineErrorText } from '../engine/errors';
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
 import type { PointResult } from '../engine/generated/labs';
-import type { SweepHandle, SweepPool } from './pool';
+import type { SweepPool } from './pool';
 import { pointCost } from './progress';
 import type { LabService } from './service';
 import { runVariantSweep } from './variantSweep';
+import { VariantRunStore } from './variantStore';
 
 export type AblationState = 'idle' | 'loading' | 'running' | 'done' | 'cancelled' | 'error';
 
@@ -34,30 +35,13 @@ export interface AblationDeps {
   pool: SweepPool;
 }
 
-export class AblationStore {
-  private snap: AblationSnapshot = { state: 'idle', variants: [], rows: [], current: null, done: 0, total: 0, failed: 0, message: null };
-  private listeners = new Set<() => void>();
-  private handle: SweepHandle | null = null;
-  private stopped = false;
-  private disposed = false;
-
+export class AblationStore extends VariantRunStore<AblationSnapshot> {
   constructor(
     private readonly lab: string,
     private readonly quick: boolean,
     private readonly deps: AblationDeps,
-  ) {}
-
-  getSnapshot = (): AblationSnapshot => this.snap;
-
-  subscribe = (l: () => void): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
-  };
-
-  private set(patch: Partial<AblationSnapshot>): void {
-    if (this.disposed) return;
-    this.snap = { ...this.snap, ...patch };
-    for (const l of this.listeners) l();
+  ) {
+    super({ state: 'idle', variants: [], rows: [], current: null, done: 0, total: 0, failed: 0, message: null });
   }
 
   /** Fetch the variants (cheap; no runs). */
@@ -123,14 +107,4 @@ export class AblationStore {
     return null;
   }
 
-  cancel(): void {
-    this.stopped = true;
-    this.handle?.cancel();
-  }
-
-  dispose(): void {
-    this.cancel();
-    this.disposed = true;
-    this.listeners.clear();
-  }
 }

@@ -8,11 +8,12 @@
 import { engineErrorText } from '../engine/errors';
 import type { AblationVariant } from '../engine/generated/ablation';
 import type { Lab, PointResult, SweepAggregates } from '../engine/generated/labs';
-import type { SweepHandle, SweepPool } from './pool';
+import type { SweepPool } from './pool';
 import { aggregateMetrics } from './presentation';
 import { pointCost } from './progress';
 import type { LabService } from './service';
 import { runVariantSweep } from './variantSweep';
+import { VariantRunStore } from './variantStore';
 
 export type BandState = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
 
@@ -51,30 +52,13 @@ export function bandEnds(variants: readonly AblationVariant[]): BandEnd[] {
   return variants.flatMap((v) => (v.unknown ? [{ variant: v.index, unknown: v.unknown.id, value: v.unknown.value, results: null, aggregates: null }] : []));
 }
 
-export class BandStore {
-  private snap: BandSnapshot = { state: 'idle', ends: [], current: null, done: 0, total: 0, failed: 0, message: null };
-  private listeners = new Set<() => void>();
-  private handle: SweepHandle | null = null;
-  private stopped = false;
-  private disposed = false;
-
+export class BandStore extends VariantRunStore<BandSnapshot> {
   constructor(
     private readonly lab: Lab,
     private readonly quick: boolean,
     private readonly deps: BandDeps,
-  ) {}
-
-  getSnapshot = (): BandSnapshot => this.snap;
-
-  subscribe = (l: () => void): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
-  };
-
-  private set(patch: Partial<BandSnapshot>): void {
-    if (this.disposed) return;
-    this.snap = { ...this.snap, ...patch };
-    for (const l of this.listeners) l();
+  ) {
+    super({ state: 'idle', ends: [], current: null, done: 0, total: 0, failed: 0, message: null });
   }
 
   /** Run every end of every unknown's range that has not finished yet, one after another. */
@@ -142,14 +126,4 @@ export class BandStore {
     }
   }
 
-  cancel(): void {
-    this.stopped = true;
-    this.handle?.cancel();
-  }
-
-  dispose(): void {
-    this.cancel();
-    this.disposed = true;
-    this.listeners.clear();
-  }
 }

@@ -253,7 +253,7 @@ impl Simulation {
         let end_ns = ms_to_ns(s.duration_ms);
         let one_way_ns = ms_to_ns(s.rtt_ms) / 2;
         let flow_count: usize = s.hosts.iter().map(|h| h.flows.len()).sum();
-        let bottleneck = Bottleneck::new(
+        let mut bottleneck = Bottleneck::new(
             &s.bottleneck.aqm,
             s.bottleneck.rate_bps as u64,
             s.bottleneck.buffer_pkts as usize,
@@ -383,7 +383,6 @@ impl Simulation {
                 clock,
             });
         }
-        let mut bottleneck = bottleneck;
         bottleneck.set_clock_ppb(clock_ppb(&mut rng));
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
         events.push(sample_interval_ns.min(end_ns), Event::Sample);
