@@ -167,15 +167,16 @@ test('type grows with the frame', async ({ page }) => {
   expect(large).toBeGreaterThan(small * 1.5);
 });
 
-test('frame= lays the page out in the frame it was made for, centred in a larger window', async ({ page }) => {
+test('frame= keeps the shape the embed was made for, scaled up to a larger window and centred', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('./?v=2&alg=reno&dur=2&seed=1&embed=1&charts=cwnd,throughput&frame=960x540');
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
   await expect(page.locator('html')).toHaveAttribute('data-fit-columns', /\d/);
   const app = (await page.locator('.app').boundingBox())!;
-  expect([Math.round(app.width), Math.round(app.height)]).toEqual([960, 540]);
-  expect(Math.round(app.x)).toBe(160);
-  expect(Math.round(app.y)).toBe(180);
+  // 960×540 scaled by 4/3 fills the width; the spare height is split above and below.
+  expect([Math.round(app.width), Math.round(app.height)]).toEqual([1280, 720]);
+  expect(Math.round(app.x)).toBe(0);
+  expect(Math.round(app.y)).toBe(90);
   const r = await measure(page);
   const frame: R = { x: app.x, y: app.y, w: app.width, h: app.height };
   for (const c of r.charts) expect(inside(c.box, frame), `${c.id} inside the frame`).toBe(true);

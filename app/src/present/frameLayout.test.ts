@@ -87,9 +87,11 @@ describe('placeControls', () => {
 });
 
 describe('frameBox and fitLayout', () => {
-  it('uses the window, or the frame asked for shrunk to the window keeping its shape', () => {
+  it('uses the window, or the frame asked for scaled to the window keeping its shape, up and down', () => {
     expect(frameBox({ width: 800, height: 600 }, null)).toEqual({ width: 800, height: 600 });
-    expect(frameBox({ width: 1920, height: 1080 }, { width: 1280, height: 720 })).toEqual({ width: 1280, height: 720 });
+    expect(frameBox({ width: 1280, height: 720 }, { width: 1280, height: 720 })).toEqual({ width: 1280, height: 720 });
+    expect(frameBox({ width: 1920, height: 1080 }, { width: 1280, height: 720 })).toEqual({ width: 1920, height: 1080 });
+    expect(frameBox({ width: 2560, height: 1600 }, { width: 1280, height: 720 })).toEqual({ width: 2560, height: 1440 });
     expect(frameBox({ width: 640, height: 720 }, { width: 1280, height: 720 })).toEqual({ width: 640, height: 360 });
   });
 

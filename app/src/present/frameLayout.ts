@@ -136,11 +136,12 @@ export function chooseGrid({ area, charts, gap, fontPx }: GridInput): Grid {
 /**
  * The box a fitted view lays itself out in: the window, or with a frame
  * size asked for (frame=WxH, the size of the iframe an embed was made for),
- * that size, shrunk to the window keeping its shape.
+ * that shape scaled to the largest box the window holds, up as well as
+ * down, so a 1280×720 embed fills a 1920×1080 screen as it fills its frame.
  */
 export function frameBox(window: Size, frame: Size | null): Size {
   if (!frame) return { width: window.width, height: window.height };
-  const k = Math.min(1, window.width / frame.width, window.height / frame.height);
+  const k = Math.min(window.width / frame.width, window.height / frame.height);
   return { width: Math.floor(frame.width * k), height: Math.floor(frame.height * k) };
 }
 
