@@ -102,74 +102,46 @@ fn every_lab_says_what_its_quick_runs_show() {
     }
 }
 
-#[test]
-fn lab01_claims_hold_at_quick_scale() {
-    assert_claims_hold("back-to-back", Scale::Quick);
+/// One test per lab (a failure names its lab), and the list of labs they
+/// cover, which must be every lab in labs.json: a new lab fails
+/// `every_lab_has_its_claims_test` until it is added here.
+macro_rules! quick_claims_tests {
+    ($($name:ident => $id:literal,)*) => {
+        const REGISTERED: &[&str] = &[$($id),*];
+        $(
+            #[test]
+            fn $name() {
+                assert_claims_hold($id, Scale::Quick);
+            }
+        )*
+    };
+}
+
+quick_claims_tests! {
+    lab01_claims_hold_at_quick_scale => "back-to-back",
+    lab02_claims_hold_at_quick_scale => "back-to-back-30ms",
+    lab03_claims_hold_at_quick_scale => "txqueuelen",
+    lab04_claims_hold_at_quick_scale => "two-to-one",
+    lab05_claims_hold_at_quick_scale => "scalable-ab",
+    lab06_claims_hold_at_quick_scale => "txqueuelen-two-to-one",
+    lab07_claims_hold_at_quick_scale => "parallel-streams",
+    lab08_claims_hold_at_quick_scale => "ten-into-one",
+    lab09_claims_hold_at_quick_scale => "rtt-fairness",
+    lab10_claims_hold_at_quick_scale => "highspeed-many-flows",
+    lab11_claims_hold_at_quick_scale => "low-ssthresh",
+    lab12_claims_hold_at_quick_scale => "bufferbloat-aqm",
+    lab13_claims_hold_at_quick_scale => "bbr-vs-cubic",
+    lab14_claims_hold_at_quick_scale => "dctcp-threshold",
 }
 
 #[test]
-fn lab02_claims_hold_at_quick_scale() {
-    assert_claims_hold("back-to-back-30ms", Scale::Quick);
-}
-
-#[test]
-fn lab03_claims_hold_at_quick_scale() {
-    assert_claims_hold("txqueuelen", Scale::Quick);
-}
-
-#[test]
-fn lab04_claims_hold_at_quick_scale() {
-    assert_claims_hold("two-to-one", Scale::Quick);
-}
-
-#[test]
-fn lab05_claims_hold_at_quick_scale() {
-    assert_claims_hold("scalable-ab", Scale::Quick);
-}
-
-#[test]
-fn lab06_claims_hold_at_quick_scale() {
-    assert_claims_hold("txqueuelen-two-to-one", Scale::Quick);
-}
-
-#[test]
-fn lab07_claims_hold_at_quick_scale() {
-    assert_claims_hold("parallel-streams", Scale::Quick);
-}
-
-#[test]
-fn lab08_claims_hold_at_quick_scale() {
-    assert_claims_hold("ten-into-one", Scale::Quick);
-}
-
-#[test]
-fn lab09_claims_hold_at_quick_scale() {
-    assert_claims_hold("rtt-fairness", Scale::Quick);
-}
-
-#[test]
-fn lab10_claims_hold_at_quick_scale() {
-    assert_claims_hold("highspeed-many-flows", Scale::Quick);
-}
-
-#[test]
-fn lab11_claims_hold_at_quick_scale() {
-    assert_claims_hold("low-ssthresh", Scale::Quick);
-}
-
-#[test]
-fn lab12_claims_hold_at_quick_scale() {
-    assert_claims_hold("bufferbloat-aqm", Scale::Quick);
-}
-
-#[test]
-fn lab13_claims_hold_at_quick_scale() {
-    assert_claims_hold("bbr-vs-cubic", Scale::Quick);
-}
-
-#[test]
-fn lab14_claims_hold_at_quick_scale() {
-    assert_claims_hold("dctcp-threshold", Scale::Quick);
+fn every_lab_has_its_claims_test() {
+    let ids: Vec<&str> = labs().labs.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(
+        REGISTERED,
+        ids.as_slice(),
+        "register each lab in quick_claims_tests!, in labs.json's order"
+    );
 }
 
 /// The faithful scale: hours of simulated time (tens of minutes in
