@@ -90,13 +90,10 @@ pub fn lab(id: &str) -> Option<&'static Lab> {
     labs().labs.iter().find(|l| l.id == id)
 }
 
-/// How reports name a source: "seed 000" for one of the SPEC's seed papers
-/// (`../shared/seeds`), the catalogue's short citation for any other
-/// publication (an RFC, a later paper), whose `file` is empty.
+/// How reports name a source: the paper catalogue's short citation
+/// ("Long (Sandia, 2003)", "RFC 8033"; docs/papers.md), the id itself for a
+/// source the catalogue lacks.
 pub fn source_name(id: &str) -> String {
-    if id.len() == 3 && id.bytes().all(|b| b.is_ascii_digit()) {
-        return format!("seed {id}");
-    }
     paper()
         .papers
         .iter()
