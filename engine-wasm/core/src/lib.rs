@@ -1,5 +1,5 @@
 //! Sawtooth's simulation core: a pure, deterministic, packet-level model of
-//! TCP senders sharing a bottleneck (see `shared/SPEC.md`). No I/O, no clock
+//! TCP senders sharing a bottleneck (the papers it reproduces: docs/papers.md). No I/O, no clock
 //! reads, no unsafe code: time is integer nanoseconds passed through events.
 #![forbid(unsafe_code)]
 
@@ -22,6 +22,7 @@ pub mod sim_claims;
 pub mod strict_json;
 pub mod summary;
 pub mod tcp;
+mod units;
 
 pub use scenario::{Scenario, ValidationError};
 pub use sim::Simulation;

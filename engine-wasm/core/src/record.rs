@@ -2,6 +2,15 @@
 //! congestion events. Columns only grow, so a caller can read new rows from
 //! a cursor while the run continues.
 
+/// One round trip of the latency probe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeSample {
+    /// When the probe left the probe host.
+    pub sent_ns: u64,
+    /// When its echo reply came back, less `sent_ns`.
+    pub rtt_ns: u64,
+}
+
 /// Kinds of event marked on the time axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]

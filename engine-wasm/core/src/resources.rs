@@ -7,7 +7,7 @@ pub mod traffic;
 
 use crate::record::{RecordedEvent, FLOW_COLUMNS, MAX_STORED_EVENTS};
 use crate::scenario::Scenario;
-use crate::sim::ms_to_ns;
+use crate::units::ms_to_ns;
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -122,8 +122,8 @@ pub fn probes(s: &Scenario) -> u64 {
     }
 }
 
-/// Bytes of one probe's round trip (`sim::ProbeSample`).
-const PROBE_SAMPLE_BYTES: u64 = std::mem::size_of::<crate::sim::ProbeSample>() as u64;
+/// Bytes of one probe's round trip (`record::ProbeSample`).
+const PROBE_SAMPLE_BYTES: u64 = std::mem::size_of::<crate::record::ProbeSample>() as u64;
 
 /// Engine events per probe: sent, leaves the bottleneck, echoed, back.
 const EVENTS_PER_PROBE: f64 = 4.0;

@@ -11,13 +11,13 @@ use crate::net::{
 };
 use crate::nic::{HostInterrupt, Port, RingSize, SkbLayout, TickClock};
 use crate::profile;
+pub use crate::record::ProbeSample;
 use crate::record::{EventKind, Recorder};
 use crate::rng::Rng;
 use crate::scenario::{Scenario, ValidationError};
 use crate::summary::{summarise, FlowTotals, ProbeTotals, RunTotals, Summary};
 use crate::tcp::{Receiver, Sender, SenderConfig};
-
-const MS: f64 = 1e6;
+use crate::units::ms_to_ns;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
@@ -178,15 +178,6 @@ struct FlowState {
     skb: SkbLayout,
 }
 
-/// One round trip of the latency probe.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ProbeSample {
-    /// When the probe left the probe host.
-    pub sent_ns: u64,
-    /// When its echo reply came back, less `sent_ns`.
-    pub rtt_ns: u64,
-}
-
 /// The latency probe host (`Scenario::probe`): it sends a probe every
 /// interval from time zero (the first at 0, as ping sends its first at
 /// once) straight into the bottleneck queue (its own link to the switch is
@@ -232,10 +223,6 @@ pub struct Simulation {
     receiver_clock: TickClock,
     recorder: Recorder,
     processed_events: u64,
-}
-
-pub(crate) fn ms_to_ns(ms: f64) -> u64 {
-    (ms * MS).round() as u64
 }
 
 impl Simulation {

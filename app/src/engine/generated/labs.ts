@@ -206,9 +206,9 @@ seeds: Array<number>,
 /**
  * Each flow after the first starts up to this much later, by an
  * amount fixed by the seed: the start-up jitter of real runs (flows
- * started by hand or by script). The profiles' clock phases (timer
- * ticks, interrupt throttle) are the only other run-to-run difference,
- * and they change nothing in a run where no timer fires.
+ * started by hand or by script). The profiles' clocks (timer-tick and
+ * interrupt phases, each port's offset within Ethernet's ±100 ppm)
+ * are the only other run-to-run difference.
  */
 start_jitter_ms: number, 
 /**

@@ -34,7 +34,7 @@ pub enum Settings {
 
 /// A millisecond setting in integer nanoseconds.
 fn ns(ms: f64) -> u64 {
-    crate::sim::ms_to_ns(ms)
+    crate::units::ms_to_ns(ms)
 }
 
 /// Reads fields, collecting those out of range.

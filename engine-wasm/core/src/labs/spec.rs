@@ -1,7 +1,6 @@
 //! The `labs.json` schema: a guided lab, its swept control, its series,
 //! the metrics it plots and its guide text.
 
-use super::sweep::scale_buffer;
 use crate::scenario::{Aqm, LatencyProbe, Scenario};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -625,4 +624,27 @@ impl ChartMetric {
             ChartMetric::Measured(Metric::GroupThroughputMbps | Metric::GroupShare)
         )
     }
+}
+
+/// Set the bottleneck buffer, scaling RED's thresholds with it.
+pub(super) fn scale_buffer(s: &mut Scenario, buffer_pkts: u32) {
+    let old = s.bottleneck.buffer_pkts.max(1) as f64;
+    let new = buffer_pkts.max(1);
+    if let Aqm::Red {
+        min_th_pkts,
+        max_th_pkts,
+        ..
+    } = &mut s.bottleneck.aqm
+    {
+        let k = new as f64 / old;
+        *min_th_pkts = (*min_th_pkts * k).max(1.0);
+        *max_th_pkts = (*max_th_pkts * k).max(*min_th_pkts + 1.0).min(new as f64);
+    }
+    if let Aqm::StepMark {
+        threshold_pkts: Some(k),
+    } = &mut s.bottleneck.aqm
+    {
+        *k = (*k).min(new);
+    }
+    s.bottleneck.buffer_pkts = new;
 }

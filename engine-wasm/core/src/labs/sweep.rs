@@ -1,7 +1,7 @@
 //! Sweep expansion: one lab at one scale becomes concrete, validated
 //! scenarios, one per (series, x, seed).
 
-use super::spec::{Axis, Lab, Measure, Series, SweepValue};
+use super::spec::{scale_buffer, Axis, Lab, Measure, Series, SweepValue};
 use crate::net::ETHERNET_OVERHEAD_BYTES;
 use crate::scenario::{Aqm, Scenario, ValidationError};
 use serde::{Deserialize, Serialize};
@@ -281,29 +281,6 @@ fn bdp_buffer_pkts(s: &Scenario, factor: f64) -> u32 {
     let wire_bits = ((s.mtu_bytes + ETHERNET_OVERHEAD_BYTES) * 8) as f64;
     let bdp = s.bottleneck.rate_bps * s.rtt_ms / 1e3 / wire_bits;
     (factor * bdp).round().max(1.0) as u32
-}
-
-/// Set the bottleneck buffer, scaling RED's thresholds with it.
-pub(super) fn scale_buffer(s: &mut Scenario, buffer_pkts: u32) {
-    let old = s.bottleneck.buffer_pkts.max(1) as f64;
-    let new = buffer_pkts.max(1);
-    if let Aqm::Red {
-        min_th_pkts,
-        max_th_pkts,
-        ..
-    } = &mut s.bottleneck.aqm
-    {
-        let k = new as f64 / old;
-        *min_th_pkts = (*min_th_pkts * k).max(1.0);
-        *max_th_pkts = (*max_th_pkts * k).max(*min_th_pkts + 1.0).min(new as f64);
-    }
-    if let Aqm::StepMark {
-        threshold_pkts: Some(k),
-    } = &mut s.bottleneck.aqm
-    {
-        *k = (*k).min(new);
-    }
-    s.bottleneck.buffer_pkts = new;
 }
 
 /// A number in [0, 1) fixed by (seed, i): SplitMix64.
