@@ -23,6 +23,7 @@ pub mod strict_json;
 pub mod summary;
 pub mod tcp;
 mod units;
+pub mod validation;
 
 pub use scenario::{Scenario, ValidationError};
 pub use sim::Simulation;

@@ -35,11 +35,10 @@ use std::collections::VecDeque;
 pub const QUANTUM_BYTES: u32 = 1514;
 /// Flow queues (RFC 8290 §5.1 / Linux's default `flows`: 1024).
 pub const FLOWS: u32 = 1024;
-/// The quantum's range in Linux's `fq_codel_change`: at least 256 bytes, at
-/// most 1 MiB (`FQ_CODEL_QUANTUM_MAX`).
-pub const QUANTUM_RANGE: (u32, u32) = (256, 1 << 20);
-/// Linux refuses more than 65 536 flow queues.
-pub const FLOWS_RANGE: (u32, u32) = (1, 65_536);
+/// The quantum's range (Linux's `fq_codel_change`), from the scenario's limits.
+pub const QUANTUM_RANGE: (u32, u32) = crate::scenario::limits::FQ_QUANTUM_BYTES;
+/// The flow queues' range (Linux refuses more than 65 536).
+pub const FLOWS_RANGE: (u32, u32) = crate::scenario::limits::FQ_FLOWS;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum List {

@@ -1,0 +1,378 @@
+//! Reading and checking a scenario: the JSON document parsed strictly
+//! (duplicate keys refused, version 1 migrated) and every rule a runnable
+//! scenario obeys, each violation named by field, value and allowed range.
+//! It sits above the schema (`scenario`) and asks the parts that own a rule
+//! (the queue disciplines' settings, the resource model) for theirs.
+
+use crate::cc;
+use crate::profile;
+use crate::scenario::{
+    limits, migrate_v1, range_message, Scenario, ValidationError, SCENARIO_VERSION,
+};
+use std::fmt::Display;
+
+impl Scenario {
+    /// Parse and validate a JSON document. Every problem is reported at once
+    /// where the document parses; a malformed document gives one error
+    /// naming the path where parsing stopped.
+    pub fn from_json(text: &str) -> Result<Scenario, Vec<ValidationError>> {
+        let scenario = Scenario::parse_json(text)?;
+        let errors = scenario.validate();
+        if errors.is_empty() {
+            Ok(scenario)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Parse a JSON document (migrating version 1) without validating its
+    /// values: for estimates of a scenario that may not be valid yet.
+    pub fn parse_json(text: &str) -> Result<Scenario, Vec<ValidationError>> {
+        crate::strict_json::no_duplicate_keys(text).map_err(|e| vec![e])?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            vec![ValidationError {
+                field: "(document)".into(),
+                value: format!("line {} column {}", e.line(), e.column()),
+                message: format!("is not valid JSON: {e}"),
+            }]
+        })?;
+        let mut value = value;
+        match value.get("version") {
+            Some(v) if v.as_u64() == Some(SCENARIO_VERSION as u64) => {}
+            Some(v) if v.as_u64() == Some(1) => migrate_v1(&mut value),
+            Some(v) => {
+                let message = format!(
+                    "unknown scenario version; this engine reads versions 1 and {}",
+                    SCENARIO_VERSION
+                );
+                return Err(vec![ValidationError {
+                    field: "version".into(),
+                    value: v.to_string(),
+                    message,
+                }]);
+            }
+            None => {
+                return Err(vec![ValidationError {
+                    field: "version".into(),
+                    value: "(missing)".into(),
+                    message: format!("is required; this engine reads version {SCENARIO_VERSION}"),
+                }])
+            }
+        }
+        let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            vec![ValidationError {
+                field: if path == "." {
+                    "(document)".into()
+                } else {
+                    path
+                },
+                value: String::new(),
+                message: e.into_inner().to_string(),
+            }]
+        })?;
+        Ok(scenario)
+    }
+
+    /// Every rule violation in the scenario.
+    pub fn validate(&self) -> Vec<ValidationError> {
+        use limits::*;
+        let mut v = Validator::default();
+        v.range_f("duration_ms", self.duration_ms, DURATION_MS, "ms");
+        v.range_f(
+            "sample_interval_ms",
+            self.sample_interval_ms,
+            SAMPLE_INTERVAL_MS,
+            "ms",
+        );
+        if self.sample_interval_ms > 0.0 && self.duration_ms / self.sample_interval_ms > MAX_SAMPLES
+        {
+            v.push(
+                "sample_interval_ms",
+                self.sample_interval_ms,
+                format!("gives more than {MAX_SAMPLES} samples for this duration; use a longer interval"),
+            );
+        }
+        let in_range = |x: f64, (lo, hi): (f64, f64)| x >= lo && x <= hi;
+        if in_range(self.duration_ms, DURATION_MS)
+            && in_range(self.sample_interval_ms, SAMPLE_INTERVAL_MS)
+        {
+            if let Some(message) = crate::resources::over_budget_message(self) {
+                v.push("sample_interval_ms", self.sample_interval_ms, message);
+            }
+        }
+        v.range_u("mtu_bytes", self.mtu_bytes, MTU_BYTES, "bytes");
+        v.range_f("rtt_ms", self.rtt_ms, RTT_MS, "ms");
+        v.range_f("loss_rate", self.loss_rate, LOSS_RATE, "");
+        if profile::profile(&self.profile).is_none() {
+            v.push(
+                "profile",
+                &self.profile,
+                format!(
+                    "is not a known profile; one of {}",
+                    profile::profile_ids().join(", ")
+                ),
+            );
+        }
+        let m = &self.mechanisms;
+        if let Some(x) = m.initial_rto_ms {
+            v.range_f("mechanisms.initial_rto_ms", x, INITIAL_RTO_MS, "ms");
+        }
+        if let Some(x) = m.nic_ring_pkts {
+            v.range_u("mechanisms.nic_ring_pkts", x, NIC_RING_PKTS, "packets");
+        }
+        if let Some(x) = m.interrupt_interval_us {
+            v.range_f(
+                "mechanisms.interrupt_interval_us",
+                x,
+                INTERRUPT_INTERVAL_US,
+                "µs",
+            );
+        }
+        if let Some(x) = m.rmem_max_bytes {
+            if x != 0 {
+                v.range_u(
+                    "mechanisms.rmem_max_bytes",
+                    x,
+                    RMEM_MAX_BYTES,
+                    "bytes (or 0 for none)",
+                );
+            }
+        }
+        if let Some(x) = m.host_send_limit_bps {
+            if x != 0.0 {
+                v.range_f(
+                    "mechanisms.host_send_limit_bps",
+                    x,
+                    RATE_BPS,
+                    "b/s (or 0 for line rate)",
+                );
+            }
+        }
+        if let Some(x) = m.delay_granularity_us {
+            v.range_f(
+                "mechanisms.delay_granularity_us",
+                x,
+                DELAY_GRANULARITY_US,
+                "µs",
+            );
+        }
+        if let Some(x) = m.nic_ring_descriptors {
+            v.range_u(
+                "mechanisms.nic_ring_descriptors",
+                x,
+                NIC_RING_DESCRIPTORS,
+                "descriptors (0: the ring counted in packets)",
+            );
+        }
+        if let Some(x) = m.tx_completion_us {
+            v.range_f("mechanisms.tx_completion_us", x, TX_COMPLETION_US, "µs");
+        }
+        if let Some(x) = m.interrupt_throttle_us {
+            v.range_f(
+                "mechanisms.interrupt_throttle_us",
+                x,
+                INTERRUPT_THROTTLE_US,
+                "µs",
+            );
+        }
+        if let Some(x) = m.timer_hz {
+            v.range_u("mechanisms.timer_hz", x, TIMER_HZ, "Hz (0: exact timers)");
+        }
+        if let Some(x) = m.clock_tolerance_ppm {
+            v.range_f(
+                "mechanisms.clock_tolerance_ppm",
+                x,
+                CLOCK_TOLERANCE_PPM,
+                "ppm",
+            );
+        }
+        v.range_u(
+            "tcp.initial_cwnd_pkts",
+            self.tcp.initial_cwnd_pkts,
+            INITIAL_CWND_PKTS,
+            "packets",
+        );
+        if let Some(s) = self.tcp.initial_ssthresh_pkts {
+            v.range_u(
+                "tcp.initial_ssthresh_pkts",
+                s,
+                INITIAL_SSTHRESH_PKTS,
+                "packets",
+            );
+        }
+        if let Some(isn) = self.tcp.initial_sequence {
+            if !(INITIAL_SEQUENCE.0..=INITIAL_SEQUENCE.1).contains(&isn) {
+                v.push(
+                    "tcp.initial_sequence",
+                    isn,
+                    range_message((INITIAL_SEQUENCE.0 as f64, INITIAL_SEQUENCE.1 as f64), ""),
+                );
+            }
+        }
+        v.range_f(
+            "bottleneck.rate_bps",
+            self.bottleneck.rate_bps,
+            RATE_BPS,
+            "b/s",
+        );
+        v.range_u(
+            "bottleneck.buffer_pkts",
+            self.bottleneck.buffer_pkts,
+            BUFFER_PKTS,
+            "packets",
+        );
+        // The queue discipline's fields: read where construction reads them.
+        let queue_mtu_bytes = self.mtu_bytes as u64 + crate::net::ETHERNET_HEADER_BYTES as u64;
+        let (_, aqm_problems) = crate::aqm::settings::read(
+            &self.bottleneck.aqm,
+            self.bottleneck.buffer_pkts,
+            queue_mtu_bytes,
+        );
+        v.errors.extend(aqm_problems);
+        if let Some(probe) = &self.probe {
+            if let Some(x) = probe.interval_ms {
+                v.range_f("probe.interval_ms", x, PROBE_INTERVAL_MS, "ms");
+            }
+            if let Some(x) = probe.size_bytes {
+                v.range_u(
+                    "probe.size_bytes",
+                    x,
+                    (
+                        PROBE_MIN_SIZE_BYTES,
+                        self.mtu_bytes.max(PROBE_MIN_SIZE_BYTES),
+                    ),
+                    "bytes (at most mtu_bytes)",
+                );
+            }
+        }
+        if self.hosts.len() < HOSTS.0 || self.hosts.len() > HOSTS.1 {
+            v.push(
+                "hosts",
+                self.hosts.len(),
+                format!("must list between {} and {} hosts", HOSTS.0, HOSTS.1),
+            );
+        }
+        for (h, host) in self.hosts.iter().enumerate() {
+            let at = |f: &str| format!("hosts[{h}].{f}");
+            v.range_f(&at("nic_bps"), host.nic_bps, RATE_BPS, "b/s");
+            v.range_u(
+                &at("txqueuelen_pkts"),
+                host.txqueuelen_pkts,
+                TXQUEUELEN_PKTS,
+                "packets",
+            );
+            if host.flows.len() < FLOWS_PER_HOST.0 || host.flows.len() > FLOWS_PER_HOST.1 {
+                v.push(
+                    &at("flows"),
+                    host.flows.len(),
+                    format!(
+                        "must list between {} and {} flows",
+                        FLOWS_PER_HOST.0, FLOWS_PER_HOST.1
+                    ),
+                );
+            }
+            for (i, flow) in host.flows.iter().enumerate() {
+                let at = |f: &str| format!("hosts[{h}].flows[{i}].{f}");
+                v.range_u(
+                    &at("window_bytes"),
+                    flow.window_bytes,
+                    WINDOW_BYTES,
+                    "bytes",
+                );
+                v.range_f(
+                    &at("start_ms"),
+                    flow.start_ms,
+                    (0.0, self.duration_ms.max(0.0)),
+                    "ms",
+                );
+                if let Some(stop) = flow.stop_ms {
+                    if !(stop > flow.start_ms) || !stop.is_finite() {
+                        v.push(
+                            &at("stop_ms"),
+                            stop,
+                            "must be after start_ms (or null to run to the end)".into(),
+                        );
+                    }
+                }
+                v.range_f(
+                    &at("extra_delay_ms"),
+                    flow.extra_delay_ms,
+                    EXTRA_DELAY_MS,
+                    "ms",
+                );
+                match cc::algorithm_info(&flow.algorithm) {
+                    None => {
+                        let known: Vec<_> = cc::catalogue().iter().map(|a| a.id).collect();
+                        v.push(
+                            &at("algorithm"),
+                            &flow.algorithm,
+                            format!("is not a known algorithm; one of {}", known.join(", ")),
+                        );
+                    }
+                    Some(info) => {
+                        for (id, value) in &flow.params {
+                            match info.params.iter().find(|p| p.id == id) {
+                                None => {
+                                    let known: Vec<_> = info.params.iter().map(|p| p.id).collect();
+                                    v.push(
+                                        &at(&format!("params.{id}")),
+                                        value,
+                                        format!(
+                                            "is not a parameter of {}; known: {}",
+                                            info.id,
+                                            if known.is_empty() {
+                                                "none".into()
+                                            } else {
+                                                known.join(", ")
+                                            }
+                                        ),
+                                    );
+                                }
+                                Some(p) => v.range_f(
+                                    &at(&format!("params.{id}")),
+                                    *value,
+                                    (p.min, p.max),
+                                    p.unit,
+                                ),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Packets in flight, once every value they depend on is valid.
+        if v.errors.is_empty() {
+            if let Some(message) = crate::resources::in_flight_over_budget_message(self) {
+                let window = self.hosts[0].flows[0].window_bytes;
+                v.push("hosts[0].flows[0].window_bytes", window, message);
+            }
+        }
+        v.errors
+    }
+}
+
+#[derive(Default)]
+struct Validator {
+    errors: Vec<ValidationError>,
+}
+
+impl Validator {
+    fn push(&mut self, field: &str, value: impl Display, message: String) {
+        self.errors.push(ValidationError {
+            field: field.into(),
+            value: value.to_string(),
+            message,
+        });
+    }
+
+    fn range_f(&mut self, field: &str, value: f64, (lo, hi): (f64, f64), unit: &str) {
+        if !(value >= lo && value <= hi) {
+            self.push(field, value, range_message((lo, hi), unit));
+        }
+    }
+
+    fn range_u(&mut self, field: &str, value: u32, (lo, hi): (u32, u32), unit: &str) {
+        self.range_f(field, value as f64, (lo as f64, hi as f64), unit);
+    }
+}
