@@ -198,6 +198,44 @@ test('scenario JSON: download, upload, and an invalid upload names the field and
   expect(await page.evaluate(() => window.sawtooth!.scenario()!.rtt_ms)).toBe(70);
 });
 
+test('a 979 KB upload with 90 000 unknown parameters is checked off the page: 20 listed, the rest counted, the engine never reported silent', async ({ page }, info) => {
+  // Issue 28: such a file blocked the page for about 11 s (every rejected
+  // field rendered) and was then reported as "the engine stopped
+  // responding". It is now read, parsed and checked in a worker of its own.
+  const problems = watch(page);
+  await page.goto('./?seed=4&rtt=50&dur=2');
+  expect(await done(page)).toBe('done');
+  const scenario = await page.evaluate(() => window.sawtooth!.scenario()!);
+  scenario.rtt_ms = 60;
+  scenario.hosts[0].flows[0].params = Object.fromEntries(Array.from({ length: 90_000 }, (_, i) => [`p${String(i).padStart(5, '0')}`, 1]));
+  const text = JSON.stringify(scenario);
+  expect(text.length).toBeGreaterThan(970_000);
+  expect(text.length).toBeLessThan(1_000_000);
+  const hostile = info.outputPath('hostile.json');
+  writeFileSync(hostile, text);
+  await page.getByTestId('upload-scenario').setInputFiles(hostile);
+  const errors = page.getByTestId('upload-errors');
+  await expect(errors).toContainText('The engine rejected 90 000 fields of the upload; their defaults were used. The first 20 are listed:');
+  await expect(errors.locator('li')).toHaveCount(21);
+  await expect(errors.locator('li').first()).toHaveText('hosts[0].flows[0].params.p00000 = 1: is not a parameter of reno; known: a, b');
+  await expect(errors.locator('li').last()).toHaveText('… and 89 980 more problems, not listed.');
+  await expect(page.getByTestId('share-status')).toHaveText('Loaded hostile.json with defaults for the fields listed.');
+  // The rest of the file is used, without the unknown parameters.
+  await waitForScenario(page, { rtt_ms: 60 });
+  expect(await done(page)).toBe('done');
+  expect(await page.evaluate(() => window.sawtooth!.scenario()!.hosts[0].flows[0].params)).toEqual({});
+  await expect(page.getByText(/stopped responding/)).toHaveCount(0);
+
+  // Nested deeper than any scenario: refused before anything is built from it.
+  const deep = info.outputPath('deep.json');
+  writeFileSync(deep, `{"version": 2, "hosts": ${'['.repeat(300_000)}${']'.repeat(300_000)}}`);
+  await page.getByTestId('upload-scenario').setInputFiles(deep);
+  await expect(errors).toContainText('deep.json is nested more than 64 levels deep, far deeper than any scenario. Nothing was loaded.');
+  await expect(page.getByTestId('share-status')).toHaveText('The upload was not loaded.');
+  expect(await page.evaluate(() => window.sawtooth!.scenario()!.rtt_ms)).toBe(60);
+  expect(problems).toEqual([]);
+});
+
 test('a malformed link falls back to defaults with a notice naming what was ignored', async ({ page }) => {
   const problems = watch(page);
   await page.goto('./?v=1&rtt=fast&alg=reno;;cubic&seed=-3&win=12&dur=2&bogus=1');

@@ -3,7 +3,6 @@
 
 import { useId, useRef, useState } from 'react';
 import type { RunSeries } from '../engine/columns';
-import { formatValidationError } from '../engine/errors';
 import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
 import { downloadBlob, downloadText, fileStem } from '../share/download';
 import { SlideExport } from '../present/SlideExport';
@@ -11,8 +10,11 @@ import type { ChartView } from '../present/slideCharts';
 import { EmbedBuilder } from '../share/EmbedBuilder';
 import { DEFAULT_CHOICE, embedLink, iframeSnippet, type EmbedChoice } from '../share/embedCode';
 import { shareUrl } from '../share/links';
-import { sanitizeScenario, type Validate } from '../share/sanitize';
-import { readScenarioFile, scenarioJson } from '../share/scenarioFile';
+import type { Validate } from '../share/sanitize';
+import { scenarioJson } from '../share/scenarioFile';
+import type { UploadProblems } from '../share/upload';
+import { checkUploadInWorker } from '../share/uploadClient';
+import { clip } from '../share/urlCodec';
 
 export interface ShareChart {
   /** Chart id (cwnd, throughput, …): the chart is [data-testid="chart-<id>"]. */
@@ -34,6 +36,7 @@ export interface SharePanelProps {
   /** Charts and controls put in the embed code. */
   embedCharts?: string[];
   embedControls?: string[];
+  /** The engine's check on this thread, for uploads where no worker of their own can be started. */
   validate: Validate;
   /** Load an uploaded scenario (already checked by the engine). */
   onLoad(scenario: Scenario, notices: string[]): void;
@@ -66,8 +69,10 @@ export function SharePanel(p: SharePanelProps) {
   }));
   const [builderOpen, setBuilderOpen] = useState(false);
   const [link, setLink] = useState('');
-  const [uploadErrors, setUploadErrors] = useState<{ title: string; items: string[] } | null>(null);
+  const [uploadErrors, setUploadErrors] = useState<UploadProblems | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  /** The latest upload: an earlier one that answers later is ignored. */
+  const uploadSeq = useRef(0);
   const ready = p.scenario !== null && p.defaults !== null;
 
   const stem = () =>
@@ -129,30 +134,19 @@ export function SharePanel(p: SharePanelProps) {
     if (text) downloadText(text, `${stem()}-${what}.csv`, 'text/csv');
   };
 
+  // The file is read, parsed and checked in a worker of its own
+  // (share/uploadClient.ts); what comes back is bounded (at most
+  // MAX_NOTICES lines and a count of the rest), whatever the file holds.
   const onUpload = async (file: File | undefined) => {
     if (!file || !p.defaults) return;
+    const seq = ++uploadSeq.current;
     setUploadErrors(null);
-    const parsed = await readScenarioFile(file);
-    if (!parsed.ok) {
-      setUploadErrors({ title: 'The upload was not loaded:', items: [parsed.message] });
-      setStatus('The upload was not loaded.');
-      return;
-    }
-    try {
-      const errors = await p.validate(parsed.scenario);
-      if (errors.length) {
-        // Name every field the engine rejected, then load what can be used.
-        setUploadErrors({ title: 'The engine rejected these fields of the upload; their defaults were used:', items: errors.map(formatValidationError) });
-        const s = await sanitizeScenario(parsed.scenario, p.defaults, p.validate, 'the upload');
-        p.onLoad(s.scenario, s.notices);
-        setStatus(`Loaded ${file.name} with defaults for the fields listed.`);
-      } else {
-        p.onLoad(parsed.scenario, []);
-        setStatus(`Loaded ${file.name}.`);
-      }
-    } catch (e) {
-      setUploadErrors({ title: 'The upload was not loaded:', items: [`The engine could not check the file: ${String((e as { message?: string })?.message ?? e)}`] });
-    }
+    setStatus(`Checking ${clip(file.name, 60)}…`);
+    const out = await checkUploadInWorker(file, p.defaults, p.validate);
+    if (seq !== uploadSeq.current) return;
+    setUploadErrors(out.problems);
+    if (out.scenario) p.onLoad(out.scenario, out.notices);
+    setStatus(out.status);
     if (fileRef.current) fileRef.current.value = '';
   };
 

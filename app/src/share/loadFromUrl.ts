@@ -20,16 +20,18 @@ export async function loadFromUrl(search: string, defaults: Scenario, validate: 
   const { view, notices: viewNotices } = parseView(search);
   const notices = [...decoded.notices, ...viewNotices];
   let scenario = decoded.scenario;
+  let unlisted = 0;
   if (decoded.fromUrl) {
     try {
       const s = await sanitizeScenario(decoded.scenario, defaults, validate, 'the link');
       scenario = s.scenario;
       notices.push(...s.notices);
+      unlisted = s.unlisted;
     } catch {
       // The engine could not answer (it failed to load): the run reports that.
     }
   }
-  return { scenario, view, notices: capNotices(notices), fromUrl: decoded.fromUrl };
+  return { scenario, view, notices: capNotices(notices, unlisted), fromUrl: decoded.fromUrl };
 }
 
 /** Restrict the view to the charts (and controls, when `controls` is given) the page has, noting the rest. */

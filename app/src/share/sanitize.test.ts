@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import * as engineErrors from '../engine/errors';
 import type { Scenario, ValidationError } from '../engine/types';
-import { MAX_NOTICES, parseFieldPath, sanitizeScenario } from './sanitize';
+import { MAX_NOTICES, capNotices, parseFieldPath, sanitizeScenario } from './sanitize';
 import { engineDefaults } from './testing/defaults';
 
 /** A validator with a few of the engine's rules and its error format. */
@@ -24,7 +25,7 @@ describe('sanitizeScenario', () => {
   const d = engineDefaults();
 
   it('passes a valid scenario through', async () => {
-    expect(await sanitizeScenario(d, d, validate)).toEqual({ scenario: d, notices: [], errors: [] });
+    expect(await sanitizeScenario(d, d, validate)).toEqual({ scenario: d, notices: [], unlisted: 0, errors: [], replaced: false });
   });
 
   it('resets each rejected field to its default, naming field, value and rule', async () => {
@@ -46,6 +47,7 @@ describe('sanitizeScenario', () => {
   it('falls back to the whole default scenario when a field cannot be repaired', async () => {
     const r = await sanitizeScenario({ nope: 1 } as unknown as Scenario, d, validate, 'the upload');
     expect(r.scenario).toEqual(d);
+    expect(r.replaced).toBe(true);
     expect(r.notices[0]).toMatch(/^Ignored the scenario in the upload: version = \(missing\): is required/);
   });
 
@@ -54,14 +56,63 @@ describe('sanitizeScenario', () => {
     s.hosts[0].flows[0].params = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`p${i}`, i]));
     const r = await sanitizeScenario(s, d, validate);
     expect(r.scenario.hosts[0].flows[0].params).toEqual({});
-    expect(r.notices).toHaveLength(MAX_NOTICES + 1);
-    expect(r.notices[MAX_NOTICES]).toBe(`… and ${5000 - MAX_NOTICES} more problems of the same kind, not listed.`);
+    expect(r.notices).toHaveLength(MAX_NOTICES);
+    expect(r.unlisted).toBe(5000 - MAX_NOTICES);
+    expect(capNotices(r.notices, r.unlisted)[MAX_NOTICES]).toBe('… and 4 980 more problems, not listed.');
     expect(r.errors).toHaveLength(5000);
+  });
+
+  it('writes only the notices it lists, and asks the engine twice, however many fields it rejects', async () => {
+    // Issue 28: 90 000 unknown parameters made 90 000 sentences (and the
+    // engine was asked to list them all again). Counted, not timed.
+    const format = vi.spyOn(engineErrors, 'formatValidationError');
+    let asked = 0;
+    let reported = 0;
+    const counting = async (x: Scenario) => {
+      asked++;
+      const e = await validate(x);
+      reported += e.length;
+      return e;
+    };
+    const s = structuredClone(d);
+    s.hosts[0].flows[0].params = Object.fromEntries(Array.from({ length: 90_000 }, (_, i) => [`p${i}`, 1]));
+    format.mockClear();
+    const r = await sanitizeScenario(s, d, counting, 'the upload');
+    expect(format.mock.calls.length).toBe(MAX_NOTICES);
+    expect(asked).toBe(2);
+    expect(reported).toBe(90_000);
+    expect(r.scenario.hosts[0].flows[0].params).toEqual({});
+    expect(r.notices).toHaveLength(MAX_NOTICES);
+    expect(r.unlisted).toBe(90_000 - MAX_NOTICES);
+    format.mockRestore();
+  });
+
+  it('stops at the first field it cannot repair', async () => {
+    const format = vi.spyOn(engineErrors, 'formatValidationError');
+    const many = Array.from({ length: 50_000 }, (_, i): ValidationError => ({ field: `(document ${i})`, value: '', message: 'unreadable' }));
+    format.mockClear();
+    const r = await sanitizeScenario(d, d, async (x) => (x === d ? many : []));
+    expect(format.mock.calls.length).toBe(5);
+    expect(r.replaced).toBe(true);
+    expect(r.notices).toEqual(['Ignored the scenario in the link: (document 0): unreadable; (document 1): unreadable; (document 2): unreadable; (document 3): unreadable; (document 4): unreadable (and 49 995 more); using the default scenario.']);
+    format.mockRestore();
   });
 
   it('parses engine field paths', () => {
     expect(parseFieldPath('hosts[0].flows[12].params.beta')).toEqual(['hosts', 0, 'flows', 12, 'params', 'beta']);
-    expect(parseFieldPath('(document)')).toBeNull();
-    expect(parseFieldPath('a[b]')).toBeNull();
+    expect(parseFieldPath('rtt_ms')).toEqual(['rtt_ms']);
+    expect(parseFieldPath('_a9[0][1].B')).toEqual(['_a9', 0, 1, 'B']);
+    for (const bad of ['(document)', 'a[b]', '', 'a.', 'a..b', '.a', 'a[]', 'a[1', 'a]', '9a', 'a.9', 'a b', 'a[1]x', 'a[-1]', 'é']) expect(parseFieldPath(bad)).toBeNull();
+  });
+});
+
+describe('capNotices', () => {
+  it('keeps MAX_NOTICES lines and counts the rest, listed or not', () => {
+    const some = Array.from({ length: 25 }, (_, i) => `n${i}`);
+    expect(capNotices(some.slice(0, 3))).toEqual(['n0', 'n1', 'n2']);
+    expect(capNotices(some.slice(0, 3), 1)).toEqual(['n0', 'n1', 'n2', '… and 1 more problem, not listed.']);
+    const capped = capNotices(some, 89_980);
+    expect(capped).toHaveLength(MAX_NOTICES + 1);
+    expect(capped[MAX_NOTICES]).toBe('… and 89 985 more problems, not listed.');
   });
 });

@@ -5,24 +5,57 @@
 
 import type { Scenario, ValidationError } from '../engine/types';
 import { formatValidationError } from '../engine/errors';
+import { formatCount } from '../lab/runAdvice';
 import { clip } from './urlCodec';
 
 export type Validate = (s: Scenario) => Promise<ValidationError[]>;
 
 export interface Sanitized {
   scenario: Scenario;
+  /** What was ignored, one sentence each: at most MAX_NOTICES (show them with capNotices(notices, unlisted)). */
   notices: string[];
+  /** Notices not written out: there were so many more (counted, never built). */
+  unlisted: number;
   /** The engine's errors for what came in (empty when it was valid). */
   errors: ValidationError[];
+  /** No field could be repaired: `scenario` is the whole default scenario. */
+  replaced: boolean;
 }
 
 type Path = (string | number)[];
 
-/** "hosts[0].flows[1].window_bytes" → ['hosts', 0, 'flows', 1, 'window_bytes']. */
+const isLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f; // A-Z a-z _
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/**
+ * "hosts[0].flows[1].window_bytes" → ['hosts', 0, 'flows', 1, 'window_bytes'];
+ * null unless the text is names joined by `.` and `[index]`. One pass, no
+ * regular expression: it runs once per engine error, and an upload can bring
+ * 90 000 of them.
+ */
 export function parseFieldPath(field: string): Path | null {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*(\[\d+\]|\.[A-Za-z_][A-Za-z0-9_]*)*$/.test(field)) return null;
   const out: Path = [];
-  for (const m of field.matchAll(/([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/g)) out.push(m[1] ?? Number(m[2]));
+  const n = field.length;
+  let i = 0;
+  const name = (): boolean => {
+    const start = i;
+    if (i >= n || !isLetter(field.charCodeAt(i))) return false;
+    for (i++; i < n && (isLetter(field.charCodeAt(i)) || isDigit(field.charCodeAt(i))); i++);
+    out.push(field.slice(start, i));
+    return true;
+  };
+  if (!name()) return null;
+  while (i < n) {
+    const c = field.charCodeAt(i++);
+    if (c === 0x2e /* . */) {
+      if (!name()) return null;
+    } else if (c === 0x5b /* [ */) {
+      const start = i;
+      while (i < n && isDigit(field.charCodeAt(i))) i++;
+      if (i === start || field.charCodeAt(i) !== 0x5d /* ] */) return null;
+      out.push(Number(field.slice(start, i++)));
+    } else return null;
+  }
   return out;
 }
 
@@ -62,20 +95,40 @@ function show(v: unknown): string {
   return v === null ? 'null' : typeof v === 'object' ? 'its default' : String(v);
 }
 
-/** Notices shown at most; the rest are counted in one more (a link with 90 000 unknown parameters must not print 90 000 lines). */
+/**
+ * Notices shown at most; the rest are counted in one more line (a link or
+ * an upload with 90 000 unknown parameters must not print 90 000 lines, nor
+ * spend the time to write them).
+ */
 export const MAX_NOTICES = 20;
 
-/** The first MAX_NOTICES notices, and one saying how many more were dropped. */
-export function capNotices(notices: string[]): string[] {
-  if (notices.length <= MAX_NOTICES) return notices;
-  const more = notices.length - MAX_NOTICES;
-  return [...notices.slice(0, MAX_NOTICES), `… and ${more} more ${more === 1 ? 'problem' : 'problems'} of the same kind, not listed.`];
+/** The line that stands for `more` problems not listed. */
+export function moreLine(more: number): string {
+  return `… and ${formatCount(more)} more ${more === 1 ? 'problem' : 'problems'}, not listed.`;
 }
 
+/**
+ * The first MAX_NOTICES notices, and one saying how many more there were:
+ * those beyond MAX_NOTICES in `notices` plus `unlisted` never written out.
+ */
+export function capNotices(notices: string[], unlisted = 0): string[] {
+  const more = Math.max(0, notices.length - MAX_NOTICES) + unlisted;
+  if (more === 0) return notices;
+  return [...notices.slice(0, MAX_NOTICES), moreLine(more)];
+}
+
+/**
+ * The engine's verdict on `input`, and a scenario it accepts: each rejected
+ * field set to its default (an unknown algorithm parameter dropped), or the
+ * whole default scenario if that is not enough. Asks the engine at most
+ * twice; the work is linear in the number of errors, and only the first
+ * MAX_NOTICES notices are written (the rest are counted in `unlisted`).
+ */
 export async function sanitizeScenario(input: Scenario, defaults: Scenario, validate: Validate, what = 'the link'): Promise<Sanitized> {
   const errors = await validate(input);
-  if (errors.length === 0) return { scenario: input, notices: [], errors };
+  if (errors.length === 0) return { scenario: input, notices: [], unlisted: 0, errors, replaced: false };
   const notices: string[] = [];
+  let unlisted = 0;
   const fixed = structuredClone(input) as unknown;
   let repairable = true;
   for (const e of errors) {
@@ -85,19 +138,23 @@ export async function sanitizeScenario(input: Scenario, defaults: Scenario, vali
     // algorithm's default applies); other fields take the scenario default.
     const isParam = path !== null && path.length >= 2 && path[path.length - 2] === 'params';
     if (path && (def.found || isParam) && setAt(fixed, path, isParam && !def.found ? undefined : def.value)) {
-      notices.push(`Ignored ${clip(formatValidationError(e))} in ${what}; using ${isParam && !def.found ? "the algorithm's default" : show(def.value)}.`);
+      if (notices.length < MAX_NOTICES) notices.push(`Ignored ${clip(formatValidationError(e))} in ${what}; using ${isParam && !def.found ? "the algorithm's default" : show(def.value)}.`);
+      else unlisted++;
     } else {
       repairable = false;
+      break;
     }
   }
   if (repairable) {
     const again = await validate(fixed as Scenario);
-    if (again.length === 0) return { scenario: fixed as Scenario, notices: capNotices(notices), errors };
+    if (again.length === 0) return { scenario: fixed as Scenario, notices, unlisted, errors, replaced: false };
   }
   const list = errors.slice(0, 5).map((e) => clip(formatValidationError(e))).join('; ');
   return {
     scenario: structuredClone(defaults),
-    notices: [`Ignored the scenario in ${what}: ${list}${errors.length > 5 ? ` (and ${errors.length - 5} more)` : ''}; using the default scenario.`],
+    notices: [`Ignored the scenario in ${what}: ${list}${errors.length > 5 ? ` (and ${formatCount(errors.length - 5)} more)` : ''}; using the default scenario.`],
+    unlisted: 0,
     errors,
+    replaced: true,
   };
 }

@@ -1,8 +1,8 @@
 // Scenario JSON download and upload. An upload is read as text (size
 // capped), parsed, and then checked by the engine (sanitize.ts) before it
-// replaces anything.
+// replaces anything; upload.ts runs the whole check, in a worker.
 
-import { firstDuplicateKey } from './duplicateKeys';
+import { jsonShapeProblem, shapeProblemText } from './duplicateKeys';
 import type { Scenario } from '../engine/types';
 import { clip } from './urlCodec';
 
@@ -26,14 +26,7 @@ export function parseScenarioText(text: string, name = 'the file'): ParsedUpload
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     return { ok: false, message: `${clip(name, 60)} is not a scenario (a JSON object); nothing was loaded.` };
   }
-  const repeated = firstDuplicateKey(text);
-  if (repeated !== null) {
-    return { ok: false, message: `${clip(name, 60)} gives ${clip(repeated, 80)} more than once in the same object; give each key once. Nothing was loaded.` };
-  }
+  const shape = jsonShapeProblem(text);
+  if (shape !== null) return { ok: false, message: `${clip(name, 60)} ${shapeProblemText(shape, clip)}. Nothing was loaded.` };
   return { ok: true, scenario: doc as Scenario };
-}
-
-export async function readScenarioFile(file: File): Promise<ParsedUpload> {
-  if (file.size > MAX_UPLOAD_BYTES) return { ok: false, message: `${clip(file.name, 60)} is larger than ${MAX_UPLOAD_BYTES / 1e6} MB; nothing was loaded.` };
-  return parseScenarioText(await file.text(), file.name);
 }

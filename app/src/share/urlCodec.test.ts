@@ -222,6 +222,18 @@ describe('scenario links', () => {
     expect(Object.getPrototypeOf(doc.scenario)).toBe(Object.prototype);
   });
 
+  it('a document with a key given twice, or nested deeper than a scenario, is ignored with a notice', () => {
+    // Issue 28: a link nested 36 000 deep overflowed the stack of the engine
+    // check and left the page loading for ever.
+    const deep = decodeScenario(`?v=2&sc=${toBase64Url(`{"version":2,"hosts":${'['.repeat(36_000)}${']'.repeat(36_000)}}`)}`, d);
+    expect(deep.scenario).toEqual(d);
+    expect(deep.notices).toHaveLength(1);
+    expect(deep.notices[0]).toMatch(/^Ignored sc=".*": the document is nested more than 64 levels deep, far deeper than any scenario; using the default scenario\.$/);
+    const twice = decodeScenario(`?scenario=${encodeURIComponent('{"version": 2, "rtt_ms": 30, "rtt_ms": 300}')}`, d);
+    expect(twice.scenario).toEqual(d);
+    expect(twice.notices[0]).toMatch(/the document gives rtt_ms more than once in the same object; give each key once; using the default scenario\.$/);
+  });
+
   it('never throws on random garbage', { timeout: 60_000 }, () => {
     const r = rng(11);
     const alphabet = 'abcv=&,;()%?#<>"\'-_.0123456789:/ \u0000é🚀';

@@ -46,6 +46,7 @@
 // (see sanitize.ts), so the rules live in one place.
 
 import type { Aqm, Flow, Host, LatencyProbe, Scenario } from '../engine/types';
+import { jsonShapeProblem, shapeProblemText } from './duplicateKeys';
 import {
   BYTE_UNITS,
   formatNumber,
@@ -369,6 +370,13 @@ function parseDocument(text: string, key: string, notes: Notes): Scenario | null
   }
   if (!isPlainObject(doc)) {
     ignored(notes, key, text, 'not a scenario document (a JSON object); using the default scenario');
+    return null;
+  }
+  // A key given twice (JSON.parse would keep the last without a word), or
+  // nesting no scenario has (it would overflow the stack of the checks below).
+  const shape = jsonShapeProblem(text);
+  if (shape) {
+    ignored(notes, key, text, `the document ${shapeProblemText(shape, clip)}; using the default scenario`);
     return null;
   }
   // Scenario format 1 (before profiles) migrates as the engine does

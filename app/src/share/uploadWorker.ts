@@ -1,0 +1,41 @@
+// The scenario upload's module Web Worker, one per uploaded file: it reads
+// the file, parses it, and checks and repairs it with an engine instance of
+// its own (upload.ts has the logic, uploadClient.ts the page's side), so a
+// large or hostile file never holds up the page, nor the lab's run worker.
+
+import init, * as bindings from '../engine/pkg/sawtooth_bindings.js';
+import { toEngineError } from '../engine/errors';
+import type { RawEngine } from '../engine/raw';
+import { EngineRunError, validateScenario } from '../engine/simulation';
+import { answerUpload, type FromUploadWorker, type ToUploadWorker } from './upload';
+
+// Compile-time check that the built package matches the facade's view of it.
+const engine: RawEngine = bindings;
+
+// The few members of DedicatedWorkerGlobalScope used here.
+interface WorkerScope {
+  postMessage(msg: FromUploadWorker): void;
+  onmessage: ((ev: MessageEvent<ToUploadWorker>) => void) | null;
+}
+const scope = self as unknown as WorkerScope;
+
+const loaded: Promise<boolean> = init().then(
+  () => {
+    scope.postMessage({ type: 'ready', info: null });
+    return true;
+  },
+  (e: unknown) => {
+    const detail = e instanceof Error ? e.message || e.name : String(e);
+    scope.postMessage({ type: 'load-error', error: { kind: 'load', message: `the engine failed to load: ${detail}` } });
+    return false;
+  },
+);
+
+scope.onmessage = async (ev: MessageEvent<ToUploadWorker>) => {
+  if (!(await loaded)) return;
+  try {
+    scope.postMessage(await answerUpload(ev.data, async (s) => validateScenario(engine, s)));
+  } catch (e) {
+    scope.postMessage({ type: 'error', id: ev.data.id, error: e instanceof EngineRunError ? e.error : toEngineError(e), fatal: true });
+  }
+};
