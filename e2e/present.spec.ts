@@ -102,7 +102,7 @@ test('a presentation link opens in presentation mode; an embed in the projector 
   expect(problems).toEqual([]);
 });
 
-test('a guided lab in presentation mode: question → prediction → run → paper, one screen at a time', async ({ page }) => {
+test('a guided lab in presentation mode: question → prediction → run → one screen per chart → what the runs show → paper', async ({ page }) => {
   const problems = watchConsole(page);
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto('./?lab=txqueuelen&present=1');
@@ -113,6 +113,17 @@ test('a guided lab in presentation mode: question → prediction → run → pap
   await expect(guide.locator('h3').first()).toBeVisible();
   await expect(page.getByTestId('lab-prediction')).toBeHidden();
   await expect(page.getByTestId('lab-run')).toBeHidden();
+  // Lab 3 draws three charts: the first on the run's screen, the others on screens of their own.
+  await expect(page.locator('.stepper-screen')).toHaveCount(7);
+  expect(await page.locator('.stepper-screen').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-screen')))).toEqual([
+    'question',
+    'prediction',
+    'run',
+    'chart-local_congestion_events',
+    'chart-mean_outstanding_kbytes',
+    'shows',
+    'paper',
+  ]);
 
   await page.keyboard.press('ArrowRight');
   await expect(stepper).toHaveAttribute('data-step', 'prediction');
@@ -128,23 +139,240 @@ test('a guided lab in presentation mode: question → prediction → run → pap
   await expect(page.getByTestId('lab-run')).toBeVisible();
   await expect(page.getByTestId('lab-prediction')).toBeHidden();
   await expect(page.getByTestId('paper-table')).toBeHidden();
+  // One chart, the first, with its paper values.
+  await expect(page.locator('figure.lab-chart:visible')).toHaveCount(1);
+  await expect(page.getByTestId('lab-chart-total_throughput_mbps')).toBeVisible();
 
+  // Each further chart alone on its screen, filling it.
   await page.locator('body').click({ position: { x: 2, y: 2 } });
   await page.keyboard.press('PageDown');
+  await expect(stepper).toHaveAttribute('data-step', 'chart-local_congestion_events');
+  await expect(page.locator('figure.lab-chart:visible')).toHaveCount(1);
+  await expect(page.getByTestId('lab-chart-local_congestion_events')).toBeVisible();
+  await expect(page.getByTestId('lab-run')).toBeHidden();
+  const chart = (await page.getByTestId('lab-chart-local_congestion_events').boundingBox())!;
+  expect(chart.height).toBeGreaterThan(720 * 0.6);
+  expect(chart.width).toBeGreaterThan(1280 * 0.9);
+  await page.keyboard.press('n');
+  await expect(stepper).toHaveAttribute('data-step', 'chart-mean_outstanding_kbytes');
+  await page.keyboard.press('n');
+  await expect(stepper).toHaveAttribute('data-step', 'shows');
+  await expect(page.getByTestId('sim-claims')).toBeVisible();
+  await expect(page.locator('figure.lab-chart:visible')).toHaveCount(0);
+
+  await page.keyboard.press('ArrowRight');
   await expect(stepper).toHaveAttribute('data-step', 'paper');
   await expect(page.getByTestId('paper-table')).toBeVisible();
   await expect(page.getByTestId('lab-run')).toBeHidden();
-  // The paper beside the simulation: side by side.
-  const results = (await page.locator('.lab-detail > .lab-results').boundingBox())!;
-  const paper = (await page.locator('.lab-detail > .lab-paper').boundingBox())!;
-  expect(paper.x).toBeGreaterThanOrEqual(results.x + results.width - 1);
   await expect(page.getByTestId('screen-next')).toBeDisabled();
   expect(await axe(page)).toEqual([]);
 
   await page.keyboard.press('p');
-  await expect(stepper).toHaveAttribute('data-step', 'run');
+  await expect(stepper).toHaveAttribute('data-step', 'shows');
   await page.locator('.stepper-screen[data-screen="question"]').click();
   await expect(stepper).toHaveAttribute('data-step', 'question');
+  await expect(page.getByTestId('screen-previous')).toBeDisabled();
+  expect(problems).toEqual([]);
+});
+
+// ------------------------------------------------------------ presentation screens fit the room (issue 24)
+//
+// The rule, at 1920×1080 and 1280×720, on every screen (and every page of a
+// screen) of every guided lab, before and after its sweep: the document and
+// the screen's area never scroll, no element inside scrolls or leaves the
+// window; every text of a result chart (ticks, axis titles, labels, its
+// title and legend) is at least 0.6 of the body text (the root font size)
+// and at least 18 px at 1080p; no chart title, legend or legend entry is
+// cut (its content wider or taller than its box) and no chart text leaves
+// its drawing.
+
+const LAB_IDS: string[] = (JSON.parse(readFileSync(new URL('../engine-wasm/core/labs/labs.json', import.meta.url), 'utf8')) as { labs: { id: string }[] }).labs.map((l) => l.id);
+const ROOM_SIZES = [
+  { width: 1920, height: 1080 },
+  { width: 1280, height: 720 },
+];
+/** Chart text against the body text, and its least size at 1080p. */
+const CHART_TEXT_EM = 0.6;
+const CHART_TEXT_MIN_PX_1080 = 18;
+
+/** What breaks the rule on the screen shown (nothing: []). */
+async function screenProblems(page: Page, minChartPx: number): Promise<string[]> {
+  return page.evaluate(
+    ({ em, minPx }) => {
+      const out: string[] = [];
+      const shown = (el: Element) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+      const name = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+      const doc = document.scrollingElement!;
+      if (doc.scrollHeight > doc.clientHeight + 1 || doc.scrollWidth > doc.clientWidth + 1) out.push(`the document scrolls: ${doc.scrollWidth}×${doc.scrollHeight} in ${doc.clientWidth}×${doc.clientHeight}`);
+      const screen = document.querySelector('[data-testid="lab-screen"]') ?? document.querySelector('[data-testid="lab-stepper"]')!;
+      if (screen.scrollHeight > screen.clientHeight + 1 || screen.scrollWidth > screen.clientWidth + 1)
+        out.push(`the screen overflows: ${screen.scrollWidth}×${screen.scrollHeight} in ${screen.clientWidth}×${screen.clientHeight}`);
+      const all = [...document.querySelectorAll('.app *')].filter(shown);
+      for (const el of all) {
+        const cs = getComputedStyle(el);
+        if ((/auto|scroll/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) || (/auto|scroll/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 1)) out.push(`scrolls: ${name(el)}`);
+        // (A chart's drawing is checked by its text below; screen-reader text is not drawn.)
+        if (el.closest('.sr-only, svg *, .present-keys dl')) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0 && (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1)) out.push(`outside the window: ${name(el)}`);
+      }
+      const body = parseFloat(getComputedStyle(document.documentElement).fontSize);
+      for (const t of document.querySelectorAll('.lab-chart svg text')) {
+        if (!shown(t)) continue;
+        const px = parseFloat(getComputedStyle(t).fontSize);
+        if (px < em * body - 0.01 || px < minPx - 0.01) out.push(`chart text ${px} px beside ${body} px body text: ${name(t)}`);
+        const svg = t.closest('svg')!.getBoundingClientRect();
+        const b = t.getBoundingClientRect();
+        if (b.width > 0 && (b.left < svg.left - 1 || b.right > svg.right + 1 || b.top < svg.top - 1 || b.bottom > svg.bottom + 1)) out.push(`chart text cut: ${name(t)}`);
+      }
+      for (const el of document.querySelectorAll('.lab-chart-title, .lab-legend, .lab-legend .legend-item')) {
+        if (!shown(el)) continue;
+        const px = parseFloat(getComputedStyle(el).fontSize);
+        if (px < em * body - 0.01 || px < minPx - 0.01) out.push(`chart text ${px} px beside ${body} px body text: ${name(el)}`);
+        if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) out.push(`cut: ${name(el)} (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`);
+        const fig = el.closest('figure')!.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        if (r.left < fig.left - 1 || r.right > fig.right + 1 || r.bottom > fig.bottom + 1) out.push(`outside its chart: ${name(el)}`);
+      }
+      return out;
+    },
+    { em: CHART_TEXT_EM, minPx: minChartPx },
+  );
+}
+
+/** From the first screen to the last by keyboard, each page of each screen checked; the screens and pages seen. */
+async function walkScreens(page: Page, size: { width: number; height: number }, when: string): Promise<string[]> {
+  const stepper = page.getByTestId('lab-stepper');
+  await page.locator('.stepper-screen[data-screen="question"]').click();
+  await expect(stepper).toHaveAttribute('data-step', 'question');
+  const minPx = size.height >= 1080 ? CHART_TEXT_MIN_PX_1080 : 0;
+  const seen: string[] = [];
+  const where = async () => `${await stepper.getAttribute('data-step')} ${(await stepper.getAttribute('data-page')) ?? 1}/${(await stepper.getAttribute('data-pages')) ?? 1}`;
+  for (let guard = 0; guard < 60; guard++) {
+    const at = await where();
+    seen.push(at);
+    await expect.poll(() => screenProblems(page, minPx), { message: `${size.width}×${size.height}, ${when}, screen ${at}`, timeout: 5000 }).toEqual([]);
+    if (await page.getByTestId('screen-next').isDisabled()) break;
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(where).not.toBe(at);
+  }
+  return seen;
+}
+
+for (const id of LAB_IDS) {
+  test(`lab ${id} in presentation mode: every screen fits 1920×1080 and 1280×720 without scrolling, chart text sized with the body text, nothing cut`, async ({ page }) => {
+    test.setTimeout(180_000);
+    const problems = watchConsole(page);
+    await page.setViewportSize(ROOM_SIZES[1]);
+    await page.goto(`./?lab=${id}&present=1`);
+    await expect(page.getByTestId('guided-lab')).toHaveAttribute('data-lab-state', 'idle');
+    // Before the sweep: the paper's values already drawn, the tables waiting.
+    const before = await walkScreens(page, ROOM_SIZES[1], 'before the sweep');
+    expect(before[0]).toBe('question 1/1');
+    expect(before.at(-1)).toMatch(/^paper /);
+
+    // After it, with every result on the charts and every sentence and table filled.
+    await page.locator('.stepper-screen[data-screen="run"]').click();
+    await page.getByTestId('lab-run').click();
+    await expect(page.getByTestId('guided-lab')).toHaveAttribute('data-lab-state', 'done', { timeout: 150_000 });
+    for (const size of ROOM_SIZES) {
+      await page.setViewportSize(size);
+      const seen = await walkScreens(page, size, 'after the sweep');
+      // One screen per chart beyond the first, every page of a paged screen in order.
+      const charts = await page.locator('figure.lab-chart').count();
+      expect(new Set(seen.map((s) => s.split(' ')[0])).size).toBe(4 + charts);
+      for (const [i, s] of seen.entries()) {
+        const [step, pg] = s.split(' ');
+        const [n, of] = pg.split('/').map(Number);
+        if (n > 1) expect(seen[i - 1]).toBe(`${step} ${n - 1}/${of}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+}
+
+test('a paged screen: → and ← turn its pages, every row on one page with the table’s header, Back from the next screen comes to its last page', async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watchConsole(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // Lab 8 compares 33 of the paper's values and says much about its runs: more than one 720p screen holds.
+  await page.goto('./?lab=ten-into-one&present=1');
+  await expect(page.getByTestId('guided-lab')).toHaveAttribute('data-lab-state', 'idle');
+  const stepper = page.getByTestId('lab-stepper');
+  await page.locator('.stepper-screen[data-screen="run"]').click();
+  await page.getByTestId('lab-run').click();
+  await expect(page.getByTestId('guided-lab')).toHaveAttribute('data-lab-state', 'done', { timeout: 100_000 });
+
+  // The paper's values: a screen opens on its first page.
+  await page.locator('.stepper-screen[data-screen="paper"]').click();
+  await expect(stepper).toHaveAttribute('data-step', 'paper');
+  await expect(stepper).toHaveAttribute('data-page', '1');
+  await expect.poll(async () => Number(await stepper.getAttribute('data-pages'))).toBeGreaterThan(1);
+  const pages = Number(await stepper.getAttribute('data-pages'));
+  const rows = page.getByTestId('paper-table').locator('tbody tr');
+  const all = await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-key')!));
+  expect(all.length).toBeGreaterThan(20);
+  // Every row on exactly one page, in order; the table's header on each.
+  const shownRows: string[] = [];
+  for (let p = 1; p <= pages; p++) {
+    await expect(stepper).toHaveAttribute('data-page', String(p));
+    await expect(page.getByTestId('paper-table').locator('thead')).toBeVisible();
+    await expect(page.locator('.stepper-screen[aria-current="step"]')).toContainText(`(${p}/${pages})`);
+    await expect.poll(() => screenProblems(page, 0)).toEqual([]);
+    shownRows.push(...(await rows.evaluateAll((rs) => rs.filter((r) => r.getClientRects().length > 0).map((r) => r.getAttribute('data-key')!))));
+    if (p < pages) await page.keyboard.press('ArrowRight');
+  }
+  expect(shownRows).toEqual(all);
+  await expect(page.getByTestId('screen-next')).toBeDisabled();
+  await page.keyboard.press('ArrowLeft');
+  await expect(stepper).toHaveAttribute('data-page', String(pages - 1));
+
+  // Back from a screen's first page: the screen before, on its last page.
+  await page.locator('.stepper-screen[data-screen="paper"]').click();
+  await expect(stepper).toHaveAttribute('data-page', '1');
+  await page.getByTestId('screen-previous').click();
+  await expect(stepper).toHaveAttribute('data-step', 'shows');
+  const showsPages = await stepper.getAttribute('data-pages');
+  expect(Number(showsPages)).toBeGreaterThan(1);
+  await expect(stepper).toHaveAttribute('data-page', showsPages!);
+  await page.keyboard.press('PageUp');
+  await expect(stepper).toHaveAttribute('data-page', String(Number(showsPages) - 1));
+  expect(problems).toEqual([]);
+});
+
+test('the lab page in presentation mode: no chart title or legend cut at 1920×1080 or 1280×720, chart text sized with the body text', async ({ page }) => {
+  const problems = watchConsole(page);
+  for (const size of ROOM_SIZES) {
+    await page.setViewportSize(size);
+    await page.goto('./?v=2&alg=reno&rtt=30&dur=3&seed=1&present=1');
+    expect(await done(page)).toBe('done');
+    await expect
+      .poll(
+        () =>
+          page.evaluate((minPx) => {
+            const out: string[] = [];
+            const shown = (el: Element) => el.getClientRects().length > 0;
+            const doc = document.scrollingElement!;
+            if (doc.scrollHeight > doc.clientHeight + 1 || doc.scrollWidth > doc.clientWidth + 1) out.push('the document scrolls');
+            const body = parseFloat(getComputedStyle(document.documentElement).fontSize);
+            for (const t of document.querySelectorAll('.chart .axis text')) {
+              const px = parseFloat(getComputedStyle(t).fontSize);
+              if (shown(t) && (px < 0.6 * body - 0.01 || px < minPx - 0.01)) out.push(`tick ${px} px beside ${body} px`);
+            }
+            for (const el of document.querySelectorAll('.chart .chart-title, .chart figcaption .legend, .chart figcaption .legend-item, .chart-legend, .chart-legend .legend-item')) {
+              if (!shown(el)) continue;
+              const text = (el.textContent ?? '').trim().slice(0, 40);
+              if (el.scrollWidth > el.clientWidth + 1) out.push(`cut: "${text}" (${el.scrollWidth} in ${el.clientWidth})`);
+              const fig = (el.closest('figure') ?? document.documentElement).getBoundingClientRect();
+              const r = el.getBoundingClientRect();
+              if (r.left < fig.left - 1 || r.right > fig.right + 1 || r.right > innerWidth + 1) out.push(`outside: "${text}"`);
+            }
+            return out;
+          }, size.height >= 1080 ? CHART_TEXT_MIN_PX_1080 : 0),
+        { message: `${size.width}×${size.height}` },
+      )
+      .toEqual([]);
+  }
   expect(problems).toEqual([]);
 });
 

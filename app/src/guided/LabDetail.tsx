@@ -4,9 +4,11 @@
 // paper's values beside the simulation, what the paper found and why, and
 // where the simulator's model differs from the testbed.
 
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { memo, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { Lab, PaperFile } from '../engine/generated/labs';
 import type { Scenario } from '../engine/types';
+import { chartScreenId } from '../present/labScreens';
+import { LabStepperContext } from '../present/LabStepper';
 import { Tip } from '../ui/Tip';
 import { fullCite, paperOf, shortCite, sourceCite } from './cite';
 import { drillHref } from './drill';
@@ -207,6 +209,13 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
 
 
   const plan = useMemo(() => chartPlan(lab), [lab]);
+  // Presentation mode: each chart on a screen of its own (present/LabStepper.tsx).
+  const stepper = useContext(LabStepperContext);
+  const { setCharts } = stepper;
+  useEffect(() => {
+    setCharts(plan.map((p) => ({ id: p.id, title: p.title })));
+    return () => setCharts([]);
+  }, [plan, setCharts]);
   const labPaper = useMemo(() => paper.values.filter((v) => v.lab === lab.id), [paper, lab]);
   const findings = useMemo(() => paper.findings.filter((c) => c.lab === lab.id), [paper, lab]);
   const parameters = useMemo(() => paper.parameters.filter((c) => c.lab === lab.id), [paper, lab]);
@@ -340,7 +349,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         )}
         <div className="lab-charts">
           {plan.map((p, i) => (
-            <div key={p.id} className={i === 0 ? 'lab-chart-cell primary' : 'lab-chart-cell'}>
+            <div key={p.id} className={i === 0 ? 'lab-chart-cell primary' : 'lab-chart-cell'} data-on-screen={stepper.step === chartScreenId(i, p.id) ? '' : undefined}>
               <ResultChart
                 lab={lab}
                 plan={p}

@@ -6,13 +6,14 @@
 // opens its run in the lab page (drill-down); with several seeds a chooser
 // lists the runs. Arrow keys move between marks.
 
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Lab, Paper, PaperValue, StatedUnknown, SweepAggregates, SweepPoint } from '../engine/generated/labs';
 import { sourceCite } from './cite';
-import { useElementWidth } from '../charts/useElementWidth';
+import { ChartSizingContext, lineWidthScale } from '../charts/chartSizing';
+import { useElementSize } from '../charts/useElementWidth';
 import { bandLegendText, bandRangeWords, type BandCell } from './bandData';
 import type { BandState } from './bandStore';
-import { buildResultChart, symbolPath, type DrawnMark, type LineDef, type ResultChartModel } from './chartData';
+import { buildResultChart, resultChartFrame, symbolPath, tickLabelShift, type DrawnMark, type LineDef, type ResultChartModel } from './chartData';
 import { formatValue, formatX, METRICS, withUnit } from './format';
 import type { ChartPlan } from './presentation';
 
@@ -27,6 +28,7 @@ export interface ResultChartProps {
   papers: readonly Paper[];
   /** Link that opens point `index` in the lab page. */
   drillHref: (index: number) => string;
+  /** Height of the chart's drawing, px (ignored where the chart fills its box: presentation mode). */
   height?: number;
   /** The lab's stated unknowns and the runs at the ends of their ranges (null: the lab states none). */
   band?: ChartBand | null;
@@ -40,8 +42,6 @@ export interface ChartBand {
   ends: readonly SweepAggregates[];
 }
 
-const MARGIN = { top: 14, right: 18, bottom: 46, left: 62 };
-
 function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartProps['plan']['metric'], band: { cell: BandCell; words: string } | null): string {
   const info = METRICS[metric];
   const at = formatX(lab.sweep.axis, m.x);
@@ -54,9 +54,16 @@ function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartPro
 
 const cellKey = (line: string, xKey: string) => `${line}@${xKey}`;
 
-export function ResultChart({ lab, plan, points, aggregates, paper, papers, drillHref, height = 250, band = null }: ResultChartProps) {
+export function ResultChart({ lab, plan, points, aggregates, paper, papers, drillHref, height: fixedHeight = 250, band = null }: ResultChartProps) {
   const boxRef = useRef<HTMLDivElement>(null);
-  const width = Math.max(280, useElementWidth(boxRef, 560));
+  // The lab page: a fixed height, type at scale 1. Presentation mode: the box CSS gives, type scaled to the screen.
+  const sizing = useContext(ChartSizingContext);
+  const box = useElementSize(boxRef, { width: 560, height: fixedHeight });
+  const width = Math.max(280, box.width);
+  const height = sizing.fill ? Math.max(120, box.height) : fixedHeight;
+  const frame = useMemo(() => resultChartFrame(sizing.scale, plan.bars), [sizing.scale, plan.bars]);
+  const margin = frame.margin;
+  const lineWidth = 2 * lineWidthScale(sizing);
   const uid = useId();
   // Series the reader has hidden with the legend (charts with many lines).
   const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
@@ -70,16 +77,16 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
         points,
         aggregates,
         paper,
-        geometry: { width, height, margin: MARGIN },
+        geometry: { width, height, margin, tickGap: frame.tickGap },
         onlySeries: shown,
         bars: plan.bars,
         bandEnds: band?.ends,
       }),
-    [lab, plan, points, aggregates, paper, width, height, shown, band],
+    [lab, plan, points, aggregates, paper, width, height, margin, frame.tickGap, shown, band],
   );
   const allLines = useMemo(
-    () => (hidden.size ? buildResultChart({ lab, metric: plan.metric, points, aggregates: null, paper: [], geometry: { width, height, margin: MARGIN }, onlySeries: plan.onlySeries, bars: plan.bars }).lines : model.lines),
-    [hidden.size, lab, plan, points, width, height, model.lines],
+    () => (hidden.size ? buildResultChart({ lab, metric: plan.metric, points, aggregates: null, paper: [], geometry: { width, height, margin, tickGap: frame.tickGap }, onlySeries: plan.onlySeries, bars: plan.bars }).lines : model.lines),
+    [hidden.size, lab, plan, points, width, height, margin, frame.tickGap, model.lines],
   );
   const toggleSeries = (series: string) =>
     setHidden((h) => {
@@ -136,10 +143,10 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
     }
   };
 
-  const x0 = MARGIN.left;
-  const x1 = width - MARGIN.right;
-  const yBottom = height - MARGIN.bottom;
-  const yTop = MARGIN.top;
+  const x0 = margin.left;
+  const x1 = width - margin.right;
+  const yBottom = height - margin.bottom;
+  const yTop = margin.top;
   const hasBars = model.marks.some((m) => m.bar !== null);
   const paperLines = new Set(model.paper.map((p) => p.line));
   const barOf = new Map(model.bars?.map((b) => [b.mark, b]) ?? []);
@@ -156,6 +163,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
       data-band-state={band ? band.state : undefined}
       data-band-series={band ? JSON.stringify(model.bands.map((b) => b.line)) : undefined}
       aria-labelledby={`${uid}-title`}
+      style={sizing.scale !== 1 ? ({ '--chart-scale': sizing.scale } as CSSProperties) : undefined}
     >
       <figcaption id={`${uid}-title`} className="lab-chart-title">
         {plan.title}
@@ -172,12 +180,12 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
             {model.y.ticks.map((t) => (
               <g key={t.label} transform={`translate(0,${t.pos})`}>
                 <line x1={x0} x2={x1} className="grid" />
-                <text x={x0 - 6} dy="0.32em" textAnchor="end">
+                <text x={x0 - frame.yLabelGap} dy="0.32em" textAnchor="end">
                   {t.label}
                 </text>
               </g>
             ))}
-            <text transform={`translate(14,${(yTop + yBottom) / 2}) rotate(-90)`} textAnchor="middle" className="axis-title">
+            <text transform={`translate(${frame.yTitleX},${(yTop + yBottom) / 2}) rotate(-90)`} textAnchor="middle" className="axis-title">
               {info.axis}
             </text>
           </g>
@@ -185,13 +193,13 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
             <line x1={x0} x2={x1} y1={yBottom} y2={yBottom} className="domain" />
             {model.x.ticks.map((t) => (
               <g key={`${t.label}@${t.pos}`} transform={`translate(${t.pos},${yBottom})`}>
-                <line y2="5" />
-                <text y="17" textAnchor="middle">
+                <line y2={frame.tickLength} />
+                <text x={tickLabelShift(t.pos, t.label, frame.tickPx, width)} y={frame.xLabelY} textAnchor="middle">
                   {t.label}
                 </text>
               </g>
             ))}
-            <text x={(x0 + x1) / 2} y={height - 6} textAnchor="middle" className="axis-title">
+            <text x={(x0 + x1) / 2} y={height - frame.xTitleUp} textAnchor="middle" className="axis-title">
               {lab.sweep.label}
               {lab.sweep.log_scale && model.x.kind === 'log' ? ' (log scale)' : ''}
             </text>
@@ -213,7 +221,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
           {model.references.map((r) => (
             <g key={r.label} className="lab-reference" data-reference={r.label}>
               <line x1={r.px} x2={r.px} y1={yTop} y2={yBottom} />
-              <text x={r.px + 4} y={yTop + 10}>
+              <text x={r.px + frame.referenceLabelX} y={yTop + frame.referenceLabelY}>
                 {r.label}
               </text>
             </g>
@@ -223,7 +231,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
             <g className="lab-lines" aria-hidden="true">
               {model.paths.map((p) => {
                 const l = lineById.get(p.line)!;
-                return p.d ? <path key={p.line} d={p.d} fill="none" stroke={l.color} strokeWidth={2} strokeDasharray={l.dash} data-line={p.line} /> : null;
+                return p.d ? <path key={p.line} d={p.d} fill="none" stroke={l.color} strokeWidth={lineWidth} strokeDasharray={l.dash} data-line={p.line} /> : null;
               })}
             </g>
           )}
@@ -255,8 +263,8 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
               m.bar ? (
                 <g key={keyOf(m)} stroke={lineById.get(m.line)!.color}>
                   <line x1={m.px} x2={m.px} y1={m.bar.y0} y2={m.bar.y1} />
-                  <line x1={m.px - 4} x2={m.px + 4} y1={m.bar.y0} y2={m.bar.y0} />
-                  <line x1={m.px - 4} x2={m.px + 4} y1={m.bar.y1} y2={m.bar.y1} />
+                  <line x1={m.px - frame.cap} x2={m.px + frame.cap} y1={m.bar.y0} y2={m.bar.y0} />
+                  <line x1={m.px - frame.cap} x2={m.px + frame.cap} y1={m.bar.y1} y2={m.bar.y1} />
                 </g>
               ) : null,
             )}
@@ -268,7 +276,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
               const title = `Paper: ${l.label} ${withUnit(p.value, info.unit)}${p.kind === 'all' ? ' over the sweep' : ''} (${sourceCite({ papers: [...papers] }, p.source)})`;
               if (p.kind === 'point')
                 return (
-                  <path key={p.key} d={diamond(p.px0, p.py, 7)} className="paper-point" stroke={l.color} data-paper-key={p.key} data-paper-value={p.value}>
+                  <path key={p.key} d={diamond(p.px0, p.py, frame.diamond)} className="paper-point" stroke={l.color} data-paper-key={p.key} data-paper-value={p.value}>
                     <title>{title}</title>
                   </path>
                 );
@@ -278,8 +286,8 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
                   <line x1={p.px0} x2={p.px1} y1={p.py} y2={p.py} />
                   {p.kind === 'range' && (
                     <>
-                      <path d={diamond(p.px0, p.py, 5)} className="paper-point" />
-                      <path d={diamond(p.px1, p.py, 5)} className="paper-point" />
+                      <path d={diamond(p.px0, p.py, frame.rangeDiamond)} className="paper-point" />
+                      <path d={diamond(p.px1, p.py, frame.rangeDiamond)} className="paper-point" />
                     </>
                   )}
                 </g>
@@ -317,15 +325,15 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
                 >
                   <title>{label}</title>
                   <path
-                    d={symbolPath(l.symbol, model.bars ? 40 : 54)}
-                    transform={`translate(${cx},${model.bars ? cy - 8 : cy})`}
+                    d={symbolPath(l.symbol, model.bars ? frame.barMarkArea : frame.markArea)}
+                    transform={`translate(${cx},${model.bars ? cy - 2 * frame.cap : cy})`}
                     fill={l.hollow ? undefined : l.color}
                     className={l.hollow ? 'hollow' : undefined}
                     stroke={l.color}
                     strokeWidth={1.6}
                   />
                   {model.bars && m.mean === null && (
-                    <text x={cx} y={cy - 16} textAnchor="middle" className="never-label">
+                    <text x={cx} y={cy - 4 * frame.cap} textAnchor="middle" className="never-label">
                       never
                     </text>
                   )}
@@ -379,7 +387,7 @@ interface SeriesPicker {
 function Legend(props: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; paperLines: Set<string>; picker: SeriesPicker | null; bandNote: string | null }) {
   const { lines, hasPaper, hasBars, paperLines, picker, bandNote } = props;
   const swatch = (l: LineDef) => (
-    <svg width="30" height="14" aria-hidden="true">
+    <svg width="30" height="14" viewBox="0 0 30 14" aria-hidden="true">
       <line x1="1" x2="29" y1="7" y2="7" stroke={l.color} strokeWidth="2" strokeDasharray={l.dash} />
       <path d={symbolPath(l.symbol, 40)} transform="translate(15,7)" fill={l.hollow ? undefined : l.color} className={l.hollow ? 'hollow' : undefined} stroke={l.color} strokeWidth="1.5" />
     </svg>
@@ -404,7 +412,7 @@ function Legend(props: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; 
       ))}
       {hasPaper && (
         <li className="legend-item">
-          <svg width="16" height="14" aria-hidden="true">
+          <svg width="16" height="14" viewBox="0 0 16 14" aria-hidden="true">
             <path d={diamond(8, 7, 5)} className="paper-point" stroke="currentColor" />
           </svg>
           paper’s value (a line: over a range of the sweep)
@@ -412,7 +420,7 @@ function Legend(props: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; 
       )}
       {hasBars && (
         <li className="legend-item">
-          <svg width="12" height="14" aria-hidden="true">
+          <svg width="12" height="14" viewBox="0 0 12 14" aria-hidden="true">
             <line x1="6" x2="6" y1="1" y2="13" stroke="#46566a" />
             <line x1="2" x2="10" y1="1" y2="1" stroke="#46566a" />
             <line x1="2" x2="10" y1="13" y2="13" stroke="#46566a" />
@@ -422,7 +430,7 @@ function Legend(props: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; 
       )}
       {bandNote && (
         <li className="legend-item band-note" data-band-note="">
-          <svg width="22" height="14" aria-hidden="true">
+          <svg width="22" height="14" viewBox="0 0 22 14" aria-hidden="true">
             <rect x="1" y="2" width="20" height="10" className="band-swatch" />
           </svg>
           {bandNote}

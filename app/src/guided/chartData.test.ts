@@ -8,7 +8,9 @@ import {
   mixedSeries,
   paperMarks,
   placeAggregates,
+  resultChartFrame,
   seriesMean,
+  tickLabelShift,
   standardBaselines,
   thinTicks,
   valuesRun,
@@ -231,6 +233,44 @@ describe('buildResultChart', () => {
     expect(m.marks[0].bar!.y1).toBeCloseTo(m.y.pos(0.9));
     const one = buildResultChart({ lab: txq, metric: 'jain_index', points: pts.slice(0, 1), aggregates: onePerPoint('jain_index', pts.slice(0, 1), [1]), paper: [], geometry: G });
     expect(one.marks[0].bar).toBeNull();
+  });
+});
+
+describe('resultChartFrame', () => {
+  it('is the lab page’s frame at scale 1', () => {
+    const f = resultChartFrame(1);
+    expect(f.margin).toEqual({ top: 14, right: 18, bottom: 46, left: 62 });
+    expect(f).toMatchObject({ tickPx: 11, tickGap: 44, tickLength: 5, xLabelY: 17, xTitleUp: 6, yTitleX: 14, yLabelGap: 6, referenceLabelX: 4, referenceLabelY: 10, markArea: 54, barMarkArea: 40, diamond: 7, cap: 4 });
+  });
+
+  it('grows lengths with the type and symbol areas with its square (presentation mode)', () => {
+    const f = resultChartFrame(2);
+    expect(f.margin.left).toBe(124);
+    expect(f.tickGap).toBe(88);
+    expect(f.markArea).toBe(216);
+  });
+
+  it('leaves room above bars for the marks and "never" labels over them', () => {
+    for (const scale of [1, 1.9]) {
+      const f = resultChartFrame(scale, true);
+      // The label's baseline is 4 caps above the plot's top, its type 10/11 of the ticks'.
+      expect(4 * f.cap + (f.tickPx * 10) / 11).toBeLessThanOrEqual(f.margin.top);
+    }
+    expect(resultChartFrame(1).margin.top).toBe(14);
+  });
+
+  it('keeps the x tick labels inside the chart', () => {
+    // "400 ms" at 14 px is about 54 px wide: at the right edge it moves left, in the middle it stays.
+    expect(tickLabelShift(480, '400 ms', 14, 500)).toBeCloseTo(500 - 6 * 0.64 * 7 - 480);
+    expect(tickLabelShift(250, '400 ms', 14, 500)).toBe(0);
+    expect(tickLabelShift(3, '50 ms', 14, 500)).toBeGreaterThan(0);
+  });
+
+  it('spaces x tick labels as the frame says', () => {
+    const points = [10, 20, 30, 40, 50, 60, 70, 80].map((x) => point('reno', x));
+    const ticks = (tickGap: number) =>
+      buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates: null, paper: [], geometry: { ...G, tickGap } }).x.ticks.length;
+    expect(ticks(44)).toBeGreaterThan(ticks(120));
   });
 });
 

@@ -8,6 +8,7 @@
 import { area as d3area, line as d3line, scaleLinear, scaleLog, scalePoint, symbol as d3symbol, symbolCircle, symbolCross, symbolSquare, symbolStar, symbolTriangle, symbolWye } from 'd3';
 import type { ChartMetric, Lab, PaperValue, Series, SweepAggregates, SweepPoint, SweepValue } from '../engine/generated/labs';
 import { PER_GROUP_METRICS } from '../engine/generated/metrics';
+import { textWidth } from '../charts/chartSizing';
 import { OKABE_ITO } from '../charts/palette';
 import { bandCells, type BandCell } from './bandData';
 import { formatX, isFraction, METRICS, xKey } from './format';
@@ -240,12 +241,77 @@ export function makeYScale(metric: ChartMetric, values: readonly number[], range
   return { domain: d, pos: (v) => s(v), ticks: s.ticks(count).map((t) => ({ pos: s(t), label: fmt(t) })) };
 }
 
+/**
+ * How far an x tick label at `pos` moves from its tick so that it stays
+ * inside a chart `width` wide (the last label of a chart whose right margin
+ * is narrower than half the label), px; 0 for most ticks.
+ */
+export function tickLabelShift(pos: number, label: string, fontPx: number, width: number): number {
+  const half = textWidth(label, fontPx) / 2;
+  if (2 * half >= width) return width / 2 - pos;
+  return Math.min(Math.max(pos, half), width - half) - pos;
+}
+
 // ------------------------------------------------------------------ chart model
 
 export interface ChartGeometry {
   width: number;
   height: number;
   margin: { top: number; right: number; bottom: number; left: number };
+  /** Least space between x tick labels, px (default 44: the lab page's type). */
+  tickGap?: number;
+}
+
+/** Where a result chart draws its axes and marks, px: the lab page's at scale 1, everything grown with the type. */
+export interface ResultFrame {
+  /** Tick labels' font size, px (labs.css: 11 px × the scale). */
+  tickPx: number;
+  margin: { top: number; right: number; bottom: number; left: number };
+  tickGap: number;
+  /** Tick mark length, and the x tick labels' baseline below the axis. */
+  tickLength: number;
+  xLabelY: number;
+  /** The x-axis title's baseline above the chart's bottom edge; the y-axis title's centre from its left edge. */
+  xTitleUp: number;
+  yTitleX: number;
+  /** Space between the y tick labels and the plot. */
+  yLabelGap: number;
+  /** A reference line's label: right of the line, below the plot's top. */
+  referenceLabelX: number;
+  referenceLabelY: number;
+  /** Area of a mark's symbol (lines; bars), of a paper point's diamond radius (alone; a range's ends), of an error bar's cap half-width. */
+  markArea: number;
+  barMarkArea: number;
+  diamond: number;
+  rangeDiamond: number;
+  cap: number;
+}
+
+/**
+ * A result chart's frame at type scale `scale` (1: the lab page, 11 px tick
+ * labels; presentation mode scales the type with the window). Lengths grow
+ * with the scale, symbol areas with its square. Bars leave room above the
+ * plot for the marks over the tallest bars and their "never" labels.
+ */
+export function resultChartFrame(scale: number, bars = false): ResultFrame {
+  const s = Math.max(0.5, scale);
+  return {
+    tickPx: 11 * s,
+    margin: { top: (bars ? 30 : 14) * s, right: 18 * s, bottom: 46 * s, left: 62 * s },
+    tickGap: 44 * s,
+    tickLength: 5 * s,
+    xLabelY: 17 * s,
+    xTitleUp: 6 * s,
+    yTitleX: 14 * s,
+    yLabelGap: 6 * s,
+    referenceLabelX: 4 * s,
+    referenceLabelY: 10 * s,
+    markArea: 54 * s * s,
+    barMarkArea: 40 * s * s,
+    diamond: 7 * s,
+    rangeDiamond: 5 * s,
+    cap: 4 * s,
+  };
 }
 
 export interface DrawnMark extends AggPoint {
@@ -381,7 +447,7 @@ export function buildResultChart(o: {
   const values = valuesRun(points);
   const xr: [number, number] = [g.margin.left, g.width - g.margin.right];
   const yr: [number, number] = [g.height - g.margin.bottom, g.margin.top];
-  const x = makeXScale(lab, values, xr, 44, o.bars === true);
+  const x = makeXScale(lab, values, xr, g.tickGap ?? 44, o.bars === true);
   const marksPaper = paperMarks(metric, lines, o.paper);
   const cells = o.bandEnds?.length ? bandCells(agg, o.bandEnds.map((e) => placeAggregates(e, metric, lines, points))) : [];
   const yValues: number[] = [];
