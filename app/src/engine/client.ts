@@ -107,6 +107,8 @@ export class EngineClient {
   private readonly timers: ClientTimers;
   /** When the current worker last spoke, or was last asked something (timers.now()). */
   private lastHeard = 0;
+  /** When the watchdog last ran (timers.now()). */
+  private lastCheck = 0;
   private watchdog: unknown = null;
 
   constructor(createWorker: () => WorkerLike = createModuleWorker, timers: ClientTimers = BROWSER_TIMERS) {
@@ -164,7 +166,10 @@ export class EngineClient {
   /** Something was asked of the worker: start (or keep) watching for its silence. */
   private expectAnswer(): void {
     this.lastHeard = this.timers.now();
-    if (this.watchdog === null) this.watchdog = this.timers.setInterval(() => this.checkHeartbeat(), HEARTBEAT_CHECK_MS);
+    if (this.watchdog === null) {
+      this.lastCheck = this.lastHeard;
+      this.watchdog = this.timers.setInterval(() => this.checkHeartbeat(), HEARTBEAT_CHECK_MS);
+    }
   }
 
   private disarm(): void {
@@ -189,8 +194,17 @@ export class EngineClient {
       this.disarm();
       return;
     }
+    const now = this.timers.now();
+    const pageWasBlocked = now - this.lastCheck > 2 * HEARTBEAT_CHECK_MS;
+    this.lastCheck = now;
     if (!this.workerReady) return;
-    if (this.timers.now() - this.lastHeard < HEARTBEAT_TIMEOUT_MS) return;
+    // The watchdog itself ran late: the page's own thread was blocked, and
+    // the worker's answer may be waiting behind it. Count silence afresh.
+    if (pageWasBlocked) {
+      this.lastHeard = now;
+      return;
+    }
+    if (now - this.lastHeard < HEARTBEAT_TIMEOUT_MS) return;
     this.onWorkerFailure(w, {
       kind: 'trap',
       message: `the engine stopped responding for ${HEARTBEAT_TIMEOUT_MS / 1000} s (its worker exited or hung without an error)`,

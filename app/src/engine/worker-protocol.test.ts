@@ -213,7 +213,7 @@ describe('EngineClient over a worker', () => {
     void run.result.then((r) => (settled = r));
     await new Promise((r) => setTimeout(r, 20));
     expect(started).toHaveLength(1); // it did start, then went silent
-    tick(HEARTBEAT_TIMEOUT_MS - HEARTBEAT_CHECK_MS);
+    for (let t = HEARTBEAT_CHECK_MS; t < HEARTBEAT_TIMEOUT_MS; t += HEARTBEAT_CHECK_MS) tick(HEARTBEAT_CHECK_MS);
     await Promise.resolve();
     expect(settled).toBeNull(); // silence shorter than the timeout is not death
     tick(HEARTBEAT_CHECK_MS);
@@ -222,6 +222,30 @@ describe('EngineClient over a worker', () => {
     const r2 = await client.run(defaultMockScenario()).result;
     expect(r2.status).toBe('done');
     expect(workers).toHaveLength(2);
+    client.dispose();
+  });
+
+  it('does not blame the worker when the page itself was blocked', async () => {
+    let clock = 0;
+    const checks: (() => void)[] = [];
+    const timers: ClientTimers = { now: () => clock, setInterval: (f) => checks.push(f), clearInterval: () => checks.splice(0) };
+    const tick = (ms: number) => {
+      clock += ms;
+      for (const f of [...checks]) f();
+    };
+    const client = new EngineClient(() => createFakeWorker(createMockEngine()), timers);
+    await client.ready();
+    const run = client.run(defaultMockScenario(), {}, { debug: 'exit' });
+    let settled: unknown = null;
+    void run.result.then((r) => (settled = r));
+    await new Promise((r) => setTimeout(r, 20));
+    // The page's thread was busy for 8 s: the watchdog's first check comes late.
+    tick(8000);
+    await Promise.resolve();
+    expect(settled).toBeNull();
+    // Then real silence, counted from the late check, is still noticed.
+    for (let t = 0; t < HEARTBEAT_TIMEOUT_MS; t += HEARTBEAT_CHECK_MS) tick(HEARTBEAT_CHECK_MS);
+    expect(await run.result).toMatchObject({ status: 'error', error: { kind: 'trap' } });
     client.dispose();
   });
 

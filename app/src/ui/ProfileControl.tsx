@@ -13,6 +13,7 @@ const OVERRIDE_KEYS: Record<SwitchId, string[]> = {
   scalable: ['scalable'],
   rto: ['rto', 'initial_rto_ms'],
   recovery: ['recovery'],
+  cwr: ['cwr'],
   cubic: ['cubic'],
   nic_ring: ['nic_ring_pkts', 'nic_ring_descriptors'],
   tx_completion: ['tx_completion_us'],

@@ -167,6 +167,12 @@ fn write_summary(
     )?;
     writeln!(
         out,
+        "  max packet memory       {} ({:.0} % of its model's bound at most)",
+        bytes(r.max_packet_memory_bytes),
+        r.max_packet_memory_share * 100.0
+    )?;
+    writeln!(
+        out,
         "  max estimate error      {:.1} % on records of {} or more; {:.0} % overall (case {}), at most {}",
         r.max_estimate_error_large * 100.0,
         bytes(ESTIMATE_FLOOR_BYTES),

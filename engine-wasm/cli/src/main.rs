@@ -40,6 +40,11 @@ enum Command {
         /// Also write series.csv, events.csv and summary.json into DIR.
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
+        /// Print to standard error what the run cost beside what the
+        /// resource model expected: engine events, data packets, and the
+        /// packet stores' peak memory.
+        #[arg(long)]
+        engine_stats: bool,
     },
     /// What a scenario will record and roughly how much it will simulate
     /// (the resource model), as JSON, even if it fails validation.
@@ -229,11 +234,38 @@ fn run(
     path: &str,
     format: Format,
     out_dir: Option<&std::path::Path>,
+    engine_stats: bool,
     out: &mut impl Write,
 ) -> Result<(), String> {
     let scenario = read_scenario(path, true)?;
     let mut sim = Simulation::new(&scenario).map_err(|e| format!("{e:?}"))?;
     let summary = sim.run_to_end();
+    if engine_stats {
+        let e = sawtooth_core::resources::estimate(&scenario);
+        let sent: u64 = sim
+            .run_totals()
+            .flows
+            .iter()
+            .map(|f| f.sender.segments_sent)
+            .sum();
+        let m = sim.packet_memory();
+        let b = sawtooth_core::resources::bytes;
+        eprintln!(
+            "engine events {} (model {}); data packets {} (model {}); packet memory peak {} \
+             (model {}): scoreboards {}, out of order {}, links {}, hosts {}, bottleneck {}",
+            sim.processed_events(),
+            e.engine_events,
+            sent,
+            e.data_packets,
+            b(m.total()),
+            b(e.in_flight_bytes_max),
+            b(m.scoreboards),
+            b(m.out_of_order),
+            b(m.links),
+            b(m.hosts),
+            b(m.bottleneck),
+        );
+    }
     let io = |e: std::io::Error| e.to_string();
     let write_summary = |out: &mut dyn Write| {
         writeln!(
@@ -770,7 +802,8 @@ fn main() -> ExitCode {
             scenario,
             format,
             out: dir,
-        } => run(&scenario, format, dir.as_deref(), &mut out),
+            engine_stats,
+        } => run(&scenario, format, dir.as_deref(), engine_stats, &mut out),
         Command::Estimate { scenario } => estimate(&scenario, &mut out),
         Command::Fuzz {
             cases,

@@ -13,7 +13,7 @@
 //! --seed S` runs as many as asked.
 
 use crate::cc;
-use crate::profile::{self, CwndCounting, MechanismOverrides, RecoveryRule, RtoRule};
+use crate::profile::{self, CwndCounting, CwrRule, MechanismOverrides, RecoveryRule, RtoRule};
 use crate::resources::{self, RECORDED_BYTES_BUDGET};
 use crate::rng::Rng;
 use crate::scenario::{limits, Aqm, Flow, Host, LatencyProbe, Scenario, ValidationError};
@@ -277,6 +277,9 @@ fn mechanisms(d: &mut Dice) -> MechanismOverrides {
     if d.chance(p) {
         m.clock_tolerance_ppm = Some(d.corner(limits::CLOCK_TOLERANCE_PPM));
     }
+    if d.chance(p) {
+        m.cwr = Some(d.pick(&[CwrRule::Algorithm, CwrRule::Halve]));
+    }
     m
 }
 
@@ -313,6 +316,10 @@ pub struct CaseRun {
     pub estimate_error: f64,
     pub engine_events: u64,
     pub estimated_engine_events: u64,
+    /// Heap bytes the packet stores needed at their largest
+    /// (`Simulation::packet_memory`), and the model's bound on them.
+    pub packet_memory_bytes: u64,
+    pub packet_memory_model_bytes: u64,
     /// Stopped after `RUNAWAY_FACTOR` × the predicted engine events.
     pub stopped_early: bool,
     /// Recorded bytes within the estimate's tolerance (true when stopped
@@ -350,6 +357,8 @@ pub fn run_case(s: &Scenario) -> Outcome {
                 estimate_error: 0.0,
                 engine_events: 0,
                 estimated_engine_events: estimate.engine_events,
+                packet_memory_bytes: 0,
+                packet_memory_model_bytes: estimate.in_flight_bytes_max,
                 stopped_early: false,
                 estimate_close: true,
                 problems: vec![format!("the engine panicked: {what}")],
@@ -383,6 +392,16 @@ fn simulate(s: &Scenario, estimate: &resources::ResourceEstimate) -> CaseRun {
     }
     let recorded = sim.recorded_bytes();
     let allocated = sim.recorder_allocated_bytes();
+    // The packet stores' high-water marks within the memory model (issue
+    // 28): checked on runs stopped early too, which only held less.
+    let packet_memory = sim.packet_memory().total();
+    if packet_memory > estimate.in_flight_bytes_max {
+        problems.push(format!(
+            "packet stores needed {packet_memory} bytes, the memory model allows {} ({:?})",
+            estimate.in_flight_bytes_max,
+            sim.packet_memory()
+        ));
+    }
     if recorded > RECORDED_BYTES_BUDGET || allocated > RECORDED_BYTES_BUDGET {
         problems.push(format!(
             "recorded {recorded} bytes, allocated {allocated}: over the budget"
@@ -418,6 +437,8 @@ fn simulate(s: &Scenario, estimate: &resources::ResourceEstimate) -> CaseRun {
         estimate_error: if stopped_early { 0.0 } else { error },
         engine_events: sim.processed_events(),
         estimated_engine_events: estimate.engine_events,
+        packet_memory_bytes: packet_memory,
+        packet_memory_model_bytes: estimate.in_flight_bytes_max,
         stopped_early,
         estimate_close: stopped_early || estimate_is_close(estimate.recorded_bytes, recorded),
         problems,
@@ -445,6 +466,10 @@ pub struct Report {
     pub stopped_early: Vec<u64>,
     pub max_recorded_bytes: u64,
     pub max_allocated_bytes: u64,
+    /// The largest packet-store high-water mark, and the largest share of
+    /// its model's bound any run used.
+    pub max_packet_memory_bytes: u64,
+    pub max_packet_memory_share: f64,
     /// The largest |estimate − recorded| / recorded over all runs, and
     /// the case it came from.
     pub max_estimate_error: f64,
@@ -492,6 +517,13 @@ impl Report {
                 }
                 self.max_recorded_bytes = self.max_recorded_bytes.max(run.recorded_bytes);
                 self.max_allocated_bytes = self.max_allocated_bytes.max(run.allocated_bytes);
+                self.max_packet_memory_bytes =
+                    self.max_packet_memory_bytes.max(run.packet_memory_bytes);
+                if run.packet_memory_model_bytes > 0 {
+                    self.max_packet_memory_share = self
+                        .max_packet_memory_share
+                        .max(run.packet_memory_bytes as f64 / run.packet_memory_model_bytes as f64);
+                }
                 self.engine_events += run.engine_events;
                 if run.estimate_error > self.max_estimate_error
                     || self.worst_estimate_case.is_none()
@@ -629,6 +661,8 @@ mod tests {
             estimate_error: 1.0,
             engine_events: 1,
             estimated_engine_events: 1,
+            packet_memory_bytes: 1,
+            packet_memory_model_bytes: 2,
             stopped_early: false,
             estimate_close: true,
             problems: vec!["packets not conserved".into()],
@@ -656,6 +690,8 @@ mod tests {
             estimate_error: 0.0,
             engine_events: 1,
             estimated_engine_events: 1,
+            packet_memory_bytes: 1,
+            packet_memory_model_bytes: 2,
             stopped_early: false,
             estimate_close: close,
             problems: vec![],

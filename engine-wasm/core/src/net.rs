@@ -182,6 +182,12 @@ pub struct DelayLine<T> {
 }
 
 impl<T> DelayLine<T> {
+    /// Bytes this line has allocated for items (its high-water mark:
+    /// the buffer never shrinks).
+    pub fn allocated_bytes(&self) -> u64 {
+        (self.items.capacity() * std::mem::size_of::<(u64, T)>()) as u64
+    }
+
     pub fn new(delay_ns: u64) -> Self {
         Self::with_granularity(delay_ns, 0)
     }
@@ -225,6 +231,13 @@ impl<T> DelayLine<T> {
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
+}
+
+/// Frames a queue of `limit_pkts` reserves when it is made: room for all
+/// of them and the one on the wire, at most 65 536 (a larger queue grows
+/// as it fills). The resource model counts the same reservation.
+pub fn preallocated_frames(limit_pkts: usize) -> usize {
+    limit_pkts.saturating_add(1).min(1 << 16)
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@ impl Port {
             txqueuelen_pkts,
             ring_size,
             reclaim_on_interrupt,
-            qdisc: VecDeque::with_capacity(txqueuelen_pkts.saturating_add(1).min(1 << 16)),
+            qdisc: VecDeque::with_capacity(crate::net::preallocated_frames(txqueuelen_pkts)),
             ring: VecDeque::new(),
             free,
             unreclaimed: 0,
@@ -165,6 +165,12 @@ impl Port {
     }
 
     /// Every frame the host holds: interface queue and ring.
+    /// Bytes the qdisc and the ring have allocated for frames (their
+    /// high-water marks: the buffers never shrink).
+    pub fn allocated_bytes(&self) -> u64 {
+        ((self.qdisc.capacity() + self.ring.capacity()) * std::mem::size_of::<Frame>()) as u64
+    }
+
     pub fn occupancy_pkts(&self) -> usize {
         self.qdisc.len() + self.ring.len()
     }
@@ -387,6 +393,11 @@ pub struct HostInterrupt<T> {
 }
 
 impl<T> HostInterrupt<T> {
+    /// Bytes allocated for ACKs waiting for the interrupt.
+    pub fn allocated_bytes(&self) -> u64 {
+        (self.pending.capacity() * std::mem::size_of::<T>()) as u64
+    }
+
     /// `throttle_phase` in [0, 1): where in its throttle interval the NIC
     /// was when the run began (the previous interrupt came
     /// `(1 − phase)·throttle` before time zero).

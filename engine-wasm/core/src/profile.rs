@@ -77,6 +77,21 @@ pub enum RecoveryRule {
     Rfc6675,
 }
 
+/// Where ssthresh comes from when the sender backs off without a loss: a
+/// full interface queue (local congestion) or an ECN echo.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum CwrRule {
+    /// The algorithm's own decrease (Linux ≥ 2.6.13 `tcp_enter_cwr` asks
+    /// `icsk_ca_ops->ssthresh`).
+    #[default]
+    Algorithm,
+    /// Halving whatever the algorithm (Linux 2.4 `__tcp_enter_cwr`:
+    /// ssthresh = `tcp_recalc_ssthresh` = max(cwnd / 2, 2)).
+    Halve,
+}
+
 /// Which generation of CUBIC's and BIC's rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -144,6 +159,9 @@ pub struct Mechanisms {
     /// many parts per million; 0: every clock exact.
     #[serde(default)]
     pub clock_tolerance_ppm: f64,
+    /// Where a back-off without loss (CWR) takes ssthresh from.
+    #[serde(default)]
+    pub cwr: CwrRule,
 }
 
 /// Single-switch overrides a scenario may carry on top of its profile.
@@ -202,6 +220,9 @@ pub struct MechanismOverrides {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub clock_tolerance_ppm: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cwr: Option<CwrRule>,
 }
 
 impl MechanismOverrides {
@@ -237,6 +258,7 @@ impl MechanismOverrides {
                 .unwrap_or(base.interrupt_throttle_us),
             timer_hz: self.timer_hz.unwrap_or(base.timer_hz),
             clock_tolerance_ppm: self.clock_tolerance_ppm.unwrap_or(base.clock_tolerance_ppm),
+            cwr: self.cwr.unwrap_or(base.cwr),
         }
     }
 
@@ -251,6 +273,7 @@ impl MechanismOverrides {
                 self.initial_rto_ms = Some(value.initial_rto_ms);
             }
             SwitchId::Recovery => self.recovery = Some(value.recovery),
+            SwitchId::Cwr => self.cwr = Some(value.cwr),
             SwitchId::Cubic => self.cubic = Some(value.cubic),
             SwitchId::NicRing => {
                 self.nic_ring_pkts = Some(value.nic_ring_pkts);
@@ -283,6 +306,7 @@ pub enum SwitchId {
     Scalable,
     Rto,
     Recovery,
+    Cwr,
     Cubic,
     NicRing,
     TxCompletion,
@@ -295,12 +319,13 @@ pub enum SwitchId {
 }
 
 impl SwitchId {
-    pub const ALL: [SwitchId; 14] = [
+    pub const ALL: [SwitchId; 15] = [
         SwitchId::CwndCounting,
         SwitchId::Highspeed,
         SwitchId::Scalable,
         SwitchId::Rto,
         SwitchId::Recovery,
+        SwitchId::Cwr,
         SwitchId::Cubic,
         SwitchId::NicRing,
         SwitchId::TxCompletion,
@@ -320,6 +345,7 @@ impl SwitchId {
             SwitchId::Scalable => a.scalable != b.scalable,
             SwitchId::Rto => a.rto != b.rto || a.initial_rto_ms != b.initial_rto_ms,
             SwitchId::Recovery => a.recovery != b.recovery,
+            SwitchId::Cwr => a.cwr != b.cwr,
             SwitchId::Cubic => a.cubic != b.cubic,
             SwitchId::NicRing => {
                 a.nic_ring_pkts != b.nic_ring_pkts
@@ -365,6 +391,10 @@ impl SwitchId {
                 RecoveryRule::Prr => "PRR".into(),
                 RecoveryRule::RateHalving => "rate halving".into(),
                 RecoveryRule::Rfc6675 => "RFC 6675 (cwnd = ssthresh)".into(),
+            },
+            SwitchId::Cwr => match m.cwr {
+                CwrRule::Algorithm => "the algorithm's decrease".into(),
+                CwrRule::Halve => "halving, whatever the algorithm".into(),
             },
             SwitchId::Cubic => match m.cubic {
                 CubicVersion::Rfc9438 => "RFC 9438".into(),
@@ -489,6 +519,7 @@ pub const SAWTOOTH_1: Mechanisms = Mechanisms {
     interrupt_throttle_us: 0.0,
     timer_hz: 0,
     clock_tolerance_ppm: 0.0,
+    cwr: CwrRule::Algorithm,
 };
 
 /// The Sandia hosts of seed 000 (Linux 2.4, e1000); the sources of each
@@ -511,6 +542,7 @@ const LINUX_2_4: Mechanisms = Mechanisms {
     interrupt_throttle_us: 124.928,
     timer_hz: 100,
     clock_tolerance_ppm: 100.0,
+    cwr: CwrRule::Halve,
 };
 
 /// The profile id version-1 scenarios migrate to.
@@ -560,6 +592,7 @@ pub static PROFILES: &[Profile] = &[
             interrupt_throttle_us: 0.0,
             timer_hz: 250,
             clock_tolerance_ppm: 100.0,
+            cwr: CwrRule::Algorithm,
         },
     },
     Profile {
@@ -584,6 +617,7 @@ pub static PROFILES: &[Profile] = &[
             interrupt_throttle_us: 0.0,
             timer_hz: 0,
             clock_tolerance_ppm: 0.0,
+            cwr: CwrRule::Algorithm,
         },
     },
     Profile {
@@ -614,6 +648,7 @@ pub static PROFILES: &[Profile] = &[
             interrupt_throttle_us: 0.0,
             timer_hz: 0,
             clock_tolerance_ppm: 0.0,
+            cwr: CwrRule::Algorithm,
         },
     },
     Profile {
@@ -750,6 +785,20 @@ pub static SWITCHES: &[SwitchInfo] = &[
             ("nist", "Not described in Mills et al. (NIST); the plain default (PRR, RFC 6937)."),
             ("linux-6", "PRR (RFC 6937; Linux ≥ 3.2 tcp_cwnd_reduction)."),
             ("sawtooth-1", "PRR in Recovery, rate halving to ssthresh in CWR (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::Cwr,
+        name: "Back-off without loss",
+        explanation: "When a full interface queue (local congestion) or an ECN echo makes the sender back off (CWR), ssthresh is the algorithm's own decrease, or half the window whatever the algorithm, as Linux 2.4 did.",
+        sources: &[
+            ("linux-2.4", "Halving: Linux 2.4.20 include/net/tcp.h __tcp_enter_cwr sets ssthresh = tcp_recalc_ssthresh(tp) = max(cwnd >> 1, 2), called from tcp_enter_cwr on a refused transmit (tcp_transmit_skb, NET_XMIT_CN) and on an ECN echo. The 2.4.19 HighSpeed and Scalable patches were not found; Long (Sandia, 2003), text after Fig. 12: \"the outstanding data window after the decrease is equal for all three algorithms\", so they left this path halving."),
+            ("linux-2.4-ixgb", "Halving, as linux-2.4 (2.4.19 kernels with the same patches)."),
+            ("linux-2.6.22", "The algorithm's decrease: 2.6.22 tcp_input.c tcp_enter_cwr sets ssthresh = icsk_ca_ops->ssthresh(sk) (pluggable congestion control, Linux ≥ 2.6.13)."),
+            ("ns-2", "The algorithm's decrease: ns-2's agents have no interface-queue back-off, and an ECN echo reduces by the agent's own rule (tcp.cc slowdown)."),
+            ("nist", "Not described in Mills et al. (NIST); the plain default (the algorithm's decrease)."),
+            ("linux-6", "The algorithm's decrease: tcp_input.c tcp_enter_cwr → tcp_init_cwnd_reduction, ssthresh = icsk_ca_ops->ssthresh(sk)."),
+            ("sawtooth-1", "The algorithm's decrease (the engine before profiles)."),
         ],
     },
     SwitchInfo {

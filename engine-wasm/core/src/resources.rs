@@ -6,7 +6,7 @@
 pub mod traffic;
 
 use crate::record::{RecordedEvent, FLOW_COLUMNS, MAX_STORED_EVENTS};
-use crate::scenario::Scenario;
+use crate::scenario::{Aqm, Scenario};
 use crate::units::ms_to_ns;
 use serde::Serialize;
 use ts_rs::TS;
@@ -21,13 +21,33 @@ pub const RECORDED_BYTES_BUDGET: u64 = 256 * 1024 * 1024;
 /// (up to [`RECORDED_BYTES_BUDGET`]) and its copies beside it.
 pub const IN_FLIGHT_BYTES_BUDGET: u64 = 1024 * 1024 * 1024;
 
-/// Engine bytes per data packet in flight: its sender's scoreboard entry,
-/// its frame in a queue or on a link, and half an ACK frame on the way
-/// back (one ACK per two segments with delayed ACKs; per segment without,
-/// which the scoreboard entry's slack covers).
-pub const BYTES_PER_PACKET_IN_FLIGHT: u64 = crate::tcp::SCOREBOARD_ENTRY_BYTES
-    + std::mem::size_of::<crate::net::Frame>() as u64
-    + std::mem::size_of::<crate::net::Frame>() as u64 / 2;
+/// Scoreboard entries a run may hold, in paths' worth of packets: what the
+/// path holds, as much again lost when slow start overshoots (its last
+/// round trip sends twice what the path holds, RFC 5681 §3.1), and what
+/// recovery sends before the hole fills (no more than is delivered
+/// meanwhile, RFC 6937 §3). The receivers' out-of-order sets hold a subset
+/// of the same segments.
+pub const SCOREBOARD_PATHS: u64 = 3;
+
+/// Growable buffers (`VecDeque`, `Vec`) double when full, so one holds
+/// less than twice the most it ever held.
+pub const GROWTH_SLACK: u64 = 2;
+
+/// Engine bytes per segment a sender has not had cumulatively
+/// acknowledged: its scoreboard entry and, at worst, its place in the
+/// receiver's out-of-order set.
+pub const BYTES_PER_UNACKED_SEGMENT: u64 =
+    crate::tcp::SCOREBOARD_ENTRY_BYTES + crate::tcp::OUT_OF_ORDER_ENTRY_BYTES;
+
+/// Engine bytes per packet on the propagation paths: the data packet on
+/// its way and, at worst, one ACK for it on the way back (every segment is
+/// acknowledged at once during recovery, RFC 5681 §4.2).
+pub const BYTES_PER_PACKET_ON_LINKS: u64 = (std::mem::size_of::<(u64, crate::net::Packet)>()
+    + std::mem::size_of::<(u64, crate::net::Ack)>())
+    as u64;
+
+/// Engine bytes per frame waiting in a queue or a ring.
+pub const BYTES_PER_QUEUED_FRAME: u64 = std::mem::size_of::<crate::net::Frame>() as u64;
 
 const F64_BYTES: u64 = std::mem::size_of::<f64>() as u64;
 const EVENT_BYTES: u64 = std::mem::size_of::<RecordedEvent>() as u64;
@@ -90,8 +110,9 @@ pub struct ResourceEstimate {
     /// no more than the path holds ([`in_flight_packets_max`]).
     #[ts(type = "number")]
     pub in_flight_packets_max: u64,
-    /// Engine memory those packets need ([`BYTES_PER_PACKET_IN_FLIGHT`]
-    /// each), held to [`IN_FLIGHT_BYTES_BUDGET`] by validation.
+    /// The most engine memory the packet stores can need: scoreboards,
+    /// links and queues ([`packet_memory_max`]), held to
+    /// [`IN_FLIGHT_BYTES_BUDGET`] by validation.
     #[ts(type = "number")]
     pub in_flight_bytes_max: u64,
     #[ts(type = "number")]
@@ -192,7 +213,7 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
         ack_packets: acks.round() as u64,
         engine_events: engine_events(s, &flows, samples).round() as u64,
         in_flight_packets_max: in_flight_packets_max(s),
-        in_flight_bytes_max: in_flight_packets_max(s).saturating_mul(BYTES_PER_PACKET_IN_FLIGHT),
+        in_flight_bytes_max: packet_memory_max(s),
         in_flight_budget_bytes: IN_FLIGHT_BYTES_BUDGET,
     }
 }
@@ -216,37 +237,51 @@ fn window_packets(s: &Scenario) -> f64 {
 
 /// The data packets the path can hold at once: on the links for the
 /// longest round trip at the fastest rate a packet meets (the bottleneck's
-/// or a sender NIC's), in the bottleneck's buffer, and in every host's
+/// or a sender NIC's), and in the bottleneck's buffer and every host's
 /// interface queue and transmit ring.
-fn path_packets(s: &Scenario) -> f64 {
-    let wire_bits = (s.mtu_bytes as f64 + crate::net::ETHERNET_OVERHEAD_BYTES as f64) * 8.0;
-    let mech = s.resolved_mechanisms();
-    let fastest_bps = s
-        .hosts
-        .iter()
-        .map(|h| h.nic_bps)
-        .fold(s.bottleneck.rate_bps, f64::max);
-    let longest_s = (s.rtt_ms
-        + s.hosts
+struct PathPackets {
+    on_links: f64,
+    queues: f64,
+}
+
+impl PathPackets {
+    fn of(s: &Scenario) -> PathPackets {
+        let wire_bits = (s.mtu_bytes as f64 + crate::net::ETHERNET_OVERHEAD_BYTES as f64) * 8.0;
+        let mech = s.resolved_mechanisms();
+        let fastest_bps = s
+            .hosts
             .iter()
-            .flat_map(|h| &h.flows)
-            .map(|f| f.extra_delay_ms)
-            .fold(0.0, f64::max))
-        / 1e3;
-    let on_links = sane_div(fastest_bps, wire_bits) * longest_s;
-    let ring = mech.nic_ring_pkts.max(mech.nic_ring_descriptors) as f64;
-    let hosts: f64 = s
-        .hosts
-        .iter()
-        .map(|h| h.txqueuelen_pkts as f64 + ring)
-        .sum();
-    on_links + s.bottleneck.buffer_pkts as f64 + hosts
+            .map(|h| h.nic_bps)
+            .fold(s.bottleneck.rate_bps, f64::max);
+        let longest_s = (s.rtt_ms
+            + s.hosts
+                .iter()
+                .flat_map(|h| &h.flows)
+                .map(|f| f.extra_delay_ms)
+                .fold(0.0, f64::max))
+            / 1e3
+            + round_trip_granularity_s(s);
+        let ring = mech.nic_ring_pkts.max(mech.nic_ring_descriptors) as f64;
+        let hosts: f64 = s
+            .hosts
+            .iter()
+            .map(|h| h.txqueuelen_pkts as f64 + ring)
+            .sum();
+        PathPackets {
+            on_links: sane_div(fastest_bps, wire_bits) * longest_s,
+            queues: s.bottleneck.buffer_pkts as f64 + hosts,
+        }
+    }
+
+    fn total(&self) -> f64 {
+        self.on_links + self.queues
+    }
 }
 
 /// Data packets that can be in flight at once: the windows, capped by the
 /// path (a window larger than the path holds is never filled).
 pub fn in_flight_packets_max(s: &Scenario) -> u64 {
-    let n = window_packets(s).min(path_packets(s));
+    let n = window_packets(s).min(PathPackets::of(s).total());
     if n.is_finite() && n > 0.0 {
         n.ceil() as u64
     } else {
@@ -254,27 +289,103 @@ pub fn in_flight_packets_max(s: &Scenario) -> u64 {
     }
 }
 
+/// The most heap bytes a run's packet stores can need
+/// (`Simulation::packet_memory`): scoreboards and out-of-order sets for
+/// [`SCOREBOARD_PATHS`] paths' worth of segments, the links for what they
+/// carry, the queues and rings for what they hold, each no more than the
+/// windows allow, and room for the buffers' doubling ([`GROWTH_SLACK`]).
+pub fn packet_memory_max(s: &Scenario) -> u64 {
+    let p = PathPackets::of(s);
+    let windows = window_packets(s);
+    let unacked = windows.min(SCOREBOARD_PATHS as f64 * p.total());
+    let on_links = windows.min(p.on_links);
+    let queued = windows.min(p.queues);
+    let bytes = unacked * BYTES_PER_UNACKED_SEGMENT as f64
+        + on_links * BYTES_PER_PACKET_ON_LINKS as f64
+        + queued * BYTES_PER_QUEUED_FRAME as f64;
+    let grown = if bytes.is_finite() && bytes > 0.0 {
+        (bytes.ceil() as u64).saturating_mul(GROWTH_SLACK)
+    } else {
+        0
+    };
+    grown
+        .saturating_add(preallocated_queue_bytes(s))
+        .saturating_add(probe_link_bytes(s))
+}
+
+/// How much longer a round trip can be than its delays: each direction's
+/// delay line rounds its exit up to the timer granularity
+/// (`delay_granularity_us`, `net::DelayLine::with_granularity`).
+fn round_trip_granularity_s(s: &Scenario) -> f64 {
+    2.0 * s.resolved_mechanisms().delay_granularity_us.max(0.0) / 1e6
+}
+
+/// The latency probe's packets on their links: one per interval over a
+/// round trip (queueing included, at most the bottleneck's buffer),
+/// counted in both directions, with room for the buffers' doubling.
+fn probe_link_bytes(s: &Scenario) -> u64 {
+    let Some(p) = &s.probe else { return 0 };
+    let wire_bits = (s.mtu_bytes as f64 + crate::net::ETHERNET_OVERHEAD_BYTES as f64) * 8.0;
+    let queue_s = sane_div(
+        s.bottleneck.buffer_pkts as f64 * wire_bits,
+        s.bottleneck.rate_bps,
+    );
+    let round_trip_s = s.rtt_ms / 1e3 + queue_s + round_trip_granularity_s(s);
+    let in_flight =
+        (sane_div(round_trip_s, p.interval_ms() / 1e3).ceil() as u64 + 1).min(probes(s));
+    in_flight
+        .saturating_mul(2 * std::mem::size_of::<(u64, crate::net::Packet)>() as u64)
+        .saturating_mul(GROWTH_SLACK)
+}
+
+/// What the queues reserve when they are made, whatever the windows: each
+/// host's interface queue and the bottleneck's FIFO (FQ-CoDel's flow
+/// queues start empty), [`crate::net::preallocated_frames`] each.
+fn preallocated_queue_bytes(s: &Scenario) -> u64 {
+    use crate::net::preallocated_frames;
+    let hosts: usize = s
+        .hosts
+        .iter()
+        .map(|h| preallocated_frames(h.txqueuelen_pkts as usize))
+        .sum();
+    let bottleneck = match s.bottleneck.aqm {
+        Aqm::FqCodel { .. } => 0,
+        _ => preallocated_frames(s.bottleneck.buffer_pkts as usize),
+    };
+    (hosts + bottleneck) as u64 * BYTES_PER_QUEUED_FRAME
+}
+
+/// Engine bytes per packet a window lets into flight, at most: every
+/// store counts it (what the largest window that fits is found from).
+const BYTES_PER_WINDOW_PACKET_MAX: u64 = GROWTH_SLACK
+    * (SCOREBOARD_PATHS * BYTES_PER_UNACKED_SEGMENT
+        + BYTES_PER_PACKET_ON_LINKS
+        + BYTES_PER_QUEUED_FRAME);
+
 /// Why the packets a scenario can hold in flight exceed the engine's
 /// memory budget, naming what to change; `None` when they fit.
 pub fn in_flight_over_budget_message(s: &Scenario) -> Option<String> {
-    let packets = in_flight_packets_max(s);
-    let need = packets.saturating_mul(BYTES_PER_PACKET_IN_FLIGHT);
+    let need = packet_memory_max(s);
     if need <= IN_FLIGHT_BYTES_BUDGET {
         return None;
     }
-    let fits = IN_FLIGHT_BYTES_BUDGET / BYTES_PER_PACKET_IN_FLIGHT;
+    let packets = in_flight_packets_max(s);
     let flows = s.flow_count().max(1) as u64;
+    // Windows this small fit whatever the path: every packet they let
+    // into flight counted in every store.
+    let fits = IN_FLIGHT_BYTES_BUDGET / BYTES_PER_WINDOW_PACKET_MAX;
     let window_max = (fits / flows).saturating_mul(mss_or_one(s));
     Some(format!(
         "lets {} packets be in flight at once ({} flow{} × their windows, capped by the path: its \
-         bandwidth-delay product and buffers), needing {} of engine memory (limit {}); use \
-         windows of at most {} per flow, a shorter rtt_ms, a slower link or fewer flows",
+         bandwidth-delay product and buffers), whose scoreboards, links and queues need up to {} \
+         of engine memory (limit {}); use windows of at most {} per flow, a shorter rtt_ms, a \
+         slower link or fewer flows",
         group_thousands(packets as f64),
         flows,
         if flows == 1 { "" } else { "s" },
         bytes(need),
         bytes(IN_FLIGHT_BYTES_BUDGET),
-        bytes(window_max),
+        bytes_floor(window_max),
     ))
 }
 
@@ -405,6 +516,27 @@ fn seconds(ms: f64) -> String {
         format!("{} s", group_thousands((ms / 1e3 * 10.0).round() / 10.0))
     } else {
         format!("{} ms", group_thousands(ms))
+    }
+}
+
+/// Bytes in binary units rounded down, for a limit not to pass: a
+/// window of 3 953 040 bytes is "3.7 MiB", never "3.8 MiB".
+pub fn bytes_floor(n: u64) -> String {
+    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+    let mut unit = 0;
+    let mut scale = 1u64;
+    while n / scale >= 1024 && unit + 1 < UNITS.len() {
+        scale *= 1024;
+        unit += 1;
+    }
+    if unit == 0 {
+        return format!("{n} bytes");
+    }
+    let tenths = n.saturating_mul(10) / scale;
+    if tenths >= 1000 || tenths % 10 == 0 {
+        format!("{} {}", tenths / 10, UNITS[unit])
+    } else {
+        format!("{}.{} {}", tenths / 10, tenths % 10, UNITS[unit])
     }
 }
 

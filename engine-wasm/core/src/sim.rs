@@ -315,6 +315,7 @@ impl Simulation {
                             rto: mech.rto,
                             initial_rto_ns: ms_to_ns(mech.initial_rto_ms),
                             recovery: mech.recovery,
+                            cwr: mech.cwr,
                             initial_seq: isn,
                         },
                         cc,
@@ -979,6 +980,27 @@ impl Simulation {
         a
     }
 
+    /// Heap bytes the run's packet stores have needed at their largest,
+    /// by store: what the resource model's `in_flight_bytes_max` bounds
+    /// (the fuzz harness checks it). Buffers never shrink, so their
+    /// capacities are high-water marks.
+    pub fn packet_memory(&self) -> PacketMemory {
+        let mut m = PacketMemory::default();
+        for f in &self.flows {
+            m.scoreboards += f.sender.scoreboard_allocated_bytes();
+            m.out_of_order += f.receiver.out_of_order_peak_bytes();
+            m.links += f.fwd.allocated_bytes() + f.rev.allocated_bytes();
+        }
+        for h in &self.hosts {
+            m.hosts += h.port.allocated_bytes() + h.irq.allocated_bytes();
+        }
+        if let Some(p) = &self.probe {
+            m.links += p.fwd.allocated_bytes() + p.rev.allocated_bytes();
+        }
+        m.bottleneck = self.bottleneck.allocated_bytes();
+        m
+    }
+
     /// Is flow `f`'s sender in a congestion episode right now?
     pub fn flow_state(&self, f: usize) -> CaState {
         self.flows[f].sender.state
@@ -999,6 +1021,27 @@ impl Simulation {
 impl FlowState {
     fn receiver_arrivals(&self) -> u64 {
         self.receiver.arrivals
+    }
+}
+
+/// Heap bytes of the stores that hold packets, at their largest.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PacketMemory {
+    /// Every sender's scoreboard (one entry per segment sent and not yet
+    /// cumulatively acknowledged, lost ones included).
+    pub scoreboards: u64,
+    /// Every receiver's segments held above a hole.
+    pub out_of_order: u64,
+    /// Data and ACKs on the propagation paths (and the probe's).
+    pub links: u64,
+    /// The hosts' interface queues, rings and interrupt batches.
+    pub hosts: u64,
+    pub bottleneck: u64,
+}
+
+impl PacketMemory {
+    pub fn total(&self) -> u64 {
+        self.scoreboards + self.out_of_order + self.links + self.hosts + self.bottleneck
     }
 }
 

@@ -28,7 +28,13 @@ fn corner_scenarios_run_within_the_budget_and_the_model() {
         report.failures.len(),
         report.cases
     );
-    assert!(report.ran > CASES / 2, "most cases are valid: {report:?}");
+    // Corners with 512 MB windows at 10–100 Gb/s are refused by the packet
+    // memory budget (issue 28), so fewer than half may run; most of the
+    // rest must.
+    assert!(
+        report.ran > CASES * 2 / 5,
+        "many cases are valid: {report:?}"
+    );
     assert!(
         report.rejected > 0,
         "some corners are rejected by validation"

@@ -216,7 +216,8 @@ fn lab01_back_to_back_all_algorithms_alike_at_every_window() {
 /// 3.7 MB bandwidth-delay product), so at 4 MB all three are window-limited
 /// alike; the check runs at 8 and 16 MB (6 MB offered). Not reproduced:
 /// HighSpeed ahead of Scalable (the two are within 1 % here) and the size
-/// of the gains (about +6 % for both, paper +14 % and +8 %); see
+/// of the gains (about +3 to +5 % since local back-offs halve for every
+/// algorithm, as Linux 2.4's `__tcp_enter_cwr` does; paper +14 % and +8 %); see
 /// FIDELITY.md and docs/profiles.md for the mechanisms still missing. At
 /// MTU 1500 the algorithms differ widely where the paper found them close;
 /// only jumbo frames are checked.
@@ -256,8 +257,8 @@ fn lab02_highspeed_and_scalable_beat_standard_above_3_mb() {
             sc - std,
             100.0 * (sc / std - 1.0)
         );
-        assert!(hs > 1.05 * std, "HighSpeed {hs} vs Standard {std} at {w}");
-        assert!(sc > 1.05 * std, "Scalable {sc} vs Standard {std} at {w}");
+        assert!(hs > 1.02 * std, "HighSpeed {hs} vs Standard {std} at {w}");
+        assert!(sc > 1.02 * std, "Scalable {sc} vs Standard {std} at {w}");
         // The documented gap (the lab's "still missing" mechanism): the
         // gains stay below the paper's and Scalable, not HighSpeed, leads.
         // If the model closes the gap this fails, and the lab's text and

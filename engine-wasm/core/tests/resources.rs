@@ -147,7 +147,8 @@ fn every_guided_lab_point_fits_the_budget() {
 #[test]
 fn packets_in_flight_are_held_to_the_memory_budget() {
     use sawtooth_core::resources::{
-        in_flight_packets_max, BYTES_PER_PACKET_IN_FLIGHT, IN_FLIGHT_BYTES_BUDGET,
+        in_flight_packets_max, packet_memory_max, BYTES_PER_PACKET_ON_LINKS,
+        BYTES_PER_QUEUED_FRAME, BYTES_PER_UNACKED_SEGMENT, GROWTH_SLACK, IN_FLIGHT_BYTES_BUDGET,
     };
     let mut s = Scenario::default_scenario();
     s.mtu_bytes = 1500;
@@ -186,8 +187,56 @@ fn packets_in_flight_are_held_to_the_memory_budget() {
     }
     assert!(s.validate().is_empty(), "{:?}", s.validate());
     assert_eq!(in_flight_packets_max(&s), 64 * 64 * 46);
+    // The windows are below the path's share of scoreboards and links, so
+    // those count every packet; the queues hold fewer than the windows.
+    let packets = 64 * 64 * 46;
+    let queues = 1000 + 64 * (100 + 256);
+    // What the FIFOs reserve when made: each interface queue and the
+    // bottleneck's, one frame more than they hold.
+    let reserved = 64 * 101 + 1001;
     assert_eq!(
         estimate(&s).in_flight_bytes_max,
-        64 * 64 * 46 * BYTES_PER_PACKET_IN_FLIGHT
+        (packets * (BYTES_PER_UNACKED_SEGMENT + BYTES_PER_PACKET_ON_LINKS)
+            + queues * BYTES_PER_QUEUED_FRAME)
+            * GROWTH_SLACK
+            + reserved * BYTES_PER_QUEUED_FRAME
     );
+    assert_eq!(estimate(&s).in_flight_bytes_max, packet_memory_max(&s));
+}
+
+/// The suggested window fits: following the refusal's advice gives a
+/// valid scenario (the advice rounds down, never up to a size refused).
+#[test]
+fn the_window_the_refusal_suggests_is_accepted() {
+    let mut s = Scenario::default_scenario();
+    s.mtu_bytes = 1500;
+    s.rtt_ms = 500.0;
+    s.duration_ms = 10_000.0;
+    s.sample_interval_ms = 1000.0;
+    s.bottleneck.rate_bps = 100e9;
+    s.bottleneck.buffer_pkts = 1_000_000;
+    s.hosts = (0..64)
+        .map(|_| host(100e9, vec![Flow::new("reno", 512 << 20); 64]))
+        .collect();
+    let errors = s.validate();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let message = &errors[0].message;
+    let advice = message
+        .split("windows of at most ")
+        .nth(1)
+        .and_then(|t| t.split(" per flow").next())
+        .unwrap_or_else(|| panic!("{message}"));
+    let (number, unit) = advice.split_once(' ').unwrap();
+    let scale = match unit {
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        other => panic!("unit {other}"),
+    };
+    let window = (number.parse::<f64>().unwrap() * scale) as u32;
+    for h in &mut s.hosts {
+        for f in &mut h.flows {
+            f.window_bytes = window;
+        }
+    }
+    assert!(s.validate().is_empty(), "{advice}: {:?}", s.validate());
 }

@@ -60,7 +60,8 @@ engine_events: number,
  */
 in_flight_packets_max: number, 
 /**
- * Engine memory those packets need ([`BYTES_PER_PACKET_IN_FLIGHT`]
- * each), held to [`IN_FLIGHT_BYTES_BUDGET`] by validation.
+ * The most engine memory the packet stores can need: scoreboards,
+ * links and queues ([`packet_memory_max`]), held to
+ * [`IN_FLIGHT_BYTES_BUDGET`] by validation.
  */
 in_flight_bytes_max: number, in_flight_budget_bytes: number, };

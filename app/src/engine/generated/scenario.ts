@@ -84,6 +84,12 @@ export type CubicVersion = "rfc9438" | "linux2622";
 export type CwndCounting = "per_packet" | "per_ack";
 
 /**
+ * Where ssthresh comes from when the sender backs off without a loss: a
+ * full interface queue (local congestion) or an ECN echo.
+ */
+export type CwrRule = "algorithm" | "halve";
+
+/**
  * One bulk TCP transfer (an iperf stream).
  */
 export type Flow = { 
@@ -139,7 +145,7 @@ size_bytes?: number, };
 /**
  * Single-switch overrides a scenario may carry on top of its profile.
  */
-export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, };
+export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, cwr?: CwrRule, };
 
 /**
  * Every switch, fully resolved.
@@ -205,7 +211,11 @@ timer_hz: number,
  * runs off nominal by an amount drawn per run, uniform within ± this
  * many parts per million; 0: every clock exact.
  */
-clock_tolerance_ppm: number, };
+clock_tolerance_ppm: number, 
+/**
+ * Where a back-off without loss (CWR) takes ssthresh from.
+ */
+cwr: CwrRule, };
 
 /**
  * How the window comes down during fast recovery.

@@ -90,6 +90,12 @@ impl CodelQueue for View<'_> {
 }
 
 impl FqCodel {
+    /// Bytes the flow queues have allocated for frames.
+    pub fn allocated_bytes(&self) -> u64 {
+        let frames: usize = self.queues.iter().map(|q| q.frames.capacity()).sum();
+        (frames * std::mem::size_of::<Frame>()) as u64
+    }
+
     /// `tcp_flows` TCP flows (indices 0..tcp_flows) and the probe.
     pub fn new(params: CodelParams, quantum_bytes: u32, flows: u32, tcp_flows: usize) -> FqCodel {
         let flows = flows.max(1);

@@ -162,7 +162,7 @@ impl Bottleneck {
         };
         let fifo_capacity = match discipline {
             Discipline::FqCodel(_) => 0,
-            _ => capacity_pkts.saturating_add(1).min(1 << 16),
+            _ => crate::net::preallocated_frames(capacity_pkts),
         };
         Bottleneck {
             capacity_pkts,
@@ -193,6 +193,15 @@ impl Bottleneck {
     }
 
     /// Frames waiting plus the one being sent.
+    /// Bytes the queue has allocated for frames (its high-water mark).
+    pub fn allocated_bytes(&self) -> u64 {
+        let fq = match &self.discipline {
+            Discipline::FqCodel(fq) => fq.allocated_bytes(),
+            _ => 0,
+        };
+        (self.fifo.capacity() * std::mem::size_of::<Frame>()) as u64 + fq
+    }
+
     pub fn occupancy_pkts(&self) -> usize {
         self.waiting_pkts() + self.on_wire.is_some() as usize
     }

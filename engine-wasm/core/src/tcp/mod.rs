@@ -16,7 +16,7 @@ mod tests;
 #[cfg(test)]
 mod wrap_tests;
 
-pub use receiver::{DataAcks, Receiver};
+pub use receiver::{DataAcks, Receiver, OUT_OF_ORDER_ENTRY_BYTES};
 pub use rtt::{RttEstimator, RTO_MAX_NS, RTO_MIN_NS};
 pub use sender::{AckOutcome, Sender, SenderConfig, SenderStats, Transmission};
 

@@ -27,6 +27,8 @@ pub struct Receiver {
     /// segment (`delivered_segments` counts the same way), which never
     /// wraps: the set's order is the stream's.
     out_of_order: BTreeSet<u64>,
+    /// The most segments `out_of_order` has held at once.
+    out_of_order_peak: usize,
     delayed_ack: bool,
     echo: CeEcho,
     /// DCTCP.CE (RFC 8257 §3.2): the last segment carried CE.
@@ -43,11 +45,24 @@ pub struct Receiver {
     pub arrivals: u64,
 }
 
+/// Heap bytes per segment held out of order: a `BTreeSet<u64>` leaf holds
+/// at most 11 keys in about 104 bytes and appends at its right end leave
+/// leaves about half full, so about 19 bytes a key, plus the internal
+/// nodes; 24 is a round upper figure (std's `alloc::collections::btree`
+/// node layout, CAPACITY = 11).
+pub const OUT_OF_ORDER_ENTRY_BYTES: u64 = 24;
+
 impl Receiver {
+    /// Heap bytes the out-of-order set needed at its largest.
+    pub fn out_of_order_peak_bytes(&self) -> u64 {
+        self.out_of_order_peak as u64 * OUT_OF_ORDER_ENTRY_BYTES
+    }
+
     pub fn new(delayed_ack: bool, echo: CeEcho) -> Receiver {
         Receiver {
             rcv_nxt: 0,
             out_of_order: BTreeSet::new(),
+            out_of_order_peak: 0,
             delayed_ack,
             echo,
             ce_state: false,
@@ -148,6 +163,7 @@ impl Receiver {
         } else if after(p.seq, self.rcv_nxt) {
             let offset = self.delivered_segments + p.seq.wrapping_sub(self.rcv_nxt) as u64;
             self.out_of_order.insert(offset);
+            self.out_of_order_peak = self.out_of_order_peak.max(self.out_of_order.len());
             acks.ack = Some(self.ack(Some(p.seq), p.ce, p));
         } else {
             // A duplicate: acknowledge at once (RFC 5681 §4.2).

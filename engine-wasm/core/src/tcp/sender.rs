@@ -20,7 +20,7 @@ use super::seq::{before, seq_max, seq_min};
 use super::DUP_THRESH;
 use crate::cc::{AckSample, CaEvent, CaState, CongestionControl, Window, INFINITE_SSTHRESH};
 use crate::net::Ack;
-use crate::profile::{CwndCounting, RecoveryRule, RtoRule};
+use crate::profile::{CwndCounting, CwrRule, RecoveryRule, RtoRule};
 use std::collections::VecDeque;
 
 /// How a sender is set up: the scenario's TCP settings and the profile's
@@ -37,6 +37,8 @@ pub struct SenderConfig {
     pub rto: RtoRule,
     pub initial_rto_ns: u64,
     pub recovery: RecoveryRule,
+    /// Where a back-off without loss takes ssthresh from.
+    pub cwr: CwrRule,
     /// The sequence number of the first segment (the ISN; see
     /// [`seq`](super::seq)).
     pub initial_seq: u32,
@@ -55,6 +57,7 @@ impl SenderConfig {
             rto: RtoRule::Rfc6298,
             initial_rto_ns: 1_000_000_000,
             recovery: RecoveryRule::Prr,
+            cwr: CwrRule::Algorithm,
             initial_seq: 0,
         }
     }
@@ -148,6 +151,7 @@ pub struct Sender {
     rate_samples: bool,
     /// CWR episodes reduce by PRR (the algorithm's `cwr_by_prr`: DCTCP).
     cwr_prr: bool,
+    cwr_rule: CwrRule,
     /// tcptrace-style outstanding-data averages (seed 002): the mean over
     /// ACK arrivals and the time-weighted mean.
     outstanding: OutstandingAverages,
@@ -158,6 +162,12 @@ pub struct Sender {
 }
 
 impl Sender {
+    /// Bytes the scoreboard has allocated (its high-water mark: the
+    /// buffer never shrinks).
+    pub fn scoreboard_allocated_bytes(&self) -> u64 {
+        self.scoreboard.capacity() as u64 * SCOREBOARD_ENTRY_BYTES
+    }
+
     pub fn new(config: SenderConfig, mut cc: Box<dyn CongestionControl>, now_ns: u64) -> Sender {
         let mss_bytes = config.mss_bytes;
         let rwnd_pkts = ((config.rwnd_bytes / mss_bytes as u64).min(u32::MAX as u64) as u32).max(2);
@@ -200,6 +210,7 @@ impl Sender {
             delivered_ns: now_ns,
             rate_samples: cc.uses_delivery_rate(),
             cwr_prr: cc.cwr_by_prr(),
+            cwr_rule: config.cwr,
             outstanding: OutstandingAverages::new(now_ns),
             finished: false,
             stats: SenderStats::default(),
@@ -326,7 +337,13 @@ impl Sender {
     fn enter_cwr(&mut self, now_ns: u64) {
         let w = self.window;
         self.prior_cwnd = w.cwnd_pkts;
-        self.window.ssthresh_pkts = self.cc.ssthresh(&w, now_ns);
+        self.window.ssthresh_pkts = match self.cwr_rule {
+            CwrRule::Algorithm => self.cc.ssthresh(&w, now_ns),
+            // Linux 2.4 `tcp_recalc_ssthresh`, whatever the algorithm; one
+            // that owns its window (BBR) keeps its own rule.
+            CwrRule::Halve if !self.cc.ignores_loss() => (w.cwnd_pkts / 2).max(2),
+            CwrRule::Halve => self.cc.ssthresh(&w, now_ns),
+        };
         if self.cwr_prr {
             // Linux ≥ 3.7 `tcp_init_cwnd_reduction`: PRR from here on, cwnd
             // untouched until the first ACK.

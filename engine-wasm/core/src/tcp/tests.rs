@@ -4,7 +4,7 @@
 use super::*;
 use crate::cc::{self, CaState};
 use crate::net::Ack;
-use crate::profile::{CwndCounting, RecoveryRule, RtoRule};
+use crate::profile::{CwndCounting, CwrRule, RecoveryRule, RtoRule};
 use std::collections::BTreeMap;
 
 const MS: u64 = 1_000_000;
@@ -193,4 +193,44 @@ fn the_receive_window_caps_what_is_outstanding() {
     });
     s.window.cwnd_pkts = 100;
     assert_eq!(send_all(&mut s, 0), 10);
+}
+
+/// A full interface queue backs the sender off (CWR). Linux 2.4's
+/// `__tcp_enter_cwr` takes ssthresh from `tcp_recalc_ssthresh`, half the
+/// window whatever the algorithm; Linux ≥ 2.6.13's `tcp_enter_cwr` asks the
+/// algorithm (Scalable: cwnd − cwnd/8, 2.6.22 tcp_scalable.c).
+#[test]
+fn a_local_back_off_halves_on_linux_2_4_and_follows_the_algorithm_later() {
+    for (rule, algorithm, expected) in [
+        (CwrRule::Algorithm, "scalable", 800 - 800 / 8),
+        (CwrRule::Halve, "scalable", 400),
+        (CwrRule::Halve, "highspeed", 400),
+        (CwrRule::Algorithm, "reno", 400),
+        (CwrRule::Halve, "reno", 400),
+    ] {
+        let cc = cc::build(algorithm, &BTreeMap::new()).unwrap();
+        let mut s = Sender::new(
+            SenderConfig {
+                cwr: rule,
+                ..config()
+            },
+            cc,
+            0,
+        );
+        s.window.cwnd_pkts = 800;
+        s.window.ssthresh_pkts = 100;
+        assert!(s.on_local_congestion(MS));
+        assert_eq!(s.state, CaState::Cwr);
+        assert_eq!(
+            s.window.ssthresh_pkts, expected,
+            "{algorithm} with {rule:?}"
+        );
+    }
+    // HighSpeed's own decrease at 800 packets is far less than half
+    // (RFC 3649 Appendix B: b(w) below 0.4 there).
+    let cc = cc::build("highspeed", &BTreeMap::new()).unwrap();
+    let mut s = Sender::new(config(), cc, 0);
+    s.window.cwnd_pkts = 800;
+    assert!(s.on_local_congestion(MS));
+    assert!(s.window.ssthresh_pkts > 480, "{}", s.window.ssthresh_pkts);
 }
