@@ -15,6 +15,9 @@ import type { RenderedRun } from './testHooks';
 import { VIEWS, viewFromSearch } from './lab/views';
 import { ErrorPanel } from './ui/ErrorPanel';
 import { StartHere } from './ui/StartHere';
+import { StartPrediction } from './pages/StartPrediction';
+import { startPredictionFromLink } from './pages/startPrediction';
+import { PREDICTION_PARAM } from './share/prediction';
 // guided labs (issue 7): the second view (app/src/guided), loaded when opened
 // so the lab page's first load does not carry it.
 const LabsView = lazy(() => import('./guided/LabsView').then((m) => ({ default: m.LabsView })));
@@ -61,6 +64,8 @@ export function App({ client, store, rendered, search }: AppProps) {
   const [loadError, setLoadError] = useState<EngineError | null>(null);
   const params = useMemo(() => new URLSearchParams(search), [search]);
   const viewId = viewFromSearch(search);
+  // Predict, then run: the Start-here path's prediction in a lab-page link (a guided lab reads its own).
+  const startPrediction = useMemo(() => startPredictionFromLink(params.get(PREDICTION_PARAM)), [params]);
   const debugParam = params.get('debug');
   const debugFirstRun: RunDebug | undefined = debugParam === 'trap' || debugParam === 'crash' || debugParam === 'exit' ? debugParam : undefined;
   const render = params.get('render');
@@ -111,7 +116,8 @@ export function App({ client, store, rendered, search }: AppProps) {
         void loadFromUrl(search, info.defaultScenario, (s) => client.validate(s)).then((start) => {
           if (!live) return;
           const { view, notices } = resolveView(start.view, CHART_IDS, null);
-          setLoaded({ info, lab: new LabStore(start.scenario, info.defaultScenario), notices: [...start.notices, ...notices], view });
+          const predicted = viewId === 'lab' && startPrediction.notice ? [startPrediction.notice] : [];
+          setLoaded({ info, lab: new LabStore(start.scenario, info.defaultScenario), notices: [...start.notices, ...notices, ...predicted], view });
         });
       },
       (e: EngineError) => live && setLoadError(e),
@@ -119,6 +125,8 @@ export function App({ client, store, rendered, search }: AppProps) {
     return () => {
       live = false;
     };
+    // (viewId and startPrediction follow search.)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, search]);
 
   // Without an engine there is no lab: the page contract still reports it.
@@ -153,7 +161,12 @@ export function App({ client, store, rendered, search }: AppProps) {
           Loading the simulator…
         </p>
       )}
-      {loaded && viewId === 'lab' && !isFitted(earlyView) && <StartHere />}
+      {loaded && viewId === 'lab' && !isFitted(earlyView) && (
+        <StartHere
+          open={startPrediction.prediction.kind !== 'none'}
+          predict={<StartPrediction lab={loaded.lab} store={store} initial={startPrediction.prediction} />}
+        />
+      )}
       {loaded && viewId === 'lab' && (
         <ChartSizingContext.Provider value={sizing}>
         <LabPage
@@ -169,6 +182,8 @@ export function App({ client, store, rendered, search }: AppProps) {
           visibleCharts={loaded.view.charts}
           visibleControls={fitted ? controlIds : loaded.view.controls}
           hideBuilder={fitted && controlIds.length === 0}
+          // The path view: on the lab page, not in fitted views (embeds, presentation).
+          showPath={!fitted}
           autoplay={earlyView.autoplay}
           playbackSpeed={earlyView.speed ?? undefined}
           notices={<Notices notices={loaded.notices} />}

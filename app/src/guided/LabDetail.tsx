@@ -4,7 +4,7 @@
 // paper's values beside the simulation, what the paper found and why, and
 // where the simulator's model differs from the testbed.
 
-import { memo, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { memo, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { Lab, PaperFile } from '../engine/generated/labs';
 import type { Scenario } from '../engine/types';
 import { chartScreenId } from '../present/labScreens';
@@ -17,6 +17,9 @@ import { labHref, type LabsEnv } from './env';
 import { chartPlan, drawsPaperValues, runCount, showsGain, showsRanking } from './presentation';
 import { formatEta, sweepProgress } from './progress';
 import type { PointDebug } from './protocol';
+import { labQuestion, sketchAxisTop, type Prediction } from './prediction';
+import { moveDraftPoint, PredictionPanel, PredictionVerdict, useFocusSketch, usePrediction, type PredictionDraft } from './PredictionPanel';
+import type { ChartSketch } from './ResultChart';
 import { AblationPanel as AblationPanelView } from './AblationPanel';
 import { ResultChart as ResultChartView } from './ResultChart';
 import { SimClaims as SimClaimsView } from './SimClaims';
@@ -89,7 +92,8 @@ function hookSnapshot(s: SweepSnapshot, env: LabsEnv): LabHookSnapshot {
   };
 }
 
-function usePrediction(labId: string): [string, (v: string) => void] {
+/** The student's prediction in their own words: kept in this browser tab only (sessionStorage), not in the link. */
+function useNote(labId: string): [string, (v: string) => void] {
   const key = `sawtooth.labs.prediction:${labId}`;
   const [text, setText] = useState(() => {
     try {
@@ -233,7 +237,24 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
     };
   }, [snap.points, href, defaults]);
 
-  const [prediction, setPrediction] = usePrediction(lab.id);
+  const [note, setNote] = useNote(lab.id);
+  // Predict, then run: the lab's question, the committed prediction (in the link) and the draft being made.
+  const question = useMemo(() => labQuestion(lab, quick), [lab, quick]);
+  const sketchTop = useMemo(() => sketchAxisTop(lab, question.metric, quick), [lab, question.metric, quick]);
+  const { prediction, notice: predictionNotice, setPrediction } = usePrediction(question);
+  const [draft, setDraft] = useState<PredictionDraft>(() =>
+    prediction.kind === 'committed' ? { choice: prediction.choice, sketch: prediction.sketch } : { choice: null, sketch: null },
+  );
+  const choosePrediction = useCallback(
+    (p: Prediction) => {
+      // Changing a committed prediction starts from what it was.
+      if (p.kind === 'none' && prediction.kind === 'committed') setDraft({ choice: prediction.choice, sketch: prediction.sketch });
+      setPrediction(p);
+    },
+    [prediction, setPrediction],
+  );
+  const focusSketch = useFocusSketch(question.chartId);
+  const moveSketch = useCallback((i: number, value: number) => setDraft((d) => moveDraftPoint(d, question, i, value)), [question]);
   const [ablationRunning, setAblationRunning] = useState(false);
   // The band of the stated unknowns (labs that state some), run on request on the same workers.
   const band = useBandStore(lab, quick, env);
@@ -245,6 +266,21 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
 
   const anyResults = snap.results.some((r) => r !== null);
   const missing = snap.pointStates.filter((p) => p.status !== 'done').length;
+  const undecided = prediction.kind === 'none' && !anyResults;
+  const sketchSource = prediction.kind === 'committed' ? prediction.sketch : prediction.kind === 'none' && !anyResults ? draft.sketch : null;
+  const chartSketch = useMemo<ChartSketch | null>(
+    () =>
+      sketchSource
+        ? {
+            line: sketchSource.line,
+            xs: question.xs,
+            values: sketchSource.values,
+            yAtLeast: anyResults ? undefined : sketchTop,
+            onMove: prediction.kind === 'none' ? moveSketch : undefined,
+          }
+        : null,
+    [sketchSource, question.xs, anyResults, sketchTop, prediction.kind, moveSketch],
+  );
   const idx = labs.findIndex((l) => l.id === lab.id);
   const prev = idx > 0 ? labs[idx - 1] : null;
   const next = idx >= 0 && idx < labs.length - 1 ? labs[idx + 1] : null;
@@ -286,10 +322,20 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           <p>
             <GlossaryText text={lab.guide.predict} />
           </p>
-          <label className="prediction">
-            Your prediction <span className="muted">(kept in this browser tab only)</span>
-            <textarea value={prediction} onChange={(e) => setPrediction(e.target.value)} rows={3} data-testid="lab-prediction" />
-          </label>
+          <PredictionPanel
+            q={question}
+            prediction={prediction}
+            draft={draft}
+            sketchTop={sketchTop}
+            anyResults={anyResults}
+            notice={predictionNotice}
+            chartTitle={plan[0]?.title ?? ''}
+            note={note}
+            onNote={setNote}
+            onDraft={setDraft}
+            onPrediction={choosePrediction}
+            onSketchStarted={focusSketch}
+          />
           <h3>The control</h3>
           <p>
             <GlossaryText text={lab.guide.control} />
@@ -309,8 +355,18 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           </fieldset>
           <p className="hint">{quick ? lab.quick.note : 'The paper’s durations, values and repetitions: this can take a long time in a browser.'}</p>
           <div className="lab-buttons">
-            <button type="button" className="primary" onClick={() => store.run()} disabled={running || ablationRunning || bandRunning || snap.state === 'loading' || (missing === 0 && snap.points.length > 0)} data-testid="lab-run">
-              {anyResults && missing > 0 ? `Run the remaining ${missing}` : 'Run the sweep'}
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                // Running before predicting is a choice the button names: it skips the prediction.
+                if (undecided) setPrediction({ kind: 'skipped' });
+                store.run();
+              }}
+              disabled={running || ablationRunning || bandRunning || snap.state === 'loading' || (missing === 0 && snap.points.length > 0)}
+              data-testid="lab-run"
+            >
+              {anyResults && missing > 0 ? `Run the remaining ${missing}` : undecided ? 'Run without predicting' : 'Run the sweep'}
             </button>
             <button type="button" onClick={() => store.cancel()} disabled={!running} data-testid="lab-cancel">
               Cancel
@@ -336,6 +392,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
             {drawsPaperValues(lab, labPaper) ? ' The paper’s values are already drawn (diamonds and lines in the series’ colours).' : ' The paper’s values for this lab are differences or rankings; they are in the table below, not on the charts.'}
           </p>
         )}
+        {anyResults && <PredictionVerdict q={question} prediction={prediction} snap={snap} />}
         {band.store && (
           <BandControl
             lab={lab}
@@ -360,6 +417,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
                 drillHref={drill}
                 height={i === 0 ? 300 : 230}
                 band={band.chart}
+                sketch={p.id === question.chartId ? chartSketch : null}
               />
             </div>
           ))}

@@ -7,7 +7,7 @@
 // lists the runs. Arrow keys move between marks.
 
 import { useContext, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent } from 'react';
-import type { Lab, Paper, PaperValue, StatedUnknown, SweepAggregates, SweepPoint } from '../engine/generated/labs';
+import type { Lab, Paper, PaperValue, StatedUnknown, SweepAggregates, SweepPoint, SweepValue } from '../engine/generated/labs';
 import { sourceCite } from './cite';
 import { ChartSizingContext, lineWidthScale } from '../charts/chartSizing';
 import { useElementSize } from '../charts/useElementWidth';
@@ -16,6 +16,7 @@ import type { BandState } from './bandStore';
 import { buildResultChart, resultChartFrame, symbolPath, tickLabelShift, type DrawnMark, type LineDef, type ResultChartModel } from './chartData';
 import { formatValue, formatX, METRICS, withUnit } from './format';
 import type { ChartPlan } from './presentation';
+import { SketchLayer } from './SketchLayer';
 
 export interface ResultChartProps {
   lab: Lab;
@@ -32,6 +33,19 @@ export interface ResultChartProps {
   height?: number;
   /** The lab's stated unknowns and the runs at the ends of their ranges (null: the lab states none). */
   band?: ChartBand | null;
+  /** The student's sketch of one line (predict, then run; the lab's first chart), or null. */
+  sketch?: ChartSketch | null;
+}
+
+/** A sketch on the chart: editable while predicting, drawn dashed beside the results once committed. */
+export interface ChartSketch {
+  line: string;
+  xs: readonly SweepValue[];
+  values: readonly number[];
+  /** The y axis reaches at least this (before any run, the top the sketch starts on). */
+  yAtLeast?: number;
+  /** While predicting: move point i to a value. */
+  onMove?: (i: number, value: number) => void;
 }
 
 /** What a chart needs of the stated unknowns' band (bandStore.ts runs it). */
@@ -54,7 +68,7 @@ function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartPro
 
 const cellKey = (line: string, xKey: string) => `${line}@${xKey}`;
 
-export function ResultChart({ lab, plan, points, aggregates, paper, papers, drillHref, height: fixedHeight = 250, band = null }: ResultChartProps) {
+export function ResultChart({ lab, plan, points, aggregates, paper, papers, drillHref, height: fixedHeight = 250, band = null, sketch = null }: ResultChartProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   // The lab page: a fixed height, type at scale 1. Presentation mode: the box CSS gives, type scaled to the screen.
   const sizing = useContext(ChartSizingContext);
@@ -81,8 +95,10 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
         onlySeries: shown,
         bars: plan.bars,
         bandEnds: band?.ends,
+        sketch: sketch ? { line: sketch.line, xs: sketch.xs, values: sketch.values } : null,
+        yAtLeast: sketch?.yAtLeast,
       }),
-    [lab, plan, points, aggregates, paper, width, height, margin, frame.tickGap, shown, band],
+    [lab, plan, points, aggregates, paper, width, height, margin, frame.tickGap, shown, band, sketch],
   );
   const allLines = useMemo(
     () => (hidden.size ? buildResultChart({ lab, metric: plan.metric, points, aggregates: null, paper: [], geometry: { width, height, margin, tickGap: frame.tickGap }, onlySeries: plan.onlySeries, bars: plan.bars }).lines : model.lines),
@@ -149,6 +165,8 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
   const yTop = margin.top;
   const hasBars = model.marks.some((m) => m.bar !== null);
   const paperLines = new Set(model.paper.map((p) => p.line));
+  // The sketched line's colour and name (from every line of the chart: it may be one the legend hides).
+  const sketchLine = model.sketch ? (lineById.get(model.sketch.line) ?? allLines.find((l) => l.id === model.sketch!.line) ?? null) : null;
   const barOf = new Map(model.bars?.map((b) => [b.mark, b]) ?? []);
 
   return (
@@ -162,6 +180,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
       data-paper-count={model.paper.length}
       data-band-state={band ? band.state : undefined}
       data-band-series={band ? JSON.stringify(model.bands.map((b) => b.line)) : undefined}
+      data-sketch-line={model.sketch ? model.sketch.line : undefined}
       aria-labelledby={`${uid}-title`}
       style={sizing.scale !== 1 ? ({ '--chart-scale': sizing.scale } as CSSProperties) : undefined}
     >
@@ -294,6 +313,20 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
               );
             })}
           </g>
+          {/* the student's sketch (predict, then run) */}
+          {model.sketch && sketchLine && (
+            <SketchLayer
+              sketch={model.sketch}
+              line={sketchLine}
+              axis={lab.sweep.axis}
+              metric={plan.metric}
+              y={model.y}
+              plot={{ x0, x1, yTop, yBottom }}
+              lineWidth={lineWidth}
+              radius={Math.sqrt(frame.markArea / Math.PI)}
+              onMove={sketch?.onMove}
+            />
+          )}
           {/* simulated marks: each opens its run */}
           <g className="lab-marks" onKeyDown={onKeyDown}>
             {focusable.map((m, i) => {
@@ -368,6 +401,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
         paperLines={paperLines}
         picker={allSeries.length > 3 ? { hidden, toggle: toggleSeries } : null}
         bandNote={band && model.bands.length > 0 ? bandLegendText(band.unknowns) : null}
+        sketch={sketchLine && model.sketch && model.sketch.points.length > 0 ? sketchLine : null}
       />
       <ChartDataTable lab={lab} model={model} metric={plan.metric} title={plan.title} points={points} paper={model.paper} drillHref={drillHref} lineById={lineById} cellOf={cellOf} bandWords={bandWords} />
     </figure>
@@ -384,8 +418,8 @@ interface SeriesPicker {
 }
 
 /** The legend; with many series each entry is a toggle that shows or hides its series (all of its lines). */
-function Legend(props: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; paperLines: Set<string>; picker: SeriesPicker | null; bandNote: string | null }) {
-  const { lines, hasPaper, hasBars, paperLines, picker, bandNote } = props;
+function Legend(props: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; paperLines: Set<string>; picker: SeriesPicker | null; bandNote: string | null; sketch: LineDef | null }) {
+  const { lines, hasPaper, hasBars, paperLines, picker, bandNote, sketch } = props;
   const swatch = (l: LineDef) => (
     <svg width="30" height="14" viewBox="0 0 30 14" aria-hidden="true">
       <line x1="1" x2="29" y1="7" y2="7" stroke={l.color} strokeWidth="2" strokeDasharray={l.dash} />
@@ -426,6 +460,15 @@ function Legend(props: { lines: LineDef[]; hasPaper: boolean; hasBars: boolean; 
             <line x1="2" x2="10" y1="13" y2="13" stroke="#46566a" />
           </svg>
           min–max over seeds
+        </li>
+      )}
+      {sketch && (
+        <li className="legend-item sketch-note" data-sketch-note="">
+          <svg width="30" height="14" viewBox="0 0 30 14" aria-hidden="true">
+            <line x1="1" x2="29" y1="7" y2="7" stroke={sketch.color} strokeWidth="2" strokeDasharray="7 5" />
+            <circle cx="15" cy="7" r="3.5" className="sketch-point" stroke={sketch.color} />
+          </svg>
+          your sketch of {sketch.label}
         </li>
       )}
       {bandNote && (

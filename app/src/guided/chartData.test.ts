@@ -236,6 +236,38 @@ describe('buildResultChart', () => {
   });
 });
 
+describe('a sketch on the chart (predict, then run)', () => {
+  const points = [point('reno', 50), point('reno', 100), point('reno', 200)];
+
+  it('sits on the empty axes at the swept values, the axis reaching the top it starts on', () => {
+    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates: null, paper: [], geometry: G, sketch: { line: 'reno', xs: [50, 100, 200], values: [500, 600, 400] }, yAtLeast: 1000 });
+    expect(m.pointCount).toBe(0);
+    expect(m.y.domain).toEqual([0, 1000]);
+    expect(m.sketch!.line).toBe('reno');
+    expect(m.sketch!.points.map((p) => [p.i, p.x, p.value])).toEqual([
+      [0, 50, 500],
+      [1, 100, 600],
+      [2, 200, 400],
+    ]);
+    expect(m.sketch!.points[1].px).toBeCloseTo(60 + (420 * 50) / 150);
+    expect(m.sketch!.points[1].py).toBeCloseTo(m.y.pos(600));
+    expect(m.sketch!.d.split('L')).toHaveLength(3);
+    // The value under a pixel, for dragging.
+    expect(m.y.invert(m.y.pos(600))).toBeCloseTo(600);
+  });
+
+  it('stretches the axis like the data (a point pushed past the top grows it), and leaves out values not on the chart', () => {
+    const m = buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates: null, paper: [], geometry: G, sketch: { line: 'reno', xs: [50, 100, 200, 400], values: [500, 1400, 400, 1] }, yAtLeast: 1000 });
+    expect(m.y.domain[1]).toBeGreaterThanOrEqual(1400);
+    expect(m.sketch!.points.map((p) => p.x)).toEqual([50, 100, 200]);
+    // With results and no sketch the axis is the data's alone.
+    const data = onePerPoint('total_throughput_mbps', points, [100, 200, 300]);
+    expect(buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates: data, paper: [], geometry: G }).y.domain).toEqual([0, 300]);
+    expect(buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates: data, paper: [], geometry: G, sketch: { line: 'reno', xs: [50, 100, 200], values: [900, 0, 0] } }).y.domain[1]).toBeGreaterThanOrEqual(900);
+    expect(buildResultChart({ lab: txq, metric: 'total_throughput_mbps', points, aggregates: data, paper: [], geometry: G }).sketch).toBeNull();
+  });
+});
+
 describe('resultChartFrame', () => {
   it('is the lab page’s frame at scale 1', () => {
     const f = resultChartFrame(1);

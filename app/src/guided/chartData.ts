@@ -226,6 +226,8 @@ export function makeXScale(lab: Lab, values: readonly SweepValue[], range: [numb
 export interface YScale {
   domain: [number, number];
   pos(v: number): number;
+  /** The value at a pixel position (a sketch point dragged there). */
+  invert(px: number): number;
   ticks: Tick[];
 }
 
@@ -238,7 +240,7 @@ export function makeYScale(metric: ChartMetric, values: readonly number[], range
   const s = scaleLinear().domain([0, top]).range(range).nice(count);
   const fmt = s.tickFormat(count, isFraction(info.unit) ? '.0%' : undefined);
   const d = s.domain() as [number, number];
-  return { domain: d, pos: (v) => s(v), ticks: s.ticks(count).map((t) => ({ pos: s(t), label: fmt(t) })) };
+  return { domain: d, pos: (v) => s(v), invert: (px) => s.invert(px), ticks: s.ticks(count).map((t) => ({ pos: s(t), label: fmt(t) })) };
 }
 
 /**
@@ -346,6 +348,23 @@ export interface ResultChartModel {
   bars: DrawnBar[] | null;
   /** The band of the stated unknowns, per line with at least one cell (none until the range ends have run). */
   bands: DrawnBand[];
+  /** The student's sketch of one line (predict, then run), or null. */
+  sketch: DrawnSketch | null;
+}
+
+/** A sketch as the chart draws it: a point per swept value on the chart's axes, joined by a dashed line. */
+export interface DrawnSketch {
+  line: string;
+  points: { i: number; x: SweepValue; px: number; py: number; value: number }[];
+  /** SVG path through the points, in x order. */
+  d: string;
+}
+
+/** What a chart is given of a sketch: a line and one value per swept value of `xs`. */
+export interface SketchInput {
+  line: string;
+  xs: readonly SweepValue[];
+  values: readonly number[];
 }
 
 export interface DrawnBand {
@@ -439,6 +458,10 @@ export function buildResultChart(o: {
   bars?: boolean;
   /** The engine's seed aggregates of the runs at each end of the stated unknowns' ranges (the band; absent or empty: none). */
   bandEnds?: readonly SweepAggregates[];
+  /** The student's sketch, drawn on the same axes (its values stretch the y axis like the data's). */
+  sketch?: SketchInput | null;
+  /** The y axis reaches at least this (the top a sketch starts on before any run). */
+  yAtLeast?: number;
 }): ResultChartModel {
   const { lab, metric, points, geometry: g } = o;
   const run = seriesRun(points).filter((s) => !o.onlySeries || o.onlySeries.includes(s));
@@ -454,6 +477,8 @@ export function buildResultChart(o: {
   for (const a of agg) if (a.max !== null) yValues.push(a.max);
   for (const c of cells) yValues.push(c.hi);
   for (const p of marksPaper) yValues.push(p.valueRange ? p.valueRange[1] : p.value);
+  if (o.sketch) for (const v of o.sketch.values) yValues.push(v);
+  if (o.yAtLeast !== undefined) yValues.push(o.yAtLeast);
   const y = makeYScale(metric, yValues, yr);
   const marks: DrawnMark[] = agg.map((a) => ({
     ...a,
@@ -523,7 +548,25 @@ export function buildResultChart(o: {
     seriesIds: lines.filter((l) => drawn.some((m) => m.line === l.id)).map((l) => l.id),
     bars,
     bands: drawBands(cells, lines, marks, y, bars),
+    sketch: o.sketch ? drawSketch(o.sketch, values, x, y) : null,
   };
+}
+
+/** A sketch on the chart's axes: its points at the swept values the chart shows (others left out), in x order. */
+export function drawSketch(sketch: SketchInput, values: readonly SweepValue[], x: XScale, y: YScale): DrawnSketch {
+  const keys = values.map(xKey);
+  const points: DrawnSketch['points'] = [];
+  sketch.xs.forEach((xv, i) => {
+    const xi = keys.indexOf(xKey(xv));
+    const v = sketch.values[i];
+    if (xi < 0 || v === undefined || !Number.isFinite(v)) return;
+    const px = x.pos(xv, xi);
+    if (!Number.isFinite(px)) return;
+    points.push({ i, x: xv, px, py: y.pos(v), value: v });
+  });
+  points.sort((a, b) => a.px - b.px);
+  const d = points.length ? points.map((p, k) => `${k === 0 ? 'M' : 'L'}${p.px},${p.py}`).join('') : '';
+  return { line: sketch.line, points, d };
 }
 
 // ------------------------------------------------------------------ derived tables

@@ -29,6 +29,7 @@ import type { LabStore } from '../lab/labStore';
 import * as pb from '../lab/playback';
 import { isSettled, type RunPublisher, type RunSnapshot, type RunState, type RunStore } from '../lab/runStore';
 import { flatFlows } from '../lab/topology';
+import { PathView } from '../path/PathView';
 
 export interface LabPageProps {
   lab: LabStore;
@@ -56,6 +57,8 @@ export interface LabPageProps {
   /** share: play each run from 0 s as it comes (?autoplay=1), at `playbackSpeed` (?speed=). */
   autoplay?: boolean;
   playbackSpeed?: number;
+  /** Show the path view (the lab page; fitted views leave it out). Default true. */
+  showPath?: boolean;
   /** Rendered inside each chart's figure (text summary, data table). */
   renderChartExtra?: (id: string, chart: { spec: ChartSpec; x: Float64Array; count: number }) => ReactNode;
 }
@@ -309,6 +312,7 @@ export function LabPage(props: LabPageProps) {
   const info = catalogue.find((a) => a.id === flows[selected]?.flow.algorithm) ?? null;
   const chartShown = (id: string) => !props.visibleCharts || props.visibleCharts.includes(id);
   const stepS = pb.stepSize(view[1] - view[0], runScenario.sample_interval_ms / 1000);
+  const onStep = useCallback((dir: 1 | -1) => setPlayback((p) => pb.step(p, computedRef.current, dir * stepS)), [stepS]);
 
   return (
     <FieldErrorsContext.Provider value={fieldErrors}>
@@ -341,7 +345,7 @@ export function LabPage(props: LabPageProps) {
             onStop={() => store.stop()}
             onPlay={() => setPlayback((p) => pb.play(p, computedRef.current))}
             onPause={() => setPlayback((p) => pb.pause(p, computedRef.current))}
-            onStep={(dir) => setPlayback((p) => pb.step(p, computedRef.current, dir * stepS))}
+            onStep={onStep}
             onRestart={() => setPlayback((p) => pb.restart(p))}
             onLive={() => setPlayback((p) => pb.goLive(p))}
             onSpeed={(v) => setPlayback((p) => pb.setSpeed(p, v))}
@@ -393,6 +397,21 @@ export function LabPage(props: LabPageProps) {
               <Tip text="Drag across any chart to zoom all of them to that time range; double-click to reset. Hover (or focus a chart and use the arrow keys) to read values on every chart at once." label="the charts" />
             </span>
           </div>
+          {props.showPath !== false && (
+            <PathView
+              series={series}
+              scenario={runScenario}
+              events={snap.events}
+              runId={snap.runId}
+              t={tShown}
+              playing={playback.status === 'playing'}
+              streaming={streaming}
+              speed={playback.speed}
+              catalogue={catalogue}
+              profiles={props.profiles}
+              onStep={onStep}
+            />
+          )}
           <div className="charts" data-testid="charts" data-x-view={JSON.stringify(view)}>
             {CHART_IDS.map((id, i) => {
               if (!chartShown(id)) return null;

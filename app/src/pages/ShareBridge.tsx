@@ -33,7 +33,8 @@ export interface ShareBridgeProps {
 export function ShareBridge({ lab, store, view, defaults, validate }: ShareBridgeProps) {
   const state = useSyncExternalStore(lab.subscribe, lab.getSnapshot);
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
-  useUrlSync(state.scenario, defaults, view.embed ? view : null);
+  // The Start-here path's prediction (pred=) stays in the address as the scenario changes.
+  useUrlSync(state.scenario, defaults, view.embed ? view : null, ['sw', 'render', 'pred']);
   useEmbedMessages(view, true, { runId: snap.runId, state: snap.state, summary: snap.summary, scenario: snap.scenario, error: snap.error });
   if (view.embed) return null;
   const shown = SHARE_CHARTS.filter((c) => view.charts === null || view.charts.includes(c.id));

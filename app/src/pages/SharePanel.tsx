@@ -10,6 +10,7 @@ import type { ChartView } from '../present/slideCharts';
 import { EmbedBuilder } from '../share/EmbedBuilder';
 import { DEFAULT_CHOICE, embedLink, iframeSnippet, type EmbedChoice } from '../share/embedCode';
 import { shareUrl } from '../share/links';
+import { withLinkPrediction } from '../share/prediction';
 import type { Validate } from '../share/sanitize';
 import { scenarioJson } from '../share/scenarioFile';
 import type { UploadProblems } from '../share/upload';
@@ -82,7 +83,8 @@ export function SharePanel(p: SharePanelProps) {
 
   const onCopyLink = async () => {
     if (!p.scenario || !p.defaults) return;
-    const url = shareUrl(window.location.href, p.scenario, p.defaults);
+    // The Start-here path's prediction (pred=) travels with the link.
+    const url = withLinkPrediction(shareUrl(window.location.href, p.scenario, p.defaults), window.location.search);
     setLink(url);
     setStatus((await copyText(url)) ? 'Link copied.' : 'Copy the link from the field below.');
   };

@@ -94,7 +94,7 @@ export const SCENARIO_PARAMS = [
 ] as const;
 
 /** Parameters of the page, not of the scenario (see view.ts). */
-export const VIEW_PARAMS = ['embed', 'charts', 'controls', 'profile', 'theme', 'autoplay', 'speed', 'present', 'frame', 'origin', 'debug', 'sw', 'render', 'view', 'lab', 'quick'] as const;
+export const VIEW_PARAMS = ['embed', 'charts', 'controls', 'profile', 'theme', 'autoplay', 'speed', 'present', 'frame', 'origin', 'debug', 'sw', 'render', 'view', 'lab', 'quick', 'pred'] as const;
 
 /** Longest query string read at all (a link is a few hundred characters). */
 export const MAX_QUERY_LENGTH = 100_000;

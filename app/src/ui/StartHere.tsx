@@ -2,7 +2,7 @@
 // try, and where the guided labs are. Dismissed once, it stays closed in
 // this browser (localStorage); a link opens it again.
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import './startHere.css';
 
 const KEY = 'sawtooth.startHere.closed';
@@ -24,8 +24,15 @@ function remember(closed: boolean): void {
   }
 }
 
-export function StartHere() {
-  const [closed, setClosed] = useState(initiallyClosed);
+export interface StartHereProps {
+  /** The prediction step before the one thing to try (pages/StartPrediction.tsx). */
+  predict?: ReactNode;
+  /** Open whatever was remembered (a link that carries a prediction for this path). */
+  open?: boolean;
+}
+
+export function StartHere({ predict, open = false }: StartHereProps) {
+  const [closed, setClosed] = useState(() => !open && initiallyClosed());
   if (closed)
     return (
       <p className="start-here-reopen" data-embed-hide="">
@@ -44,8 +51,9 @@ export function StartHere() {
           cut at each congestion event, and grows again), the data in flight, the throughput and the queues.
         </li>
         <li>
-          <strong>One thing to try.</strong> Change the flow’s algorithm from Standard TCP to HighSpeed or Scalable TCP and watch how much faster the window
-          grows back after each cut. Every change re-runs the simulation; the “?” buttons explain each term.
+          <strong>Predict, then try one thing.</strong> Change the flow’s algorithm from Standard TCP to HighSpeed or Scalable TCP and watch how much faster the
+          window grows back after each cut. Every change re-runs the simulation; the “?” buttons explain each term.
+          {predict}
         </li>
         <li>
           <strong>Then the guided labs.</strong> <a href="?view=labs">Fourteen guided labs</a> re-run the experiments of five published studies, and three more
