@@ -220,6 +220,16 @@ export interface RunSummary {
   events_not_stored: number;
   /** The latency probe's round trips, when the scenario has a probe. */
   probe?: ProbeSummary;
+  /** What went wrong, when the engine flagged the run (section 3). */
+  flags?: RunFlag[];
+}
+
+/** One thing that went wrong in a run, in the engine's words. */
+export interface RunFlag {
+  kind: 'retransmissions' | 'timeouts' | 'idle_link';
+  /** 0-based flow index; absent for the link. */
+  flow?: number;
+  text: string;
 }
 
 // ------------------------------------------------------------------ errors
@@ -290,7 +300,8 @@ export interface RunSeries {
   /** The latency probe's latest round trip, ms (NaN before the first); empty without a probe. */
   probe_rtt_ms: Float64Array;
   /** Each host's interface queue, the one in transmission included (0 … txqueuelen_pkts + 1). */
-  hosts: { ifq_pkts: Float64Array }[];
+  /** `ring_pkts`: frames in the host's driver ring, the one on the wire included (`h<h>.ring_pkts`). */
+  hosts: { ifq_pkts: Float64Array; ring_pkts?: Float64Array }[];
 }
 
 // ------------------------------------------------------------------ guided labs

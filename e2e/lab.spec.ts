@@ -56,7 +56,7 @@ test('charts show the engine’s series, domains, markers and summary', async ({
     cwnd: ['f0.cwnd_pkts', 'f0.ssthresh_pkts'],
     outstanding: ['f0.outstanding_bytes', 'f0.outstanding_avg_bytes', 'f0.outstanding_wavg_bytes', 'f0.outstanding_captured_bytes', 'f0.window_bytes'],
     throughput: ['f0.throughput_bps', 'capacity_bps'],
-    queues: ['q.bottleneck_pkts', 'q.buffer_pkts', 'h0.ifq_pkts', 'h0.txqueuelen_pkts'],
+    queues: ['q.bottleneck_pkts', 'q.buffer_pkts', 'h0.ifq_pkts', 'h0.txqueuelen_pkts', 'h0.ring_pkts'],
   };
   for (const id of CHARTS) {
     const c = chart(page, id);
@@ -329,4 +329,25 @@ test('algorithm parameters come from the catalogue; the explainer typesets its r
   expect(await page.evaluate(() => window.sawtooth!.scenario()!.hosts[0].flows[0])).toMatchObject({ algorithm: 'scalable', params: { a: 0.02 } });
   await expect(page.getByLabel('Flow 0 Decrease b slider')).toBeVisible();
   expect(problems).toEqual([]);
+});
+
+test('a run that went wrong is flagged beside its summary, in the engine’s words', async ({ page }) => {
+  const problems = watchConsole(page);
+  // 20 % random loss: the flow spends the run waiting for timeouts.
+  await open(page, '?seed=1&loss=0.2&dur=30');
+  const flags = page.getByTestId('run-flags');
+  await expect(flags).toBeVisible();
+  const engine = await page.evaluate(() => window.sawtooth!.summary()!.flags ?? []);
+  expect(engine.length).toBeGreaterThan(0);
+  const items = flags.locator('li');
+  await expect(items).toHaveCount(engine.length);
+  for (const [i, f] of engine.entries()) {
+    await expect(items.nth(i)).toHaveText(f.text);
+    await expect(items.nth(i)).toHaveAttribute('data-kind', f.kind);
+  }
+  expect(engine.some((f) => f.kind === 'timeouts' && f.text.includes('loss_rate drops 20 %'))).toBe(true);
+  // An ordinary run carries none.
+  await open(page, '?seed=1&dur=5');
+  await expect(page.getByTestId('run-flags')).toHaveCount(0);
+  expect(problems()).toEqual([]);
 });

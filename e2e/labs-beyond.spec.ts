@@ -71,3 +71,23 @@ for (const c of CASES) {
     expect(problems).toEqual([]);
   });
 }
+
+test('lab 14: runs the engine flagged are listed beside the results in its own words', async ({ page }) => {
+  const problems = watchConsole(page);
+  await page.goto('./?lab=dctcp-threshold');
+  const s = await runToDone(page);
+  const flagged = s.points.filter((p) => (p.result?.flags ?? []).length > 0);
+  // Reno on drop-tail with a small buffer waits for timeouts at every K.
+  expect(flagged.length).toBeGreaterThan(0);
+  const list = page.getByTestId('flagged-points');
+  await expect(list).toHaveAttribute('data-count', String(flagged.length));
+  const items = list.locator('li[data-point-index]');
+  await expect(items).toHaveCount(flagged.length);
+  for (const [k, p] of flagged.entries()) {
+    const item = items.nth(k);
+    await expect(item).toHaveAttribute('data-point-index', String(p.index));
+    for (const f of p.result!.flags!) await expect(item).toContainText(f.text);
+    await expect(item.getByRole('link', { name: 'Open this run' })).toHaveAttribute('href', /\?/);
+  }
+  expect(problems).toEqual([]);
+});

@@ -218,13 +218,16 @@ test('playing: the path view moves with the playback and stops where it is pause
   expect(problems).toEqual([]);
 });
 
-test('the NIC ring: not recorded under linux-2.4 (its 256 descriptors named), none under ns-2', async ({ page }) => {
+test('the NIC ring: recorded under linux-2.4 (frames in its 256 descriptors), none under ns-2', async ({ page }) => {
   await open(page, '?v=2&prof=linux-2.4&dur=1&seed=1');
   const host = page.getByTestId('path-host-0');
-  await expect(host).toHaveAttribute('data-ring', 'not-recorded');
-  await expect(host).toContainText('not recorded');
+  await expect(host).toHaveAttribute('data-ring', 'recorded');
   await expect(host).toContainText('256 descriptors');
-  await expect(page.getByTestId('path-summary')).toContainText('NIC ring not recorded');
+  const row = Number(await page.getByTestId('path-view').getAttribute('data-row'));
+  const recorded = await page.evaluate((r) => window.sawtooth!.series()!.hosts[0].ring_pkts![r], row);
+  expect(Number(await host.getAttribute('data-ring-pkts'))).toBe(recorded);
+  await expect(page.getByTestId('path-summary')).toContainText('NIC ring');
+  await expect(page.getByTestId('path-summary')).not.toContainText('not recorded');
   await open(page, '?v=2&prof=ns-2&dur=1&seed=1');
   await expect(page.getByTestId('path-host-0')).toHaveAttribute('data-ring', 'none');
   await expect(page.getByTestId('path-summary')).toContainText('no NIC ring modelled');

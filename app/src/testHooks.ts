@@ -58,7 +58,7 @@ function copySeries(s: RunSeries): RunSeries {
     bottleneck_queue_pkts: s.bottleneck_queue_pkts.slice(),
     bottleneck_delay_ms: s.bottleneck_delay_ms.slice(),
     probe_rtt_ms: s.probe_rtt_ms.slice(),
-    hosts: s.hosts.map((h) => ({ ifq_pkts: h.ifq_pkts.slice() })),
+    hosts: s.hosts.map((h) => (h.ring_pkts ? { ifq_pkts: h.ifq_pkts.slice(), ring_pkts: h.ring_pkts.slice() } : { ifq_pkts: h.ifq_pkts.slice() })),
   };
 }
 

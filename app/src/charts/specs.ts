@@ -176,6 +176,9 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
   series.hosts.forEach((h, i) => {
     queueSeries.push({ id: `h${i}.ifq_pkts`, label: `host ${i} interface queue`, flow: null, color: hostColor(i), dash: DOT, width: 2, y: h.ifq_pkts, main: true });
     queueSeries.push({ id: `h${i}.txqueuelen_pkts`, label: `host ${i} txqueuelen`, flow: null, color: hostColor(i), dash: LONG_DASH, width: 1, y: scenario.hosts[i]?.txqueuelen_pkts ?? NaN, main: false, softExtent: true });
+    // The driver's ring behind the interface queue: where a NIC-bound
+    // sender's standing queue sits while every other queue reads 0.
+    if (h.ring_pkts) queueSeries.push({ id: `h${i}.ring_pkts`, label: `host ${i} NIC ring`, flow: null, color: hostColor(i), dash: DASH_DOT, width: 1.5, y: h.ring_pkts, main: true });
   });
   const queues: ChartSpec = {
     id: 'queues',
@@ -188,6 +191,7 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     styles: [
       { label: 'bottleneck queue', width: 1.5 },
       { label: 'interface queue (host colour)', dash: DOT, width: 2 },
+      ...(series.hosts.some((h) => h.ring_pkts) ? [{ label: 'NIC ring (host colour)', dash: DASH_DOT, width: 1.5 }] : []),
       { label: 'limit (buffer, txqueuelen)', dash: LONG_DASH, width: 1 },
     ],
   };

@@ -53,6 +53,7 @@ describe('parseColumns', () => {
     expect(() => parseColumns(['t_s', ...flowCols(0).slice(1)])).toThrow(/f0\.cwnd_pkts/);
     expect(() => parseColumns(['t_s', 't_s'])).toThrow(/duplicate/);
     expect(() => parseColumns(['t_s', 'h1.ifq_pkts'])).toThrow(/host 0/);
+    expect(() => parseColumns(['t_s', 'h0.ifq_pkts', 'h1.ring_pkts'])).toThrow(/h1.ring_pkts has no interface queue/);
   });
 });
 
@@ -95,5 +96,16 @@ describe('SeriesBuffer', () => {
     b.append(chunk(11, 2));
     expect(b.series().bottleneck_queue_pkts.length).toBe(0);
     expect(b.series().hosts).toEqual([]);
+  });
+});
+
+describe('driver ring columns', () => {
+  it('are read per host when the engine records them, and absent otherwise', () => {
+    const names = ['t_s', 'q.bottleneck_pkts', 'h0.ifq_pkts', 'h1.ifq_pkts', 'h0.ring_pkts', 'h1.ring_pkts'];
+    const layout = parseColumns(names);
+    expect(layout.hostRings).toEqual([4, 5]);
+    expect(layout.unknown).toEqual([]);
+    const old = parseColumns(['t_s', 'h0.ifq_pkts']);
+    expect(old.hostRings).toEqual([-1]);
   });
 });

@@ -31,6 +31,8 @@ export interface ColumnLayout {
   bottleneckDelay: number;
   probeRtt: number;
   hostQueues: number[];
+  /** Each host's driver-ring column (`h<h>.ring_pkts`), -1 where the run has none. */
+  hostRings: number[];
   /** Columns the app does not know (kept, but not given a typed view). */
   unknown: string[];
 }
@@ -47,13 +49,15 @@ export interface RunSeries {
   bottleneck_delay_ms: Float64Array;
   /** The latency probe's latest round trip, ms; empty without a probe. */
   probe_rtt_ms: Float64Array;
-  hosts: { ifq_pkts: Float64Array }[];
+  /** Per host: its interface queue and, from engines that record it, its driver ring (frames, the one on the wire included). */
+  hosts: { ifq_pkts: Float64Array; ring_pkts?: Float64Array }[];
 }
 
 export class ColumnError extends Error {}
 
 const FLOW_RE = /^f(\d+)\.([a-z_]+)$/;
 const HOST_RE = /^h(\d+)\.ifq_pkts$/;
+const RING_RE = /^h(\d+)\.ring_pkts$/;
 
 /** Parse column names into a layout. Throws ColumnError on a malformed set. */
 export function parseColumns(names: readonly string[]): ColumnLayout {
@@ -67,6 +71,7 @@ export function parseColumns(names: readonly string[]): ColumnLayout {
 
   const flows: Partial<FlowColumns>[] = [];
   const hostQueues: number[] = [];
+  const rings: number[] = [];
   const unknown: string[] = [];
   let bottleneckQueue = -1;
   let bottleneckDelay = -1;
@@ -97,6 +102,11 @@ export function parseColumns(names: readonly string[]): ColumnLayout {
       hostQueues[Number(h[1])] = i;
       return;
     }
+    const r = RING_RE.exec(name);
+    if (r) {
+      rings[Number(r[1])] = i;
+      return;
+    }
     unknown.push(name);
   });
 
@@ -111,7 +121,9 @@ export function parseColumns(names: readonly string[]): ColumnLayout {
   for (let h = 0; h < hostQueues.length; h++) {
     if (hostQueues[h] === undefined) throw new ColumnError(`host ${h} has no h${h}.ifq_pkts column`);
   }
-  return { names: [...names], t, flows: complete, bottleneckQueue, bottleneckDelay, probeRtt, hostQueues, unknown };
+  if (rings.length > hostQueues.length) throw new ColumnError(`h${rings.length - 1}.ring_pkts has no interface queue column`);
+  const hostRings = hostQueues.map((_, h) => rings[h] ?? -1);
+  return { names: [...names], t, flows: complete, bottleneckQueue, bottleneckDelay, probeRtt, hostQueues, hostRings, unknown };
 }
 
 /** Number of rows in a column-major chunk; throws when the length does not divide. */
@@ -193,7 +205,7 @@ export class SeriesBuffer {
       bottleneck_queue_pkts: col(l.bottleneckQueue),
       bottleneck_delay_ms: col(l.bottleneckDelay),
       probe_rtt_ms: col(l.probeRtt),
-      hosts: l.hostQueues.map((i) => ({ ifq_pkts: col(i) })),
+      hosts: l.hostQueues.map((i, h) => (l.hostRings[h] >= 0 ? { ifq_pkts: col(i), ring_pkts: col(l.hostRings[h]) } : { ifq_pkts: col(i) })),
     };
   }
 }

@@ -26,7 +26,7 @@ import { SimClaims as SimClaimsView } from './SimClaims';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
 import { BandControl, useBandStore } from './UnknownBand';
 import * as tables from './tables';
-import { FindingBadge, NoCongestionNote, PointErrors } from './tables';
+import { FindingBadge, FlaggedPoints, NoCongestionNote, PointErrors } from './tables';
 import { setLabHookSource, type LabHookSnapshot } from './testHooks';
 
 // The sweep store tells the page of progress several times a second; these
@@ -381,6 +381,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
             point to open that run in the lab page.
           </p>
           <PointErrors lab={lab} points={snap.points} states={snap.pointStates} />
+          <FlaggedPoints lab={lab} points={snap.points} states={snap.pointStates} drillHref={drill} />
         </section>
       </div>
 

@@ -8,7 +8,7 @@ export interface MetricInfo {
   label: string;
   /** Short axis title with unit. */
   axis: string;
-  /** The engine's unit (labs/spec.rs `Metric::unit`); see formatValue and unitSuffix for how it reads. */
+  /** The engine's unit (labs/metric.rs `Metric::unit`); see formatValue and unitSuffix for how it reads. */
   unit: string;
   /** The y axis reaches at least this (fractions and indices: 1; counts: 5, so that no tick is fractional). */
   minTop?: number;

@@ -323,3 +323,35 @@ export function PointErrors(props: { lab: Lab; points: readonly SweepPoint[]; st
     </div>
   );
 }
+
+/**
+ * Runs the engine flagged (retransmissions, timeouts or an idle link far
+ * beyond an ordinary transfer: `flags.rs`): listed with the engine's own
+ * sentences and a link to open each run on the lab page, so a broken run
+ * is never read as an ordinary point of the sweep.
+ */
+export function FlaggedPoints(props: { lab: Lab; points: readonly SweepPoint[]; states: readonly PointState[]; drillHref: (index: number) => string }) {
+  const flagged = props.states
+    .map((s, i) => ({ flags: s.status === 'done' ? (s.result?.flags ?? []) : [], i }))
+    .filter(({ flags }) => flags.length > 0);
+  if (flagged.length === 0) return null;
+  const n = flagged.length;
+  return (
+    <details className="flagged-points" data-testid="flagged-points" data-count={n} open={n <= 5}>
+      <summary>
+        {n} run{n === 1 ? '' : 's'} of this sweep went wrong (the engine flagged {n === 1 ? 'it' : 'them'}); {n === 1 ? 'its values are' : 'their values are'} in the charts, but read {n === 1 ? 'it' : 'them'} as a warning:
+      </summary>
+      <ul>
+        {flagged.map(({ flags, i }) => {
+          const p = props.points[i];
+          return (
+            <li key={i} data-point-index={i} data-kinds={flags.map((f) => f.kind).join(' ')}>
+              {seriesLabel(props.lab, p.series)}, {formatX(props.lab.sweep.axis, p.x)}, random seed {p.seed}: {flags.map((f) => f.text).join(' ')}{' '}
+              <a href={props.drillHref(i)}>Open this run</a>
+            </li>
+          );
+        })}
+      </ul>
+    </details>
+  );
+}

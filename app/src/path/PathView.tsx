@@ -123,7 +123,7 @@ function HostCard({ h, m, names }: { h: HostModel; m: PathModel; names: string[]
   const shown = h.flows.slice(0, MAX_FLOWS_PER_HOST);
   const rest = h.flows.slice(MAX_FLOWS_PER_HOST);
   const restOut = rest.reduce((a, i) => a + (m.flows[i].outstandingPkts ?? 0), 0);
-  const ringState = h.ringRecorded ? 'recorded' : h.ring ? 'not-recorded' : 'none';
+  const ringState = !h.ring ? 'none' : h.ringRecorded ? 'recorded' : 'not-recorded';
   return (
     <div
       className={`path-host${h.backoffFlash > 0 ? ' flashing' : ''}`}
@@ -149,7 +149,7 @@ function HostCard({ h, m, names }: { h: HostModel; m: PathModel; names: string[]
       <div className={`path-ring ${ringState}`}>
         <span className="path-ring-label">NIC ring</span>
         {h.ringRecorded ? (
-          <span className="path-ring-value">{h.ringPkts === null ? '–' : `${formatPkts(h.ringPkts)} packets`}</span>
+          <span className="path-ring-value">{h.ringPkts === null ? '–' : `${formatPkts(h.ringPkts)} ${h.ringPkts === 1 ? 'packet' : 'packets'}`} (a ring of {h.ring!.size.toLocaleString('en-US')} {h.ring!.unit})</span>
         ) : h.ring ? (
           <span className="path-ring-value">
             <strong>not recorded</strong> ({h.ring.size.toLocaleString('en-US')} {h.ring.unit} in this profile)

@@ -168,7 +168,7 @@ describe('path model', () => {
     expect(buildPathModel({ series, scenario: { ...s, loss_rate: 1e-4 }, events, t: 1 }).bottleneck.randomLoss).toBe(true);
   });
 
-  it('the NIC ring: not recorded by today’s engine; read when a run carries h<h>.ring_pkts', () => {
+  it('the NIC ring: read when a run carries h<h>.ring_pkts (engines before it did not)', () => {
     const m = buildPathModel({ series, scenario: s, events, t: 0.4, ring: { unit: 'descriptors', size: 256 } });
     expect(m.hosts[0].ringRecorded).toBe(false);
     expect(m.hosts[0].ringPkts).toBeNull();

@@ -40,7 +40,7 @@ export interface HostModel {
   txqueuelenPkts: number;
   /** `h<h>.ifq_pkts` at the sample (null before the first sample). */
   ifqPkts: number | null;
-  /** The NIC ring's occupancy, when the run records it (`h<h>.ring_pkts`); it does not yet. */
+  /** The NIC ring's occupancy, when the run records it (`h<h>.ring_pkts`, frames in the driver's ring, the one on the wire included). */
   ringRecorded: boolean;
   ringPkts: number | null;
   /** The ring the profile models (its size), or null for none. */
@@ -260,7 +260,7 @@ export function pathSummary(m: PathModel): string {
     `At ${m.sampleT!.toFixed(2)} s: bottleneck queue ${queueText(b.pkts, b.bufferPkts)}` + (b.delayMs !== null ? `, queueing delay ${b.delayMs.toFixed(1)} ms` : ''),
   );
   for (const h of m.hosts) {
-    const ring = h.ringRecorded && h.ringPkts !== null ? `NIC ring ${plural(h.ringPkts, 'packet')}` : h.ring ? 'NIC ring not recorded' : 'no NIC ring modelled';
+    const ring = !h.ring ? 'no NIC ring modelled' : h.ringRecorded && h.ringPkts !== null ? `NIC ring ${plural(h.ringPkts, 'packet')}` : 'NIC ring not recorded';
     parts.push(`host ${h.index} interface queue ${queueText(h.ifqPkts, h.txqueuelenPkts)}, ${ring}`);
   }
   const events: string[] = [plural(b.drops, 'drop')];

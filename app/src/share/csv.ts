@@ -28,6 +28,7 @@ export function seriesColumns(series: RunSeries): { name: string; values: Float6
   if (series.bottleneck_queue_pkts.length === series.length) cols.push({ name: 'q.bottleneck_pkts', values: series.bottleneck_queue_pkts });
   if (series.bottleneck_delay_ms.length === series.length) cols.push({ name: 'q.bottleneck_delay_ms', values: series.bottleneck_delay_ms });
   series.hosts.forEach((h, i) => cols.push({ name: `h${i}.ifq_pkts`, values: h.ifq_pkts }));
+  series.hosts.forEach((h, i) => h.ring_pkts && cols.push({ name: `h${i}.ring_pkts`, values: h.ring_pkts }));
   if (series.probe_rtt_ms.length === series.length && series.length > 0) cols.push({ name: 'probe.rtt_ms', values: series.probe_rtt_ms });
   return cols;
 }

@@ -18,6 +18,18 @@ const ms = (v: number | null) => (v === null ? '—' : v >= 100 ? v.toFixed(0) :
 export const SummaryTable = memo(function SummaryTable({ summary, running }: { summary: RunSummary | null; running: boolean }) {
   return (
     <section className="summary" aria-label="Summary" data-testid="summary">
+      {summary?.flags && summary.flags.length > 0 && (
+        <div className="run-flags" role="status" data-testid="run-flags">
+          <strong>This run went wrong: read its numbers as a warning, not an ordinary result.</strong>
+          <ul>
+            {summary.flags.map((f, i) => (
+              <li key={i} data-kind={f.kind} data-flow={f.flow ?? undefined}>
+                {f.text}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="big-numbers">
         <div className="big-number">
           <span className="label">Mean throughput</span>

@@ -177,7 +177,7 @@ mod tests {
         let ok: serde_json::Value =
             serde_json::from_str(&estimate_resources_json(&s.to_json())).unwrap();
         assert_eq!(ok["budget_bytes"], 256 * 1024 * 1024);
-        assert_eq!(ok["sample_bytes"], 2000 * 14 * 8);
+        assert_eq!(ok["sample_bytes"], 2000 * 15 * 8);
 
         s.sample_interval_ms = 1.0;
         s.duration_ms = 1_000_000.0;

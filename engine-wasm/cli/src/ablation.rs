@@ -1,8 +1,9 @@
 //! `sawtooth ablation`: each lab's headline numbers with its profile as a
 //! whole and with each switch turned back, one at a time, as Markdown.
 
+use crate::csv::short;
+use crate::lab::{jobs_or_cores, run_points, select_labs};
 use crate::progress::{self, Progress};
-use crate::{jobs_or_cores, run_points, select_labs, short};
 use sawtooth_core::ablation::{self, AblationRow, REFERENCE_PROFILE};
 use sawtooth_core::labs::{Lab, Scale};
 use std::fmt::Write as _;

@@ -1,7 +1,8 @@
 //! `sawtooth fidelity`: every lab's paper comparison as one Markdown report.
 
+use crate::csv::short;
+use crate::lab::{jobs_or_cores, run_points, select_labs, sweep_points};
 use crate::progress::{self, Progress};
-use crate::{jobs_or_cores, run_points, select_labs, short, sweep_points};
 use sawtooth_core::fidelity::{self, Agreement, LabFidelity, EFFECT_FACTOR, VALUE_TOLERANCE};
 use sawtooth_core::labs::{self, Lab, Scale};
 use sawtooth_core::sim_claims::findings::FindingStatus;

@@ -8,6 +8,7 @@ pub mod aqm;
 pub mod cc;
 mod event_queue;
 pub mod fidelity;
+pub mod flags;
 pub mod fuzz;
 pub mod labs;
 pub mod net;

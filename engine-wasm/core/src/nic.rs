@@ -164,13 +164,13 @@ impl Port {
         self.ring.len()
     }
 
-    /// Every frame the host holds: interface queue and ring.
     /// Bytes the qdisc and the ring have allocated for frames (their
     /// high-water marks: the buffers never shrink).
     pub fn allocated_bytes(&self) -> u64 {
         ((self.qdisc.capacity() + self.ring.capacity()) * std::mem::size_of::<Frame>()) as u64
     }
 
+    /// Every frame the host holds: interface queue and ring.
     pub fn occupancy_pkts(&self) -> usize {
         self.qdisc.len() + self.ring.len()
     }

@@ -117,6 +117,7 @@ impl Recorder {
         names.push("q.bottleneck_pkts".into());
         names.push("q.bottleneck_delay_ms".into());
         names.extend((0..hosts).map(|h| format!("h{h}.ifq_pkts")));
+        names.extend((0..hosts).map(|h| format!("h{h}.ring_pkts")));
         if probe {
             names.push("probe.rtt_ms".into());
         }
@@ -193,14 +194,15 @@ impl Recorder {
         &mut self,
         bottleneck: f64,
         bottleneck_delay_ms: f64,
-        hosts: impl Iterator<Item = f64>,
+        hosts_ifq: impl Iterator<Item = f64>,
+        hosts_ring: impl Iterator<Item = f64>,
         probe_rtt_ms: f64,
     ) {
         for v in [bottleneck, bottleneck_delay_ms] {
             self.columns[self.next_column].push(v);
             self.next_column += 1;
         }
-        for v in hosts {
+        for v in hosts_ifq.chain(hosts_ring) {
             self.columns[self.next_column].push(v);
             self.next_column += 1;
         }

@@ -62,8 +62,8 @@ pub struct ResourceEstimate {
     /// Sample rows: one per `sample_interval_ms` and one at the end.
     #[ts(type = "number")]
     pub samples_per_flow: u64,
-    /// Sampled columns: time, nine per flow, the bottleneck queue and its
-    /// queueing delay, and one interface queue per host.
+    /// Sampled columns: time, ten per flow, the bottleneck queue and its
+    /// queueing delay, and each host's interface queue and driver ring.
     #[ts(type = "number")]
     pub columns: u64,
     /// samples × columns × 8 bytes (exact).
@@ -150,9 +150,10 @@ const PROBE_SAMPLE_BYTES: u64 = std::mem::size_of::<crate::record::ProbeSample>(
 const EVENTS_PER_PROBE: f64 = 4.0;
 
 /// Sampled columns (record.rs `Recorder::new`): time, the flows', the
-/// bottleneck's occupancy and queueing delay, the hosts', the probe's.
+/// bottleneck's occupancy and queueing delay, each host's interface queue
+/// and driver ring, the probe's.
 pub fn columns(s: &Scenario) -> u64 {
-    3 + (s.flow_count() * FLOW_COLUMNS.len() + s.hosts.len()) as u64 + s.probe.is_some() as u64
+    3 + (s.flow_count() * FLOW_COLUMNS.len() + 2 * s.hosts.len()) as u64 + s.probe.is_some() as u64
 }
 
 /// Events one episode writes to the log, besides its drops or marks
@@ -648,8 +649,8 @@ mod tests {
         assert!(s.validate().is_empty());
         let e = estimate(&s);
         assert_eq!(e.samples_per_flow, 2000);
-        assert_eq!(e.columns, 1 + 10 + 2 + 1);
-        assert_eq!(e.sample_bytes, 2000 * 14 * 8);
+        assert_eq!(e.columns, 1 + 10 + 2 + 2);
+        assert_eq!(e.sample_bytes, 2000 * 15 * 8);
         assert!(e.recorded_bytes_max < RECORDED_BYTES_BUDGET);
     }
 

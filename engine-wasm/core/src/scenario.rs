@@ -177,6 +177,18 @@ pub enum Aqm {
 }
 
 impl Aqm {
+    /// The discipline's `kind` as a scenario names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Aqm::DropTail {} => "drop_tail",
+            Aqm::Red { .. } => "red",
+            Aqm::Codel { .. } => "codel",
+            Aqm::FqCodel { .. } => "fq_codel",
+            Aqm::Pie { .. } => "pie",
+            Aqm::StepMark { .. } => "step_mark",
+        }
+    }
+
     /// Whether the queue signals with ECN marks (so senders see CWR
     /// episodes rather than losses).
     pub fn marks_ecn(&self) -> bool {
@@ -359,6 +371,13 @@ impl Scenario {
     /// Maximum segment size: MTU less 20 IP + 20 TCP + 12 timestamp bytes.
     pub fn mss_bytes(&self) -> u32 {
         self.mtu_bytes - crate::net::TCP_IP_HEADER_BYTES
+    }
+
+    /// The bottleneck's bandwidth-delay product in full-size packets on
+    /// the wire (the base round trip at the bottleneck's rate).
+    pub fn bdp_pkts(&self) -> f64 {
+        let wire_bits = ((self.mtu_bytes + crate::net::ETHERNET_OVERHEAD_BYTES) * 8) as f64;
+        self.bottleneck.rate_bps * self.rtt_ms / 1e3 / wire_bits
     }
 
     /// The path's capacity: the bottleneck rate, or the senders' NICs

@@ -482,7 +482,10 @@ impl Simulation {
     }
 
     pub fn summary(&self) -> Summary {
-        summarise(&self.scenario, &self.run_totals(), &self.recorder)
+        let mut summary = summarise(&self.scenario, &self.run_totals(), &self.recorder);
+        let flags = crate::flags::flag_run(&self.scenario, &summary, &self.recorder);
+        summary.flags = (!flags.is_empty()).then_some(flags);
+        summary
     }
 
     /// What the run has counted so far, for the summary.
@@ -947,6 +950,7 @@ impl Simulation {
             self.hosts
                 .iter()
                 .map(|h| h.port.interface_queue_pkts() as f64),
+            self.hosts.iter().map(|h| h.port.ring_pkts() as f64),
             self.probe_samples()
                 .last()
                 .map_or(f64::NAN, |p| p.rtt_ns as f64 / 1e6),

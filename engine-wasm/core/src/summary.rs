@@ -7,7 +7,7 @@
 use crate::record::{col, Recorder};
 use crate::scenario::Scenario;
 use crate::tcp::SenderStats;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// What a run has counted by `now_ns`: everything the summary needs
@@ -88,6 +88,29 @@ pub struct HostSummary {
     pub mean_throughput_bps: f64,
 }
 
+/// What went wrong in a run (`flags::flag_run`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "summary.ts")]
+pub enum FlagKind {
+    Retransmissions,
+    Timeouts,
+    IdleLink,
+}
+
+/// One thing that went wrong in a run, in words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export, export_to = "summary.ts")]
+pub struct RunFlag {
+    pub kind: FlagKind,
+    /// The flow it concerns (absent for the link).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub flow: Option<u32>,
+    /// What happened and the setting most likely responsible.
+    pub text: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[ts(export, export_to = "summary.ts")]
 pub struct Summary {
@@ -111,6 +134,11 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub probe: Option<ProbeSummary>,
+    /// What went wrong, if anything (`flags::flag_run`): a run with flags
+    /// is not an ordinary result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub flags: Option<Vec<RunFlag>>,
 }
 
 /// The latency probe's round trips (`Scenario::probe`). Percentiles are
@@ -312,6 +340,7 @@ pub fn summarise(s: &Scenario, totals: &RunTotals, rec: &Recorder) -> Summary {
         packets_delivered: totals.bottleneck_sent_pkts,
         events_not_stored: rec.events_dropped,
         probe: totals.probe.as_ref().map(probe_summary),
+        flags: None,
     }
 }
 

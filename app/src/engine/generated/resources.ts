@@ -9,8 +9,8 @@ export type ResourceEstimate = {
  */
 samples_per_flow: number, 
 /**
- * Sampled columns: time, nine per flow, the bottleneck queue and its
- * queueing delay, and one interface queue per host.
+ * Sampled columns: time, ten per flow, the bottleneck queue and its
+ * queueing delay, and each host's interface queue and driver ring.
  */
 columns: number, 
 /**

@@ -4,7 +4,8 @@
 //! besides its measurements (relative fairness).
 
 use super::measure::PointResult;
-use super::spec::{ChartMetric, DerivedMetric, Lab, Metric, Series, SweepValue};
+use super::metric::{ChartMetric, DerivedMetric, Metric};
+use super::spec::{Lab, Series, SweepValue};
 use super::sweep::SweepPoint;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -264,6 +265,7 @@ mod tests {
             mean_queue_delay_ms: None,
             mean_queue_pkts: None,
             mean_captured_outstanding_kbytes: None,
+            flags: None,
         }
     }
 

@@ -2,7 +2,7 @@
 //! ([`crate::sim_claims`]) and the papers' findings (`paper.json`): an
 //! ordering, an equality, a trend or a bound over the series' seed means.
 
-use super::spec::Metric;
+use super::metric::Metric;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 

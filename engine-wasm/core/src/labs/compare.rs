@@ -6,8 +6,9 @@
 
 use super::aggregate::{seed_mean, series_mean};
 use super::measure::PointResult;
+use super::metric::Metric;
 use super::paper::{PaperSource, PaperValue, Relation};
-use super::spec::{Lab, Metric, SweepValue};
+use super::spec::{Lab, SweepValue};
 use super::{paper, paper_values};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

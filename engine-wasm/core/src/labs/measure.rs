@@ -1,7 +1,8 @@
 //! Measurement: running one sweep point and extracting the lab's metrics
 //! from the finished run.
 
-use super::spec::{Lab, Metric, SweepValue};
+use super::metric::Metric;
+use super::spec::{Lab, SweepValue};
 use super::sweep::{ExpandError, Scale, SweepPoint};
 use crate::net::ETHERNET_OVERHEAD_BYTES;
 use crate::record::col;
@@ -62,6 +63,11 @@ pub struct PointResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub mean_captured_outstanding_kbytes: Option<f64>,
+    /// What went wrong in the run, if the engine flagged it
+    /// (`flags::flag_run`): listed beside the lab's results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub flags: Option<Vec<crate::summary::RunFlag>>,
 }
 
 impl PointResult {
@@ -400,6 +406,7 @@ pub fn measure(
             .flatten(),
         mean_captured_outstanding_kbytes: asks(Metric::MeanCapturedOutstandingKbytes)
             .then(|| active_mean_kbytes(col::OUTSTANDING_CAPTURED_BYTES)),
+        flags: summary.flags.clone(),
     }
 }
 

@@ -8,7 +8,11 @@
 //! runs them, and [`compare()`] puts the two side by side.
 //!
 //! One job per file:
-//! - `spec.rs`: the `labs.json` schema (a lab, its sweep, series, metrics);
+//! - `spec.rs`: the `labs.json` schema (a lab, its sweep, series, guide);
+//! - `metric.rs`: what a lab measures and plots ([`Metric`],
+//!   [`DerivedMetric`], [`ChartMetric`]);
+//! - `patch.rs`: the scenario changes a series or the quick scale makes
+//!   ([`ScenarioPatch`]) and buffer sizing with RED's thresholds;
 //! - `paper.rs`: the `paper.json` schema (published values, parameters,
 //!   findings, the papers);
 //! - `check.rs`: the check language of findings and lab sentences;
@@ -26,7 +30,9 @@ mod aggregate;
 mod check;
 mod compare;
 mod measure;
+mod metric;
 mod paper;
+mod patch;
 mod spec;
 mod sweep;
 
@@ -40,12 +46,14 @@ pub use compare::{
     EFFECT_FACTOR, VALUE_TOLERANCE,
 };
 pub use measure::{measure, run_measured, run_point, PointResult, WindowCounts};
+pub use metric::{ChartMetric, DerivedMetric, Metric};
 pub use paper::{
     Paper, PaperFile, PaperFinding, PaperParameter, PaperSource, PaperValue, Relation,
 };
+pub use patch::ScenarioPatch;
 pub use spec::{
-    Axis, ChartMetric, DerivedMetric, FlowSpec, Guide, Lab, LabsFile, Measure, Metric, Quick,
-    Ranking, ScenarioPatch, Series, Source, StatedUnknown, Sweep, SweepValue, UnknownSetting,
+    Axis, FlowSpec, Guide, Lab, LabsFile, Measure, Quick, Ranking, Series, Source, StatedUnknown,
+    Sweep, SweepValue, UnknownSetting,
 };
 pub use sweep::{ExpandError, Scale, SweepPoint};
 

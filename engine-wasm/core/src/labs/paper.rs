@@ -2,7 +2,8 @@
 //! settings and findings, and the papers themselves.
 
 use super::check::Check;
-use super::spec::{Metric, SweepValue};
+use super::metric::Metric;
+use super::spec::SweepValue;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 

@@ -1,8 +1,8 @@
 //! Sweep expansion: one lab at one scale becomes concrete, validated
 //! scenarios, one per (series, x, seed).
 
-use super::spec::{scale_buffer, Axis, Lab, Measure, Series, SweepValue};
-use crate::net::ETHERNET_OVERHEAD_BYTES;
+use super::patch::scale_buffer;
+use super::spec::{Axis, Lab, Measure, Series, SweepValue};
 use crate::scenario::{Aqm, Scenario, ValidationError};
 use serde::{Deserialize, Serialize};
 use std::fmt::{self, Display};
@@ -278,9 +278,7 @@ impl Lab {
 /// `factor` bandwidth-delay products of the bottleneck, in wire-size packets
 /// (at least one).
 fn bdp_buffer_pkts(s: &Scenario, factor: f64) -> u32 {
-    let wire_bits = ((s.mtu_bytes + ETHERNET_OVERHEAD_BYTES) * 8) as f64;
-    let bdp = s.bottleneck.rate_bps * s.rtt_ms / 1e3 / wire_bits;
-    (factor * bdp).round().max(1.0) as u32
+    (factor * s.bdp_pkts()).round().max(1.0) as u32
 }
 
 /// A number in [0, 1) fixed by (seed, i): SplitMix64.

@@ -1,6 +1,8 @@
 //! A Linux-like bulk TCP connection: the sender's state machine
-//! (`sender`), its RTT/RTO estimator (`rtt`), window reduction in CWR and
-//! Recovery (`reduction`), tcptrace's outstanding-data averages
+//! (`sender`, its state changes and window update in `sender/recovery.rs`),
+//! its scoreboard of SACKed, lost and resent segments with loss marking
+//! (`scoreboard`), its RTT/RTO estimator (`rtt`), window reduction in CWR
+//! and Recovery (`reduction`), tcptrace's outstanding-data averages
 //! (`outstanding`), the receiver (`receiver`) and sequence numbers modulo
 //! 2^32 (`seq`).
 
@@ -8,8 +10,9 @@ mod outstanding;
 mod receiver;
 pub mod reduction;
 pub mod rtt;
+mod scoreboard;
 mod sender;
-pub use sender::SCOREBOARD_ENTRY_BYTES;
+pub use scoreboard::SCOREBOARD_ENTRY_BYTES;
 pub mod seq;
 #[cfg(test)]
 mod tests;

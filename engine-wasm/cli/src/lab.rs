@@ -1,0 +1,122 @@
+//! Finding labs, expanding them into sweep points and running the points
+//! in parallel (for `sweep`, `fidelity` and `ablation`), and `sawtooth
+//! labs`, the list of labs.
+
+use crate::csv::csv_field;
+use crate::progress::{self, Progress};
+use sawtooth_core::labs::{self, Lab, PointResult, Scale};
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Labs named by id or number; every lab when none is named.
+pub(crate) fn select_labs(only: &[String]) -> Result<Vec<&'static Lab>, String> {
+    if only.is_empty() {
+        return Ok(labs::labs().labs.iter().collect());
+    }
+    only.iter()
+        .map(|id| {
+            labs::labs()
+                .labs
+                .iter()
+                .find(|l| l.number.to_string() == *id)
+                .map(Ok)
+                .unwrap_or_else(|| find_lab(id))
+        })
+        .collect()
+}
+
+/// Runs in parallel: as asked, else one per available core.
+pub(crate) fn jobs_or_cores(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
+pub(crate) fn find_lab(id: &str) -> Result<&'static Lab, String> {
+    labs::lab(id).ok_or_else(|| {
+        let ids: Vec<&str> = labs::labs().labs.iter().map(|l| l.id.as_str()).collect();
+        format!("no lab {id}; one of {}", ids.join(", "))
+    })
+}
+
+pub(crate) fn list_labs(out: &mut impl Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(
+        out,
+        "number,id,title,runs_quick,runs_full,simulated_s_quick,simulated_s_full"
+    )
+    .map_err(io)?;
+    for lab in &labs::labs().labs {
+        let count = |scale| {
+            lab.expand(scale)
+                .map(|p| {
+                    let secs: f64 = p.iter().map(|p| p.scenario.duration_ms / 1e3).sum();
+                    (p.len(), secs)
+                })
+                .unwrap_or((0, 0.0))
+        };
+        let (q, qs) = count(Scale::Quick);
+        let (f, fs) = count(Scale::Full);
+        writeln!(
+            out,
+            "{},{},{},{q},{f},{qs},{fs}",
+            lab.number,
+            lab.id,
+            csv_field(&lab.title)
+        )
+        .map_err(io)?;
+    }
+    Ok(())
+}
+
+/// The lab's sweep points at `scale`, only the `only` series if any.
+pub(crate) fn sweep_points(
+    lab: &Lab,
+    scale: Scale,
+    only: &[String],
+) -> Result<Vec<labs::SweepPoint>, String> {
+    Ok(lab
+        .expand(scale)
+        .map_err(|e| format!("lab {}: {e}", lab.id))?
+        .into_iter()
+        .filter(|p| only.is_empty() || only.contains(&p.series))
+        .collect())
+}
+
+/// Run sweep points on `jobs` threads; results in the points' order.
+pub(crate) fn run_points(
+    lab: &'static Lab,
+    points: &[labs::SweepPoint],
+    scale: Scale,
+    jobs: usize,
+    progress: Option<&Progress>,
+) -> Result<Vec<PointResult>, String> {
+    if points.is_empty() {
+        return Err("no points to run".into());
+    }
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<PointResult, String>>>> =
+        Mutex::new(vec![None; points.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(points.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(point) = points.get(i) else { break };
+                let r = labs::run_point(lab, point, scale).map_err(|e| e.to_string());
+                if let Some(p) = progress {
+                    p.run_done(progress::work(&point.scenario));
+                }
+                results.lock().expect("no panics while locked")[i] = Some(r);
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("threads finished")
+        .into_iter()
+        .map(|r| r.expect("every point ran"))
+        .collect()
+}

@@ -1,0 +1,125 @@
+//! `sawtooth sweep` and `sawtooth merge`: a lab's sweep run natively
+//! (whole, or one shard of it) and written as CSV or as its paper
+//! comparison; shard files joined back into the whole sweep's output.
+
+use crate::csv::{write_comparison, write_points};
+use crate::lab::{find_lab, run_points, sweep_points};
+use crate::progress::{self, Progress};
+use crate::shard;
+use sawtooth_core::labs::{self, Lab, PointResult, Scale};
+use std::io::Write;
+
+/// Write `bytes` to `path`, or to `out` if no path. Callers write once,
+/// after every run has finished, so a stopped job leaves no file (and the
+/// merge refuses a truncated one).
+fn emit(bytes: &[u8], path: Option<&str>, out: &mut impl Write) -> Result<(), String> {
+    match path {
+        None => out.write_all(bytes).map_err(|e| e.to_string()),
+        Some(path) => std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}")),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sweep(
+    lab: &str,
+    quick: bool,
+    jobs: Option<usize>,
+    compare: bool,
+    compare_out: Option<&str>,
+    only: &[String],
+    shard: Option<shard::Shard>,
+    out_path: Option<&str>,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let lab = find_lab(lab)?;
+    if shard.is_some() && (compare || compare_out.is_some()) {
+        return Err(
+            "--compare and --compare-out need the whole sweep: run each --shard, \
+             then `sawtooth merge --compare` on the shard files"
+                .into(),
+        );
+    }
+    for s in only {
+        if lab.series(s).is_none() {
+            let ids: Vec<&str> = lab.series.iter().map(|s| s.id.as_str()).collect();
+            return Err(format!(
+                "lab {} has no series {s}; one of {}",
+                lab.id,
+                ids.join(", ")
+            ));
+        }
+    }
+    let scale = if quick { Scale::Quick } else { Scale::Full };
+    let jobs = jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let points = sweep_points(lab, scale, only)?;
+    if points.is_empty() {
+        return Err("no points to run".into());
+    }
+    let indices: Vec<usize> = match shard {
+        Some(s) => shard::indices_of(&points, s),
+        None => (0..points.len()).collect(),
+    };
+    let mine: Vec<labs::SweepPoint> = indices.iter().map(|&i| points[i].clone()).collect();
+    let results = if mine.is_empty() {
+        // A shard past the point count: nothing to run.
+        Vec::new()
+    } else {
+        let progress = Progress::new(
+            mine.len() as u64,
+            mine.iter().map(|p| progress::work(&p.scenario)).sum(),
+        );
+        progress.set_stage(&match shard {
+            Some(s) => format!("{} {s}", lab.id),
+            None => lab.id.clone(),
+        });
+        let results = run_points(lab, &mine, scale, jobs, Some(&progress));
+        progress.finish();
+        results?
+    };
+    if let Some(s) = shard {
+        let bytes = shard::write_shard(lab, scale, only, &points, s, &indices, &results)?;
+        return emit(&bytes, out_path, out);
+    }
+    write_sweep(lab, &results, compare, compare_out, out_path, out)
+}
+
+/// A whole sweep's output: its runs as CSV, or with `compare` its paper
+/// comparison; with `compare_out` the comparison also to that file.
+fn write_sweep(
+    lab: &Lab,
+    results: &[PointResult],
+    compare: bool,
+    compare_out: Option<&str>,
+    out_path: Option<&str>,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    if let Some(path) = compare_out {
+        let mut table = Vec::new();
+        write_comparison(lab, results, &mut table)?;
+        emit(&table, Some(path), out)?;
+    }
+    let mut bytes = Vec::new();
+    if compare {
+        write_comparison(lab, results, &mut bytes)?;
+    } else {
+        write_points(lab, results, &mut bytes)?;
+    }
+    emit(&bytes, out_path, out)
+}
+
+/// `sawtooth merge`: the shards' results, checked and in sweep order,
+/// written exactly as the unsharded sweep writes them.
+pub(crate) fn merge(
+    files: &[String],
+    compare: bool,
+    compare_out: Option<&str>,
+    out_path: Option<&str>,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let (lab, results) = shard::gather(files)?;
+    write_sweep(lab, &results, compare, compare_out, out_path, out)
+}

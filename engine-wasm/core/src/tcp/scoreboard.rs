@@ -1,0 +1,253 @@
+//! The sender's scoreboard: one entry per segment in snd_una..snd_nxt with
+//! its SACKed, lost and retransmitted marks, the counts Linux keeps of them
+//! (`sacked_out`, `lost_out`, `retrans_out`), and loss marking: FACK-style
+//! from the SACKs, NewReno's head on duplicate ACKs, everything not SACKed
+//! at a timeout. Sequence numbers wrap modulo 2^32 ([`seq`](super::seq)).
+
+use super::seq::{before, seq_max, seq_min};
+use super::DUP_THRESH;
+use std::collections::VecDeque;
+
+const SACKED: u8 = 1;
+const LOST: u8 = 2;
+const RETRANS: u8 = 4;
+
+/// Per-segment scoreboard entry, also holding what a delivery-rate sample
+/// needs (Linux `tcp_rate.c`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Segment {
+    flags: u8,
+    pub(super) delivered_at_send: u64,
+    pub(super) delivered_ns_at_send: u64,
+}
+
+impl Segment {
+    /// A segment sent when `delivered` packets had been delivered, the last
+    /// at `delivered_ns`.
+    pub(super) fn sent(delivered: u64, delivered_ns: u64) -> Segment {
+        Segment {
+            flags: 0,
+            delivered_at_send: delivered,
+            delivered_ns_at_send: delivered_ns,
+        }
+    }
+}
+
+/// Bytes of one scoreboard entry: the sender keeps one per packet in
+/// flight (the resource model counts them).
+pub const SCOREBOARD_ENTRY_BYTES: u64 = std::mem::size_of::<Segment>() as u64;
+
+/// The marks of the segments in flight, and their counts.
+pub(super) struct Scoreboard {
+    segments: VecDeque<Segment>,
+    pub(super) sacked_out: u32,
+    pub(super) lost_out: u32,
+    pub(super) retrans_out: u32,
+    /// Next segment to consider for FACK loss marking (never before
+    /// snd_una, like `retransmit_hint`: both are read as at least snd_una,
+    /// and kept there so they stay within 2^31 of it however long the run).
+    lost_marker: u32,
+    highest_sacked: Option<u32>,
+    /// Lowest segment that may need retransmitting.
+    retransmit_hint: u32,
+}
+
+impl Scoreboard {
+    /// An empty scoreboard for a flow whose first segment is `isn`.
+    pub(super) fn new(isn: u32) -> Scoreboard {
+        Scoreboard {
+            segments: VecDeque::new(),
+            sacked_out: 0,
+            lost_out: 0,
+            retrans_out: 0,
+            lost_marker: isn,
+            highest_sacked: None,
+            retransmit_hint: isn,
+        }
+    }
+
+    /// Bytes the scoreboard has allocated (its high-water mark: the
+    /// buffer never shrinks).
+    pub(super) fn allocated_bytes(&self) -> u64 {
+        self.segments.capacity() as u64 * SCOREBOARD_ENTRY_BYTES
+    }
+
+    /// Scoreboard index of `seq`, which lies in snd_una..snd_nxt.
+    fn index(seq: u32, snd_una: u32) -> usize {
+        seq.wrapping_sub(snd_una) as usize
+    }
+
+    /// The lowest segment marked lost and neither resent nor SACKed, if any
+    /// (RFC 6675 §5 NextSeg, simplified to "lowest lost, not yet resent").
+    pub(super) fn next_lost(&mut self, snd_una: u32, snd_nxt: u32) -> Option<u32> {
+        if self.lost_out > self.retrans_out {
+            let mut seq = seq_max(self.retransmit_hint, snd_una);
+            while before(seq, snd_nxt) {
+                let f = self.segments[Self::index(seq, snd_una)].flags;
+                if f & LOST != 0 && f & RETRANS == 0 && f & SACKED == 0 {
+                    self.retransmit_hint = seq;
+                    return Some(seq);
+                }
+                seq = seq.wrapping_add(1);
+            }
+            self.retransmit_hint = snd_nxt;
+        }
+        None
+    }
+
+    /// A new segment (at snd_nxt) was sent.
+    pub(super) fn push(&mut self, entry: Segment) {
+        self.segments.push_back(entry);
+    }
+
+    /// Segment `seq` was sent again; `entry` holds the delivery state now.
+    pub(super) fn retransmitted(&mut self, seq: u32, snd_una: u32, entry: Segment) {
+        let s = &mut self.segments[Self::index(seq, snd_una)];
+        s.flags |= RETRANS;
+        s.delivered_at_send = entry.delivered_at_send;
+        s.delivered_ns_at_send = entry.delivered_ns_at_send;
+        self.retrans_out += 1;
+        self.retransmit_hint = seq.wrapping_add(1);
+    }
+
+    /// A SACK of segment `s`: the entry as it was before, if this newly
+    /// SACKed it.
+    pub(super) fn sack(&mut self, s: u32, snd_una: u32, packets_out: u32) -> Option<Segment> {
+        // In snd_una..snd_nxt (modulo 2^32).
+        if s.wrapping_sub(snd_una) < packets_out {
+            let i = Self::index(s, snd_una);
+            let seg = self.segments[i];
+            if seg.flags & SACKED == 0 {
+                self.segments[i].flags = SACKED;
+                if seg.flags & LOST != 0 {
+                    self.lost_out -= 1;
+                }
+                if seg.flags & RETRANS != 0 {
+                    self.retrans_out -= 1;
+                }
+                self.sacked_out += 1;
+                self.highest_sacked = Some(self.highest_sacked.map_or(s, |h| seq_max(h, s)));
+                return Some(seg);
+            }
+        }
+        None
+    }
+
+    /// The cumulative ACK covered the first `n` segments: how many of them
+    /// were not SACKed before, and the last one.
+    pub(super) fn remove_acked(&mut self, n: u32) -> (u32, Option<Segment>) {
+        let mut newly_acked = 0;
+        let mut last = None;
+        for _ in 0..n {
+            let seg = self
+                .segments
+                .pop_front()
+                .expect("scoreboard covers snd_una..snd_nxt");
+            if seg.flags & SACKED != 0 {
+                self.sacked_out -= 1;
+            } else {
+                newly_acked += 1;
+            }
+            if seg.flags & LOST != 0 {
+                self.lost_out -= 1;
+            }
+            if seg.flags & RETRANS != 0 {
+                self.retrans_out -= 1;
+            }
+            last = Some(seg);
+        }
+        (newly_acked, last)
+    }
+
+    /// Markers the cumulative ACK passed read as snd_una wherever they are
+    /// used; move them there so that they never fall 2^31 behind it, where
+    /// modulo comparison would turn.
+    pub(super) fn follow_una(&mut self, snd_una: u32) {
+        self.retransmit_hint = seq_max(self.retransmit_hint, snd_una);
+        self.lost_marker = seq_max(self.lost_marker, snd_una);
+    }
+
+    /// NewReno: duplicate ACKs counted as pseudo-SACKs are now covered by
+    /// `n` cumulatively acknowledged segments (Linux `tcp_remove_reno_sacks`).
+    pub(super) fn remove_reno_sacks(&mut self, n: u32) {
+        self.sacked_out = self.sacked_out.saturating_sub(n);
+    }
+
+    /// NewReno duplicate ACK (Linux `tcp_add_reno_sack`).
+    pub(super) fn add_reno_sack(&mut self, packets_out: u32) {
+        if self.sacked_out + self.lost_out < packets_out {
+            self.sacked_out += 1;
+        }
+    }
+
+    /// FACK loss marking (Linux 2.6 default): a hole is lost once a segment
+    /// DUP_THRESH above it has been SACKed.
+    pub(super) fn mark_lost(&mut self, snd_una: u32) {
+        let Some(high) = self.highest_sacked else {
+            return;
+        };
+        if before(high, snd_una) {
+            self.highest_sacked = None;
+            return;
+        }
+        // Below snd_una (nothing to mark) when high is within 2 of it.
+        let limit = high.wrapping_sub(DUP_THRESH - 1);
+        let mut seq = seq_max(self.lost_marker, snd_una);
+        while before(seq, limit) {
+            let i = Self::index(seq, snd_una);
+            let f = &mut self.segments[i].flags;
+            if *f & (SACKED | LOST) == 0 {
+                *f |= LOST;
+                self.lost_out += 1;
+                self.retransmit_hint = seq_min(self.retransmit_hint, seq);
+            }
+            seq = seq.wrapping_add(1);
+        }
+        self.lost_marker = seq_max(self.lost_marker, limit);
+    }
+
+    /// Linux `tcp_limit_reno_sacked`: without SACK, duplicate ACKs can't
+    /// stand for more segments than are outstanding and not already lost.
+    pub(super) fn limit_reno_sacked(&mut self, packets_out: u32) {
+        self.sacked_out = self
+            .sacked_out
+            .min(packets_out.saturating_sub(self.lost_out));
+    }
+
+    /// NewReno: the first unacknowledged segment (`snd_una`, which is
+    /// outstanding) is lost.
+    pub(super) fn mark_head_lost(&mut self, snd_una: u32) {
+        let f = &mut self.segments[Self::index(snd_una, snd_una)].flags;
+        if *f & LOST == 0 {
+            *f |= LOST;
+            *f &= !RETRANS;
+            self.lost_out += 1;
+        } else if *f & RETRANS != 0 {
+            *f &= !RETRANS;
+            self.retrans_out -= 1;
+        }
+        self.retransmit_hint = snd_una;
+    }
+
+    /// A retransmission timeout: every segment not SACKed is lost and none
+    /// is being resent (Linux `tcp_enter_loss`); without SACK the
+    /// pseudo-SACKs are forgotten too.
+    pub(super) fn mark_all_lost(&mut self, snd_una: u32, snd_nxt: u32, sack: bool) {
+        for seg in self.segments.iter_mut() {
+            if seg.flags & SACKED == 0 {
+                seg.flags = LOST;
+            } else {
+                seg.flags = SACKED;
+            }
+        }
+        let packets_out = snd_nxt.wrapping_sub(snd_una);
+        self.lost_out = packets_out - self.sacked_out;
+        self.retrans_out = 0;
+        self.retransmit_hint = snd_una;
+        self.lost_marker = snd_nxt;
+        if !sack {
+            self.sacked_out = 0;
+            self.lost_out = packets_out;
+        }
+    }
+}
