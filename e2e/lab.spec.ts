@@ -349,5 +349,5 @@ test('a run that went wrong is flagged beside its summary, in the engine’s wor
   // An ordinary run carries none.
   await open(page, '?seed=1&dur=5');
   await expect(page.getByTestId('run-flags')).toHaveCount(0);
-  expect(problems()).toEqual([]);
+  expect(problems).toEqual([]);
 });

@@ -71,8 +71,8 @@ function recordedAt(page: Page, t: number): Promise<Recorded> {
 function shown(page: Page) {
   return page.getByTestId('path-view').evaluate((el) => {
     const n = (e: Element, a: string) => Number(e.getAttribute(a));
-    const hosts = [...el.querySelectorAll('[data-testid^="path-host-"]')];
-    const flows = [...el.querySelectorAll('[data-testid^="path-flow-"]')];
+    const hosts = Array.from(el.querySelectorAll('[data-testid^="path-host-"]'));
+    const flows = Array.from(el.querySelectorAll('[data-testid^="path-flow-"]'));
     return {
       playT: n(el, 'data-play-t'),
       row: n(el, 'data-row'),
@@ -240,7 +240,7 @@ test('a phone (390×844): the path view stacks top to bottom and nothing scrolls
   await path.scrollIntoViewIfNeeded();
   const box = await path.evaluate((el) => {
     const vw = document.documentElement.clientWidth;
-    const out = [...el.querySelectorAll('*')]
+    const out = Array.from(el.querySelectorAll('*'))
       .map((e) => ({ e, r: e.getBoundingClientRect() }))
       .filter(({ r }) => r.width > 0 && (r.left < -0.5 || r.right > vw + 0.5))
       .map(({ e }) => (e as HTMLElement).className || e.tagName);

@@ -207,7 +207,7 @@ async function screenProblems(page: Page, minChartPx: number): Promise<string[]>
       const screen = document.querySelector('[data-testid="lab-screen"]') ?? document.querySelector('[data-testid="lab-stepper"]')!;
       if (screen.scrollHeight > screen.clientHeight + 1 || screen.scrollWidth > screen.clientWidth + 1)
         out.push(`the screen overflows: ${screen.scrollWidth}×${screen.scrollHeight} in ${screen.clientWidth}×${screen.clientHeight}`);
-      const all = [...document.querySelectorAll('.app *')].filter(shown);
+      const all = Array.from(document.querySelectorAll('.app *')).filter(shown);
       for (const el of all) {
         const cs = getComputedStyle(el);
         if ((/auto|scroll/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) || (/auto|scroll/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 1)) out.push(`scrolls: ${name(el)}`);
@@ -217,7 +217,7 @@ async function screenProblems(page: Page, minChartPx: number): Promise<string[]>
         if (r.width > 0 && r.height > 0 && (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1)) out.push(`outside the window: ${name(el)}`);
       }
       const body = parseFloat(getComputedStyle(document.documentElement).fontSize);
-      for (const t of document.querySelectorAll('.lab-chart svg text')) {
+      for (const t of Array.from(document.querySelectorAll('.lab-chart svg text'))) {
         if (!shown(t)) continue;
         const px = parseFloat(getComputedStyle(t).fontSize);
         if (px < em * body - 0.01 || px < minPx - 0.01) out.push(`chart text ${px} px beside ${body} px body text: ${name(t)}`);
@@ -225,7 +225,7 @@ async function screenProblems(page: Page, minChartPx: number): Promise<string[]>
         const b = t.getBoundingClientRect();
         if (b.width > 0 && (b.left < svg.left - 1 || b.right > svg.right + 1 || b.top < svg.top - 1 || b.bottom > svg.bottom + 1)) out.push(`chart text cut: ${name(t)}`);
       }
-      for (const el of document.querySelectorAll('.lab-chart-title, .lab-legend, .lab-legend .legend-item')) {
+      for (const el of Array.from(document.querySelectorAll('.lab-chart-title, .lab-legend, .lab-legend .legend-item'))) {
         if (!shown(el)) continue;
         const px = parseFloat(getComputedStyle(el).fontSize);
         if (px < em * body - 0.01 || px < minPx - 0.01) out.push(`chart text ${px} px beside ${body} px body text: ${name(el)}`);
@@ -355,11 +355,11 @@ test('the lab page in presentation mode: no chart title or legend cut at 1920×1
             const doc = document.scrollingElement!;
             if (doc.scrollHeight > doc.clientHeight + 1 || doc.scrollWidth > doc.clientWidth + 1) out.push('the document scrolls');
             const body = parseFloat(getComputedStyle(document.documentElement).fontSize);
-            for (const t of document.querySelectorAll('.chart .axis text')) {
+            for (const t of Array.from(document.querySelectorAll('.chart .axis text'))) {
               const px = parseFloat(getComputedStyle(t).fontSize);
               if (shown(t) && (px < 0.6 * body - 0.01 || px < minPx - 0.01)) out.push(`tick ${px} px beside ${body} px`);
             }
-            for (const el of document.querySelectorAll('.chart .chart-title, .chart figcaption .legend, .chart figcaption .legend-item, .chart-legend, .chart-legend .legend-item')) {
+            for (const el of Array.from(document.querySelectorAll('.chart .chart-title, .chart figcaption .legend, .chart figcaption .legend-item, .chart-legend, .chart-legend .legend-item'))) {
               if (!shown(el)) continue;
               const text = (el.textContent ?? '').trim().slice(0, 40);
               if (el.scrollWidth > el.clientWidth + 1) out.push(`cut: "${text}" (${el.scrollWidth} in ${el.clientWidth})`);

@@ -5,9 +5,8 @@
 use crate::csv::csv_field;
 use crate::progress::{self, Progress};
 use sawtooth_core::labs::{self, Lab, PointResult, Scale};
+use sawtooth_core::parallel;
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Labs named by id or number; every lab when none is named.
 pub(crate) fn select_labs(only: &[String]) -> Result<Vec<&'static Lab>, String> {
@@ -28,11 +27,7 @@ pub(crate) fn select_labs(only: &[String]) -> Result<Vec<&'static Lab>, String> 
 
 /// Runs in parallel: as asked, else one per available core.
 pub(crate) fn jobs_or_cores(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    })
+    jobs.unwrap_or_else(parallel::available_cores)
 }
 
 pub(crate) fn find_lab(id: &str) -> Result<&'static Lab, String> {
@@ -97,26 +92,13 @@ pub(crate) fn run_points(
     if points.is_empty() {
         return Err("no points to run".into());
     }
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<PointResult, String>>>> =
-        Mutex::new(vec![None; points.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1).min(points.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(point) = points.get(i) else { break };
-                let r = labs::run_point(lab, point, scale).map_err(|e| e.to_string());
-                if let Some(p) = progress {
-                    p.run_done(progress::work(&point.scenario));
-                }
-                results.lock().expect("no panics while locked")[i] = Some(r);
-            });
+    parallel::map_in_order(points, jobs, |point| {
+        let r = labs::run_point(lab, point, scale).map_err(|e| e.to_string());
+        if let Some(p) = progress {
+            p.run_done(progress::work(&point.scenario));
         }
-    });
-    results
-        .into_inner()
-        .expect("threads finished")
-        .into_iter()
-        .map(|r| r.expect("every point ran"))
-        .collect()
+        r
+    })
+    .into_iter()
+    .collect()
 }

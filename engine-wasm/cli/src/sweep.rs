@@ -3,7 +3,7 @@
 //! comparison; shard files joined back into the whole sweep's output.
 
 use crate::csv::{write_comparison, write_points};
-use crate::lab::{find_lab, run_points, sweep_points};
+use crate::lab::{find_lab, jobs_or_cores, run_points, sweep_points};
 use crate::progress::{self, Progress};
 use crate::shard;
 use sawtooth_core::labs::{self, Lab, PointResult, Scale};
@@ -50,11 +50,7 @@ pub(crate) fn sweep(
         }
     }
     let scale = if quick { Scale::Quick } else { Scale::Full };
-    let jobs = jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let jobs = jobs_or_cores(jobs);
     let points = sweep_points(lab, scale, only)?;
     if points.is_empty() {
         return Err("no points to run".into());

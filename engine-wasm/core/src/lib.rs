@@ -13,6 +13,7 @@ pub mod fuzz;
 pub mod labs;
 pub mod net;
 pub mod nic;
+pub mod parallel;
 pub mod profile;
 pub mod record;
 pub mod resources;

@@ -33,10 +33,9 @@ use sawtooth_core::labs::{labs, measure, run_measured, Lab, Scale, SweepPoint};
 use sawtooth_core::net::ETHERNET_OVERHEAD_BYTES;
 use sawtooth_core::profile::PROFILES;
 use sawtooth_core::scenario::{Aqm, Flow, Host};
-use sawtooth_core::{Scenario, Simulation};
+use sawtooth_core::{parallel, Scenario, Simulation};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// FNV-1a, 64 bits: tiny, stable across platforms and Rust versions (unlike
@@ -100,25 +99,7 @@ fn run_digest(s: &Scenario) -> String {
 
 /// Run `jobs` on every core, results in input order.
 fn parallel<T: Sync, R: Send>(jobs: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<R>>> = jobs.iter().map(|_| Mutex::new(None)).collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(jobs.len().max(1));
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(i) else { break };
-                let r = f(job);
-                *slots[i].lock().unwrap() = Some(r);
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .map(|m| m.into_inner().unwrap().expect("every job ran"))
-        .collect()
+    parallel::map_in_order(jobs, parallel::available_cores(), f)
 }
 
 // ---------------------------------------------------------------------------

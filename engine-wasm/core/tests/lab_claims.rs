@@ -12,32 +12,15 @@
 //! Run with `--nocapture` to see each sentence filled from the runs.
 
 use sawtooth_core::labs::{lab, labs, run_point, Lab, PointResult, Scale, SweepPoint};
+use sawtooth_core::parallel;
 use sawtooth_core::sim_claims::{self, ClaimOutcome};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Every point of the lab's sweep at this scale, run on all cores.
 fn run_sweep(l: &Lab, scale: Scale) -> Vec<PointResult> {
     let points: Vec<SweepPoint> = l.expand(scale).expect("the lab expands");
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<PointResult>>> = points.iter().map(|_| Mutex::new(None)).collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(points.len());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(p) = points.get(i) else { break };
-                let r = run_point(l, p, scale).unwrap_or_else(|e| panic!("{}: {e}", p.series));
-                *slots[i].lock().unwrap() = Some(r);
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .map(|m| m.into_inner().unwrap().expect("every point ran"))
-        .collect()
+    parallel::map_in_order(&points, parallel::available_cores(), |p| {
+        run_point(l, p, scale).unwrap_or_else(|e| panic!("{}: {e}", p.series))
+    })
 }
 
 fn report(l: &Lab, scale: Scale, outcomes: &[ClaimOutcome]) {

@@ -14,8 +14,7 @@
 use sawtooth_core::labs::{
     lab, rank_series, run_point, Lab, Measure, PointResult, Scale, SweepPoint, SweepValue,
 };
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use sawtooth_core::parallel;
 
 const MB: f64 = 1048576.0;
 
@@ -65,26 +64,9 @@ fn run_jobs(l: &Lab, jobs: &[Job], adjust: impl Fn(&mut SweepPoint) + Sync) -> V
             p
         })
         .collect();
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<PointResult>>> = points.iter().map(|_| Mutex::new(None)).collect();
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(points.len());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(p) = points.get(i) else { break };
-                let r = run_point(l, p, Scale::Quick)
-                    .unwrap_or_else(|e| panic!("{}/{}: {e}", l.id, p.series));
-                *slots[i].lock().unwrap() = Some(r);
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .map(|m| m.into_inner().unwrap().expect("every point ran"))
-        .collect()
+    parallel::map_in_order(&points, parallel::available_cores(), |p| {
+        run_point(l, p, Scale::Quick).unwrap_or_else(|e| panic!("{}/{}: {e}", l.id, p.series))
+    })
 }
 
 /// Shorten every run to `ms`.
