@@ -148,15 +148,17 @@ function HostCard({ h, m, names }: { h: HostModel; m: PathModel; names: string[]
       <Meter value={h.ifqPkts} limit={h.txqueuelenPkts} label="interface queue" />
       <div className={`path-ring ${ringState}`}>
         <span className="path-ring-label">NIC ring</span>
-        {h.ringRecorded ? (
-          <span className="path-ring-value">{h.ringPkts === null ? '–' : `${formatPkts(h.ringPkts)} ${h.ringPkts === 1 ? 'packet' : 'packets'}`} (a ring of {h.ring!.size.toLocaleString('en-US')} {h.ring!.unit})</span>
-        ) : h.ring ? (
+        {!h.ring ? (
+          <span className="path-ring-value">none in this profile</span>
+        ) : h.ringRecorded ? (
+          <span className="path-ring-value">
+            {h.ringPkts === null ? '–' : `${formatPkts(h.ringPkts)} ${h.ringPkts === 1 ? 'packet' : 'packets'}`} (a ring of {h.ring.size.toLocaleString('en-US')} {h.ring.unit})
+          </span>
+        ) : (
           <span className="path-ring-value">
             <strong>not recorded</strong> ({h.ring.size.toLocaleString('en-US')} {h.ring.unit} in this profile)
             <span className="path-ring-note">packets waiting here show only as a longer RTT</span>
           </span>
-        ) : (
-          <span className="path-ring-value">none in this profile</span>
         )}
       </div>
       <ul className="path-flows">
