@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 11;
+export type ContractVersion = 13;
 
 // ------------------------------------------------------------------ run state
 
@@ -71,6 +71,8 @@ export type ScalableRule = 'kelly' | 'linux_ai_count';
 export type RtoRule = 'rfc6298' | 'linux';
 export type RecoveryRule = 'prr' | 'rate_halving' | 'rfc6675';
 export type CubicVersion = 'rfc9438' | 'linux2622';
+export type CwrRule = 'algorithm' | 'halve';
+export type LostRetransmitRule = 'timeout' | 'recovery' | 'rack';
 
 /** Single-switch overrides of the testbed profile (docs/profiles.md). */
 export interface MechanismOverrides {
@@ -91,6 +93,10 @@ export interface MechanismOverrides {
   interrupt_throttle_us?: number;
   timer_hz?: number;
   clock_tolerance_ppm?: number;
+  cwr?: CwrRule;
+  receiver_interrupt_us?: number;
+  receiver_interrupt_throttle_us?: number;
+  lost_retransmit?: LostRetransmitRule;
 }
 
 /** One bulk TCP transfer (an iperf stream). */
@@ -438,6 +444,22 @@ export interface LabSnapshot {
   ranking: RankRow[] | null;
   /** The paper's findings judged on the results on screen (null: not asked yet). */
   findings: FindingOutcome[] | null;
+  /** The results on screen were opened from a sweep file the CLI wrote (section 8.6), else null. */
+  imported: ImportedResults | null;
+}
+
+/** A sweep file from `sawtooth sweep` or `sawtooth merge` opened in a guided lab (section 8.6). */
+export interface ImportedResults {
+  /** The file's name. */
+  file: string;
+  /** Its scale: always the lab's on screen (another is refused). */
+  quick: boolean;
+  /** The sweep's series filter (`--series`); empty: every series. */
+  series: string[];
+  /** The engine build that wrote it: always the page's own (another is refused). */
+  engine: string;
+  /** Runs the file held. */
+  runs: number;
 }
 
 /** One of the paper's findings beside what the runs show (paper.json `findings`). */

@@ -8,7 +8,10 @@ import { watchConsole } from './support/console';
 const CHARTS = ['cwnd', 'outstanding', 'throughput', 'queues'] as const;
 
 
-async function open(page: Page, query = '?seed=1'): Promise<void> {
+/** Long's jumbo-frame path (the engine's default before issue 24): a 16 MB window overfills txqueuelen 100, so local congestion is logged. */
+const JUMBO = '?v=2&alg=reno&rtt=30&rate=1G&buf=1000&mtu=9000&seed=1';
+
+async function open(page: Page, query = JUMBO): Promise<void> {
   await page.goto(`./${query}`);
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
   // Lines become SVG paths once the finished run has painted (deferred).
@@ -83,7 +86,7 @@ test('charts show the engine’s series, domains, markers and summary', async ({
   // The throughput axis holds the capacity and the data up to 1.25 × capacity (delivery bursts above are clipped).
   expect(tputY[1]).toBeGreaterThanOrEqual(data.summary.capacity_bps / 1e6);
   expect(tputY[1]).toBeLessThanOrEqual((1.25 * data.summary.capacity_bps) / 1e6 * 1.2);
-  // The default run has local-congestion events (txqueuelen 100, 16 MB window): drawn as markers.
+  // The jumbo run has local-congestion events (txqueuelen 100, 16 MB window): drawn as markers.
   expect(data.counts.local_congestion ?? 0).toBeGreaterThan(0);
   expect(await chart(page, 'cwnd').locator('path.marker-local_congestion').count()).toBeGreaterThan(0);
 

@@ -21,7 +21,12 @@ async function runToDone(page: Page): Promise<LabHookSnapshot> {
 
 /** The native quick sweep's CSV rows, keyed by series, x and seed. */
 function nativeSweep(id: string): Map<string, Record<string, string>> {
-  const [head, ...rows] = execFileSync(CLI, ['sweep', id, '--quick']).toString().trim().split('\n');
+  // The sweep file's `#` lines (each run's exact record, the closing line) are not CSV rows.
+  const [head, ...rows] = execFileSync(CLI, ['sweep', id, '--quick'])
+    .toString()
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('#'));
   const cols = head.split(',');
   const out = new Map<string, Record<string, string>>();
   for (const line of rows) {

@@ -436,3 +436,43 @@ test('the playback as WebM at the chosen size and speed, and slide-sized PNGs', 
   expect(info.colours).toBeGreaterThan(20);
   expect(problems).toEqual([]);
 });
+
+test('a slide PNG carries the legend (each flow in its colour) and the scenario caption above the chart', async ({ page }) => {
+  const problems = watchConsole(page);
+  await page.goto('./?v=2&hosts=1,1&alg=reno,scalable&rtt=30&rate=100M&buf=40&mtu=1500&dur=2&seed=1');
+  expect(await done(page)).toBe('done');
+  await page.getByTestId('slide-size').selectOption({ label: '1920 × 1080' });
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-cwnd-slide-png').click()]);
+  const b64 = readFileSync((await png.path())!).toString('base64');
+  await page.goto(parent.set('<!doctype html><html lang="en"><head><title>check</title></head><body></body></html>'));
+  // The band above the chart's panel (the top 12 %): the caption and the legend only. Count pixels
+  // near each flow's colour there (Okabe–Ito blue and vermilion: the legend's swatches) and dark text pixels.
+  const band = await page.evaluate(async (data) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${data}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const h = Math.round(img.height * 0.12);
+    const px = ctx.getImageData(0, 0, img.width, h).data;
+    const near = (i: number, [r, g, b]: number[]) => Math.abs(px[i] - r) + Math.abs(px[i + 1] - g) + Math.abs(px[i + 2] - b) < 40;
+    let blue = 0;
+    let vermilion = 0;
+    let ink = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      if (near(i, [0x00, 0x72, 0xb2])) blue++;
+      if (near(i, [0xd5, 0x5e, 0x00])) vermilion++;
+      if (px[i] + px[i + 1] + px[i + 2] < 120) ink++;
+    }
+    return { width: img.width, height: img.height, blue, vermilion, ink };
+  }, b64);
+  expect([band.width, band.height]).toEqual([1920, 1080]);
+  expect(band.blue).toBeGreaterThan(50);
+  expect(band.vermilion).toBeGreaterThan(50);
+  // Caption and legend labels: text across the band.
+  expect(band.ink).toBeGreaterThan(2000);
+  expect(problems).toEqual([]);
+});

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { DELIBERATE_CRASH, watchConsole } from './support/console';
 
 /** The issue's example of a run that takes hours: 100 Gb/s, 16 flows, an hour (sampled every 100 ms to stay within the budget). */
-const HOURS_LONG = './?v=2&alg=reno&hosts=16&rate=100G&nic=100G&buf=10000&dur=3600&dt=100&seed=1';
+const HOURS_LONG = './?v=2&alg=reno&hosts=16&rate=100G&nic=100G&buf=10000&rtt=30&mtu=9000&dur=3600&dt=100&seed=1';
 
 test('a run estimated above a minute waits for the user; Stop and Escape stop a running run', async ({ page }) => {
   const problems = watchConsole(page);
@@ -49,7 +49,7 @@ test('a run estimated above a minute waits for the user; Stop and Escape stop a 
 test('a link that records more than the engine allows opens with a message naming the field, and the page stays usable', async ({ page }) => {
   const problems = watchConsole(page);
   // The issue's crashing link: one host, 64 Reno flows, 1 Mb/s, 1 ms samples, 1000 s.
-  await page.goto('./?v=2&alg=reno&hosts=64&rate=1M&nic=1M&dur=1000&dt=1&seed=1');
+  await page.goto('./?v=2&alg=reno&hosts=64&rate=1M&nic=1M&rtt=30&mtu=9000&dur=1000&dt=1&seed=1');
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
   const notice = page.getByTestId('url-notice');
   await expect(notice).toContainText('sample_interval_ms');

@@ -249,7 +249,7 @@ test('a malformed link falls back to defaults with a notice naming what was igno
   // win=12 parses but the engine rejects it: named with its range.
   await expect(notice).toContainText('window_bytes = 12: must be between 65536 and 536870912');
   const s = await page.evaluate(() => window.sawtooth!.scenario()!);
-  expect(s.rtt_ms).toBe(30);
+  expect(s.rtt_ms).toBe(20); // the engine's default
   expect(s.seed).toBe(1);
   expect(s.duration_ms).toBe(2000); // the good parameter is kept
   expect(s.hosts[0].flows[0].window_bytes).toBe(16 * 1024 * 1024);
@@ -257,7 +257,7 @@ test('a malformed link falls back to defaults with a notice naming what was igno
   await page.goto('./?v=9&rtt=77');
   expect(await done(page)).toBe('done');
   await expect(page.getByTestId('url-notice')).toContainText('link versions 1 and 2');
-  expect(await page.evaluate(() => window.sawtooth!.scenario()!.rtt_ms)).toBe(30);
+  expect(await page.evaluate(() => window.sawtooth!.scenario()!.rtt_ms)).toBe(20);
   expect(problems).toEqual([]);
 });
 
@@ -290,7 +290,7 @@ test('a hostile link is shown as text, runs nothing it carries, and the CSP hold
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   // The default scenario ran.
   const s = await page.evaluate(() => window.sawtooth!.scenario()!);
-  expect(s.rtt_ms).toBe(30);
+  expect(s.rtt_ms).toBe(20); // the engine's default
   expect(s.hosts[0].flows[0].algorithm).toBe('reno');
   // The page carries a strict CSP and nothing violated it.
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');

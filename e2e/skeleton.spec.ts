@@ -55,6 +55,18 @@ test('runs the default scenario and draws it', async ({ page }) => {
   expect(extent.flows).toBe(1);
   expect(extent.maxCwnd).toBeGreaterThan(2);
 
+  // Issue 24: the first run shows the saw-tooth: at least three window cuts
+  // (fast recoveries, timeouts, local back-offs) in its first 20 s, and a
+  // utilisation visibly below the link.
+  const cuts = await page.evaluate(
+    () => window.sawtooth!.events().filter((e) => ['fast_retransmit', 'timeout', 'local_congestion'].includes(e.kind) && e.t_s <= 20).length,
+  );
+  expect(cuts).toBeGreaterThanOrEqual(3);
+  expect(summary!.utilisation).toBeLessThan(0.9);
+  // The cuts are drawn on the cwnd chart.
+  const markers = JSON.parse((await page.getByTestId('chart-cwnd').getAttribute('data-marker-counts')) ?? '{}') as Record<string, number>;
+  expect(markers.fast_retransmit + markers.timeout + markers.local_congestion).toBe(cuts);
+
   expect(problems).toEqual([]);
 });
 
@@ -71,7 +83,7 @@ test('the same seed gives the same result', async ({ page }) => {
 test('moving the RTT slider re-runs the scenario and changes the result', async ({ page }) => {
   const problems = watchConsole(page);
   await page.goto('./?seed=1');
-  expect(await waitForRun(page, 30)).toBe('done');
+  expect(await waitForRun(page, 20)).toBe('done');
   const before = await page.evaluate(() => window.sawtooth!.summary()!.total_throughput_bps);
   const cwndBefore = await page.getByTestId('chart-cwnd').locator('path.line').first().getAttribute('d');
 
@@ -96,7 +108,7 @@ test('moving the RTT slider re-runs the scenario and changes the result', async 
 test('an invalid RTT shows an error naming the field and range, not a blank chart', async ({ page }) => {
   const problems = watchConsole(page);
   await page.goto('./?seed=1');
-  expect(await waitForRun(page, 30)).toBe('done');
+  expect(await waitForRun(page, 20)).toBe('done');
 
   for (const bad of ['1500', '-5', 'fast']) {
     await page.getByLabel('RTT value').fill(bad);
@@ -108,7 +120,7 @@ test('an invalid RTT shows an error naming the field and range, not a blank char
   }
   // No run was started with the bad value; the last result stays on screen.
   await expect(page.locator('html')).toHaveAttribute('data-run-state', 'done');
-  expect(await page.evaluate(() => window.sawtooth!.scenario()!.rtt_ms)).toBe(30);
+  expect(await page.evaluate(() => window.sawtooth!.scenario()!.rtt_ms)).toBe(20);
   const d = (await page.getByTestId('chart-cwnd').locator('path.line').first().getAttribute('d')) ?? '';
   expect(d.length).toBeGreaterThan(100);
 

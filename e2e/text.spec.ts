@@ -10,11 +10,19 @@ const FORBIDDEN: [string, RegExp][] = [
   ['a seed file name', /\b\d{3}_[0-9a-f]{16}(\.txt)?\b/],
   ['the internal spec', /\bSPEC\b/],
   ['a scenario JSON key', /\b(buffer_pkts|duration_ms|rtt_ms|window_bytes|txqueuelen_pkts|initial_ssthresh_pkts|initial_cwnd_pkts|sample_interval_ms|rate_bps|nic_bps|mtu_bytes|start_ms|extra_delay_ms|start_jitter_ms|min_th_pkts|max_th_pkts)\b/],
+  // Issue 24 item 7: what a student trips over.
+  ['a repository file name', /\bdocs\/[\w-]+\.md\b|\(\w+\.md\)/],
+  // (not the last of a list: "5, 3 and 1 drops")
+  ['one of something in the plural', /(?<![\d.,]|\band |\bor |, )\b1 (packets|events|local congestion events|drops|timeouts|fast retransmits|marks)\b/],
+  ['a range from a value to itself', /(?<![\d.,])(\d[\d.,]*\s?[kMG]?b\/s) to \1(?![\d.,])/],
+  ['an algorithm name in lower case', /\b(standard tcp|scalable tcp|highspeed tcp)\b/],
+  ['a question that does not read', /\bWhat is the \w+s\?/],
 ];
 
 async function visibleText(page: Page): Promise<string> {
   await page.evaluate(() => document.querySelectorAll('details').forEach((d) => ((d as HTMLDetailsElement).open = true)));
-  return page.evaluate(() => document.body.innerText);
+  // The text and the accessible names a screen reader reads out.
+  return page.evaluate(() => [document.body.innerText, ...Array.from(document.querySelectorAll('[aria-label]')).map((e) => e.getAttribute('aria-label'))].join('\n'));
 }
 
 function problems(text: string): string[] {

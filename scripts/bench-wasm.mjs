@@ -12,7 +12,11 @@ const pkg = resolve(root, 'app/src/engine/pkg');
 const m = await import(pathToFileURL(resolve(pkg, 'sawtooth_bindings.js')).href);
 m.initSync({ module: readFileSync(resolve(pkg, 'sawtooth_bindings_bg.wasm')) });
 
-const base = JSON.parse(m.default_scenario_json());
+const engineDefault = JSON.parse(m.default_scenario_json());
+// The cases below are built on Long's jumbo-frame path (1 Gb/s, 30 ms, MTU
+// 9000, 1000 packets), the engine's default until issue 24, pinned so the
+// figures compare across that change; the default itself is one case.
+const base = { ...engineDefault, mtu_bytes: 9000, rtt_ms: 30, bottleneck: { ...engineDefault.bottleneck, rate_bps: 1e9, buffer_pkts: 1000 } };
 const withFlows = (s, n) => ({ ...s, hosts: [{ ...s.hosts[0], flows: Array.from({ length: n }, () => s.hosts[0].flows[0]) }] });
 // The canonical benchmark (issue 3): two senders into one 1 Gb/s bottleneck,
 // 30 ms, MTU 1500, 16 MB windows, Standard vs Standard, 60 s simulated.
@@ -26,7 +30,8 @@ const twoToOne = (rateBps) => ({
 const cases = [
   ['canonical two-to-one 1G, 60 s', twoToOne(1e9)],
   ['two-to-one 10G, 60 s, MTU 1500', { ...twoToOne(10e9), hosts: twoToOne(10e9).hosts.map((h) => ({ ...h, flows: [{ ...h.flows[0], window_bytes: 256 << 20 }] })) }],
-  ['default (1 flow, 20 s, 30 ms)', base],
+  ['jumbo (1 flow, 20 s, 30 ms)', base],
+  ['default (100 Mb/s, 20 ms, 20 s)', engineDefault],
   ['1 flow, 60 s, 100 ms', { ...base, duration_ms: 60_000, rtt_ms: 100 }],
   ['4 flows, 20 s, 30 ms', withFlows(base, 4)],
   ['MTU 1500, 20 s', { ...base, mtu_bytes: 1500 }],
@@ -66,7 +71,7 @@ for (const [name, scenario] of cases) {
 // on the default scenario (the page's first run), then compare the estimate
 // with the measured time of each case (target: within a factor of 2).
 if (typeof m.estimate_resources_json === 'function') {
-  const calibration = runOnce(base);
+  const calibration = runOnce(engineDefault);
   const eventsPerMs = calibration.events / calibration.ms;
   console.log(`\nrun-time estimate (speed from the default run: ${(eventsPerMs / 1e3).toFixed(2)} M events/s)`);
   let worst = 1;

@@ -25,6 +25,8 @@ const LabsView = lazy(() => import('./guided/LabsView').then((m) => ({ default: 
 import { loadFromUrl, resolveView } from './share/loadFromUrl';
 import { Notices } from './share/Notices';
 import { CHART_IDS } from './charts/specs';
+import { PATH_CHART } from './path/PathView';
+
 import { ChartAlternatives, ShareBridge } from './pages/ShareBridge';
 import { resolveTheme, useSystemDark } from './share/theme';
 import { useDocumentView } from './share/useShare';
@@ -40,6 +42,9 @@ import { useFitLayout } from './present/useFitLayout';
 import { pressPlaybackButton, usePresentKeys } from './present/usePresentKeys';
 import './present/fit.css';
 import './present/present.css';
+
+/** What `charts=` may list: the time charts and the path view. */
+const VIEW_CHART_IDS: readonly string[] = [...CHART_IDS, PATH_CHART];
 
 /** controls= id that shows the playback bar in an embed (not a scenario control). */
 const PLAYBACK_CONTROL = 'playback';
@@ -82,12 +87,13 @@ export function App({ client, store, rendered, search }: AppProps) {
   // The lab page fills the window in embed and presentation modes; a guided lab pages through screens instead.
   const fitted = isFitted(earlyView) && viewId === 'lab';
   const controlIds = earlyView.controls?.filter((c) => c !== PLAYBACK_CONTROL) ?? [];
+  const pathChosen = !!earlyView.charts?.includes(PATH_CHART);
   const showPlayback = present || !!earlyView.controls?.includes(PLAYBACK_CONTROL);
   useDocumentView(earlyView, fitted, fitted && showPlayback);
   const { layout } = useFitLayout({
     enabled: fitted,
     frame: earlyView.embed ? earlyView.frame : null,
-    charts: earlyView.charts ? CHART_IDS.filter((c) => earlyView.charts!.includes(c)).length : CHART_IDS.length,
+    charts: earlyView.charts ? VIEW_CHART_IDS.filter((c) => earlyView.charts!.includes(c)).length : CHART_IDS.length,
     controls: controlIds.length,
   });
   const projector = earlyView.profile === 'projector';
@@ -115,7 +121,7 @@ export function App({ client, store, rendered, search }: AppProps) {
         // checked by the engine; whatever is ignored becomes a notice.
         void loadFromUrl(search, info.defaultScenario, (s) => client.validate(s)).then((start) => {
           if (!live) return;
-          const { view, notices } = resolveView(start.view, CHART_IDS, null);
+          const { view, notices } = resolveView(start.view, VIEW_CHART_IDS, null);
           const predicted = viewId === 'lab' && startPrediction.notice ? [startPrediction.notice] : [];
           setLoaded({ info, lab: new LabStore(start.scenario, info.defaultScenario), notices: [...start.notices, ...notices, ...predicted], view });
         });
@@ -182,8 +188,9 @@ export function App({ client, store, rendered, search }: AppProps) {
           visibleCharts={loaded.view.charts}
           visibleControls={fitted ? controlIds : loaded.view.controls}
           hideBuilder={fitted && controlIds.length === 0}
-          // The path view: on the lab page, not in fitted views (embeds, presentation).
-          showPath={!fitted}
+          // The path view: on the lab page; in fitted views (embeds, presentation) only with charts=path, as a cell of the grid.
+          showPath={!fitted || pathChosen}
+          pathInGrid={fitted && pathChosen}
           autoplay={earlyView.autoplay}
           playbackSpeed={earlyView.speed ?? undefined}
           notices={<Notices notices={loaded.notices} />}
@@ -194,6 +201,7 @@ export function App({ client, store, rendered, search }: AppProps) {
               view={loaded.view}
               defaults={loaded.info.defaultScenario}
               validate={(s) => client.validate(s)}
+              catalogue={loaded.info.catalogue}
             />
           }
           renderChartExtra={(_id, chart) => <ChartAlternatives {...chart} />}

@@ -220,7 +220,7 @@ function TimeChartImpl(props: TimeChartProps) {
           {spec.styles.map((s) => (
             <span key={s.label} className="legend-item">
               <svg width="22" height="8" className="legend-line">
-                <line x1="1" x2="21" y1="4" y2="4" stroke="var(--ink-soft)" strokeWidth={s.width} strokeDasharray={s.dash?.join(' ')} />
+                <line x1="1" x2="21" y1="4" y2="4" stroke={s.color ? tone(s.color) : 'var(--ink-soft)'} strokeWidth={s.width} strokeDasharray={s.dash?.join(' ')} />
               </svg>
               {s.label}
             </span>

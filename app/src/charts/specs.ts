@@ -43,8 +43,8 @@ export interface ChartSpec {
   series: SeriesSpec[];
   /** Cap of the y axis (display units): rarer spikes above it are clipped (throughput bursts after a recovery). */
   maxY?: number;
-  /** Legend entries for line styles (beyond the flow colours). */
-  styles: { label: string; dash?: number[]; width: number }[];
+  /** Legend entries for line styles (beyond the flow colours); `color` when the style has one colour of its own (else drawn in the ink colour). */
+  styles: { label: string; dash?: number[]; width: number; color?: string }[];
 }
 
 const MB = 2 ** 20;
@@ -220,9 +220,10 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     unit: 'ms',
     series: delaySeries,
     styles: [
-      { label: 'smoothed RTT (flow colour)', width: 1.5 },
-      ...(series.probe_rtt_ms.length === series.length && series.length > 0 ? [{ label: 'ping round trip', dash: DOT, width: 2 }] : []),
-      { label: 'base RTT', dash: DASH, width: 1 },
+      { label: flows.length > 1 ? 'smoothed RTT (flow colour)' : 'smoothed RTT', width: 1.5, color: flowColor(0) },
+      { label: 'queueing delay (bottleneck)', width: 1.5, color: BOTTLENECK_COLOR },
+      ...(series.probe_rtt_ms.length === series.length && series.length > 0 ? [{ label: 'ping round trip', dash: DOT, width: 2, color: SUM_COLOR }] : []),
+      { label: 'base RTT', dash: DASH, width: 1, color: LIMIT_COLOR },
     ],
   };
 

@@ -24,6 +24,8 @@ import { AblationPanel as AblationPanelView } from './AblationPanel';
 import { ResultChart as ResultChartView } from './ResultChart';
 import { SimClaims as SimClaimsView } from './SimClaims';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
+import { OpenResults } from './OpenResults';
+import { importedText } from './openResults';
 import { BandControl, useBandStore } from './UnknownBand';
 import * as tables from './tables';
 import { FindingBadge, FlaggedPoints, NoCongestionNote, PointErrors } from './tables';
@@ -89,6 +91,7 @@ function hookSnapshot(s: SweepSnapshot, env: LabsEnv): LabHookSnapshot {
     comparisons: s.comparisons,
     ranking: s.ranking,
     findings: s.findings,
+    imported: s.imported ? { ...s.imported, series: [...s.imported.series] } : null,
   };
 }
 
@@ -165,7 +168,9 @@ function SweepStatus({ snap, lab, quick, workers }: { snap: SweepSnapshot; lab: 
       status = `${progress.done} of ${progress.total} runs finished${progress.failed ? `, ${progress.failed} failed` : ''} · ${formatEta(progress.etaMs)}`;
       break;
     case 'done':
-      status = `All ${progress.total} runs finished${progress.failed ? ` (${progress.failed} failed)` : ''}${wall !== null ? ` in ${wall.toFixed(1)} s` : snap.restored ? ' (kept from earlier in this tab)' : ''}.`;
+      status = snap.imported
+        ? `All ${progress.total} runs opened from ${snap.imported.file} (computed by the CLI).`
+        : `All ${progress.total} runs finished${progress.failed ? ` (${progress.failed} failed)` : ''}${wall !== null ? ` in ${wall.toFixed(1)} s` : snap.restored ? ' (kept from earlier in this tab)' : ''}.`;
       break;
     case 'cancelled':
       status = `Cancelled: ${progress.done} of ${progress.total} runs finished. Run again to do the remaining ${missing}.`;
@@ -380,6 +385,20 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
             {env.pool.size} worker{env.pool.size === 1 ? '' : 's'} (one per core){snap.restored && snap.state !== 'running' ? ' · results kept from earlier in this tab' : ''}. Click any
             point to open that run in the lab page.
           </p>
+          <OpenResults
+            store={store}
+            lab={lab}
+            quick={quick}
+            blocked={
+              running
+                ? 'A sweep is running here: wait for it or cancel it to open a file.'
+                : ablationRunning || bandRunning
+                  ? 'Waits for the ablation or the band to finish.'
+                  : snap.state === 'loading'
+                    ? 'Preparing the sweep…'
+                    : null
+            }
+          />
           <PointErrors lab={lab} points={snap.points} states={snap.pointStates} />
           <FlaggedPoints lab={lab} points={snap.points} states={snap.pointStates} drillHref={drill} />
         </section>
@@ -391,6 +410,11 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           <p className="muted">
             The charts fill in point by point as the runs finish.
             {drawsPaperValues(lab, labPaper) ? ' The paper’s values are already drawn (diamonds and lines in the series’ colours).' : ' The paper’s values for this lab are differences or rankings; they are in the table below, not on the charts.'}
+          </p>
+        )}
+        {anyResults && snap.imported && (
+          <p className="imported-note" data-testid="imported-note" data-file={snap.imported.file} data-runs={snap.imported.runs}>
+            Results opened from a file: {importedText(snap.imported)}. They were not run in this page; Clear results forgets them.
           </p>
         )}
         {anyResults && <PredictionVerdict q={question} prediction={prediction} snap={snap} />}

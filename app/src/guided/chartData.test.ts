@@ -414,5 +414,8 @@ describe('format', () => {
     expect(withUnit(0.9731, METRICS.jain_index.unit)).toBe('0.973');
     expect(withUnit(4, METRICS.relative_fairness.unit)).toBe('4 ×');
     expect(withUnit(null, METRICS.drops.unit)).toBe('—');
+    // Issue 24 item 7: one of a counted unit is singular.
+    expect(withUnit(1, METRICS.drops.unit)).toBe(`1 ${METRICS.drops.unit!.replace(/s$/, '')}`);
+    expect(withUnit(2, METRICS.drops.unit)).toBe(`2 ${METRICS.drops.unit}`);
   });
 });

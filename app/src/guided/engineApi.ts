@@ -27,6 +27,13 @@ export interface LabEngine {
   run_ablation_point_json(lab_id: string, quick: boolean, variant: number, index: number): string;
   /** One ablation variant's row (AblationRow) from its results, as JSON. */
   ablation_row_json(lab_id: string, quick: boolean, variant: number, results_json: string): string;
+  /**
+   * A sweep file from `sawtooth sweep` or `sawtooth merge`, opened for this lab and scale and checked by the engine
+   * (SweepFileOutcome as JSON: its runs, or why it is refused, with the line). A refusal is an answer, not a throw.
+   */
+  open_sweep_file_json(text: string, lab_id: string, quick: boolean): string;
+  /** The engine build this module was made from, as a sweep file's closing line states it. */
+  engine_id(): string;
   /** Deliberately trap (tests). */
   debug_trap?(): void;
 }

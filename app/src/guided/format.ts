@@ -83,11 +83,17 @@ function round3(v: number): string {
   return String(Number(s));
 }
 
-/** A value with its unit ("828 Mb/s", "38%", "0.97"), the unit an engine unit. */
+/** The unit after a number as text: a counted unit in the singular after exactly 1 ("1 packet", "1 event", "2 packets"). */
+export function unitAfter(text: string, unit: string): string {
+  const suffix = unitSuffix(unit);
+  if (!suffix) return '';
+  return ` ${text === '1' && /^[a-z]+s$/.test(suffix) ? suffix.slice(0, -1) : suffix}`;
+}
+
+/** A value with its unit ("828 Mb/s", "38%", "0.97", "1 packet"), the unit an engine unit. */
 export function withUnit(v: number | null | undefined, unit: string): string {
   const s = formatValue(v, unit);
-  const suffix = unitSuffix(unit);
-  return s === '—' || !suffix ? s : `${s} ${suffix}`;
+  return s === '—' ? s : `${s}${unitAfter(s, unit)}`;
 }
 
 /** A small fraction as text: 0.04 → "1/25", 0.08 → "2/25", 0.3 → "0.3". */

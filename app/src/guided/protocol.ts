@@ -5,7 +5,7 @@
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
 import type { ChartMetric, ClaimOutcome, FindingOutcome, SweepAggregates } from '../engine/generated/labs';
-import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { Comparison, LabsFile, PaperFile, PointResult, SweepFileOutcome, SweepPoint } from '../engine/generated/labs';
 import type { EngineError } from '../engine/errors';
 import type { WorkerMessage, WorkerRequest } from '../engine/protocol';
 
@@ -30,7 +30,9 @@ export type LabCall =
   | { fn: 'findings'; lab: string; quick: boolean; results: string }
   | { fn: 'rank'; lab: string; results: string }
   /** The seed aggregates of `metrics` that the result charts and tables draw. */
-  | { fn: 'aggregates'; lab: string; quick: boolean; metrics: ChartMetric[]; results: string };
+  | { fn: 'aggregates'; lab: string; quick: boolean; metrics: ChartMetric[]; results: string }
+  /** A sweep file from the CLI (its text), opened and checked for this lab and scale. */
+  | { fn: 'openFile'; lab: string; quick: boolean; text: string };
 
 /** The ranking as rank_lab_json returns it: [series, combined, tie-break metric] best first, or null. */
 export type RankRow = [string, number, number];
@@ -50,6 +52,7 @@ export interface CallValues {
   aggregates: SweepAggregates;
   ablation: AblationVariant[];
   ablationRow: AblationRow;
+  openFile: SweepFileOutcome;
 }
 
 /** A call's answer: its value and the time the engine spent on it, inside the worker. */

@@ -5,7 +5,7 @@
 
 import type { AblationRow, AblationVariant } from '../engine/generated/ablation';
 import type { ChartMetric, ClaimOutcome, FindingOutcome, SweepAggregates } from '../engine/generated/labs';
-import type { Comparison, LabsFile, PaperFile, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { Comparison, LabsFile, PaperFile, PointResult, SweepFileOutcome, SweepPoint } from '../engine/generated/labs';
 import type { RankRow } from './protocol';
 import { LabWorker, type LabWorkerLike } from './workerClient';
 
@@ -76,6 +76,14 @@ export class LabService {
 
   async ablationRow(lab: string, quick: boolean, variant: number, results: readonly PointResult[]): Promise<AblationRow> {
     return (await this.w().call({ fn: 'ablationRow', lab, quick, variant, results: JSON.stringify(results) })).value;
+  }
+
+  /**
+   * A sweep file written by the CLI, opened and checked by the engine in this service's worker (a large file is
+   * parsed off the page's thread): the runs it holds for this lab and scale, or why it is refused.
+   */
+  async openFile(lab: string, quick: boolean, text: string): Promise<SweepFileOutcome> {
+    return (await this.w().call({ fn: 'openFile', lab, quick, text })).value;
   }
 
   dispose(): void {

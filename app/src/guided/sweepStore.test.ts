@@ -262,6 +262,77 @@ describe('SweepStore', () => {
   });
 });
 
+describe('SweepStore opens a sweep file from the CLI (issue 27)', () => {
+  const file = (indices: number[], o: { lab?: string; quick?: boolean } = {}) => JSON.stringify({ lab: o.lab ?? L.id, quick: o.quick ?? true, indices });
+
+  it('fills the sweep as a run here would, compares, is done, and marks the results as from the file', async () => {
+    const storage = new MemoryStorage();
+    const { store, service } = setup({ storage });
+    void store.load();
+    await settle(50);
+    const states: string[] = [];
+    store.subscribe(() => states.push(store.getSnapshot().state));
+    const opened = store.openFile('x-quick.csv', file([0, 1, 2, 3, 4, 5]));
+    await settle(100);
+    expect(await opened).toEqual({ ok: true, runs: 6 });
+    const s = store.getSnapshot();
+    expect(s.state).toBe('done');
+    expect(states.at(-1)).toBe('done');
+    expect(s.results.map((r) => r?.total_throughput_mbps)).toEqual([100, 101, 102, 103, 104, 105]);
+    expect(s.pointStates.every((p) => p.status === 'done')).toBe(true);
+    // The same engine calls as at the end of a run.
+    expect(s.comparisons).toEqual([{ key: 'k', simulated_points: 6 }]);
+    expect(s.aggregates!.at_x).toHaveLength(6);
+    expect(s.imported).toEqual({ file: 'x-quick.csv', quick: true, series: [], engine: 'fake', runs: 6 });
+    // Kept for the tab with the mark; Clear forgets both.
+    const again = setup({ storage, lab: L });
+    void again.store.load();
+    await settle(50);
+    expect(again.store.getSnapshot()).toMatchObject({ state: 'done', restored: true, imported: { file: 'x-quick.csv' } });
+    store.clear();
+    await settle(50);
+    expect(store.getSnapshot()).toMatchObject({ imported: null, state: 'idle' });
+    expect(service).toBeDefined();
+  });
+
+  it('a file with some runs leaves the others to run here, and replaces earlier results', async () => {
+    const { store } = setup();
+    void store.load();
+    await settle(50);
+    store.run();
+    await settle(500);
+    const opened = store.openFile('part.csv', file([1, 3]));
+    await settle(100);
+    expect(await opened).toEqual({ ok: true, runs: 2 });
+    const s = store.getSnapshot();
+    expect(s.state).toBe('idle');
+    expect(s.results.map((r) => (r ? r.total_throughput_mbps : null))).toEqual([null, 101, null, 103, null, null]);
+    expect(s.pointStates.map((p) => p.status)).toEqual(['pending', 'done', 'pending', 'done', 'pending', 'pending']);
+    store.run();
+    await settle(500);
+    expect(store.getSnapshot()).toMatchObject({ state: 'done', imported: { file: 'part.csv', runs: 2 } });
+  });
+
+  it('a refused file changes nothing and says why, with the line', async () => {
+    const { store } = setup();
+    void store.load();
+    await settle(50);
+    const before = store.getSnapshot();
+    const refused = store.openFile('other.csv', file([0], { lab: 'y' }));
+    await settle(50);
+    expect(await refused).toEqual({ ok: false, line: 1, message: 'this file holds lab y' });
+    const junk = store.openFile('junk.csv', 'not json');
+    await settle(50);
+    expect(await junk).toEqual({ ok: false, line: 1, message: 'this is not a sweep file' });
+    expect(store.getSnapshot()).toBe(before);
+    // Not while a sweep runs here.
+    store.run();
+    const busy = await store.openFile('x.csv', file([0]));
+    expect(busy.ok).toBe(false);
+    expect(busy.ok ? '' : busy.message).toContain('a sweep is running here');
+  });
+});
+
 describe('SweepStore keeps every finished point for a reload or a closed tab', () => {
   it('writes the finished points when the page is hidden, even in its first 2 s, and a reload restores them', async () => {
     const storage = new MemoryStorage();

@@ -12,7 +12,7 @@
 
 import { engineErrorText } from '../engine/errors';
 import type { ChartMetric, ClaimOutcome, FindingOutcome, SweepAggregates } from '../engine/generated/labs';
-import type { Comparison, Lab, PointResult, SweepPoint } from '../engine/generated/labs';
+import type { Comparison, Lab, PointResult, SweepFileOutcome, SweepPoint } from '../engine/generated/labs';
 import { aggregateMetrics } from './presentation';
 import { pointCost, runOrder, type PointStatus } from './progress';
 import type { SweepOutcome, SweepPool } from './pool';
@@ -32,6 +32,23 @@ export interface PointState {
   startedAt: number | null;
   cost: number;
 }
+
+/** Where the results on screen came from when a sweep file from the CLI was opened (issue 27). */
+export interface ImportedFrom {
+  /** The file's name. */
+  file: string;
+  /** The file's scale (always the lab's on screen: another is refused). */
+  quick: boolean;
+  /** The sweep's series filter (`sawtooth sweep --series`); empty: every series. */
+  series: string[];
+  /** The engine build that wrote it (the page's own: another is refused). */
+  engine: string;
+  /** Runs the file held. */
+  runs: number;
+}
+
+/** What opening a file gave: how many runs it put on screen, or why it was refused (the line from 1, where there is one). */
+export type OpenFileOutcome = { ok: true; runs: number } | { ok: false; line: number | null; message: string };
 
 export interface SweepSnapshot {
   lab: Lab;
@@ -55,6 +72,8 @@ export interface SweepSnapshot {
   finishedAt: number | null;
   /** Results restored from this tab's earlier visit. */
   restored: boolean;
+  /** The results were opened from a sweep file the CLI wrote (null: run here, or none). */
+  imported: ImportedFrom | null;
 }
 
 export interface SweepStoreDeps {
@@ -163,6 +182,7 @@ export function fingerprint(text: string): string {
 interface Saved {
   fingerprint: string;
   results: { index: number; result: PointResult; wallMs: number | null }[];
+  imported?: ImportedFrom | null;
 }
 
 export class SweepStore {
@@ -210,6 +230,7 @@ export class SweepStore {
       startedAt: null,
       finishedAt: null,
       restored: false,
+      imported: null,
     };
     const page = deps.page === undefined ? browserPage() : deps.page;
     this.stopPage = page?.onHide(() => this.flushSave()) ?? null;
@@ -287,6 +308,7 @@ export class SweepStore {
     const pointStates: PointState[] = points.map((p) => ({ status: 'pending', result: null, error: null, crashed: false, wallMs: null, startedAt: null, cost: pointCost(p.scenario) }));
     const results: (PointResult | null)[] = points.map(() => null);
     let restored = false;
+    let imported: ImportedFrom | null = null;
     const saved = this.readSaved();
     if (saved && saved.fingerprint === this.print) {
       for (const r of saved.results) {
@@ -296,9 +318,10 @@ export class SweepStore {
           restored = true;
         }
       }
+      if (restored) imported = saved.imported ?? null;
     }
     const complete = results.every((r) => r !== null);
-    this.set({ points, pointStates, results, restored });
+    this.set({ points, pointStates, results, restored, imported });
     await this.refreshComparisons();
     this.set({ state: complete && points.length > 0 ? 'done' : 'idle' });
   }
@@ -349,7 +372,7 @@ export class SweepStore {
     });
     try {
       if (results.length === 0) st.removeItem(this.key);
-      else st.setItem(this.key, JSON.stringify({ fingerprint: this.print, results } satisfies Saved));
+      else st.setItem(this.key, JSON.stringify({ fingerprint: this.print, results, imported: this.snap.imported } satisfies Saved));
     } catch {
       // Storage full or unavailable: the results stay on the page only.
     }
@@ -439,9 +462,55 @@ export class SweepStore {
   clear(): void {
     if (this.snap.state === 'running') this.cancel();
     const pointStates = this.snap.pointStates.map((p) => ({ ...p, status: 'pending' as const, result: null, error: null, crashed: false, wallMs: null, startedAt: null }));
-    this.set({ pointStates, results: this.snap.points.map(() => null), state: 'idle', restored: false, startedAt: null, finishedAt: null, message: null });
+    this.set({ pointStates, results: this.snap.points.map(() => null), state: 'idle', restored: false, imported: null, startedAt: null, finishedAt: null, message: null });
     this.save(true);
     void this.refreshComparisons();
+  }
+
+  /**
+   * Open a sweep file that `sawtooth sweep` or `sawtooth merge` wrote (its name and text): the engine reads and
+   * checks it in the service's worker, and its runs replace the results on screen, as if the sweep had run here;
+   * the comparison, sentences, findings and charts follow as at the end of a run. Refused (nothing changes) while
+   * a sweep runs, or when the engine refuses the file (another lab, scale or engine build, or damage).
+   */
+  async openFile(name: string, text: string): Promise<OpenFileOutcome> {
+    const s = this.snap;
+    if (s.state === 'running' || s.state === 'loading') {
+      return { ok: false, line: null, message: 'a sweep is running here: wait for it to finish, or cancel it, then open the file' };
+    }
+    let out: SweepFileOutcome;
+    try {
+      out = await this.deps.service.openFile(s.lab.id, s.quick, text);
+    } catch (e) {
+      return { ok: false, line: null, message: `the engine could not read the file (${e instanceof Error ? e.message : String(e)})` };
+    }
+    if (out.status === 'refused') return { ok: false, line: out.line, message: out.message };
+    const now = this.snap;
+    if (this.disposed || now.state === 'running' || now.state === 'loading') {
+      return { ok: false, line: null, message: 'a sweep started here while the file was read: open it again once it has finished' };
+    }
+    // The engine checked the file against its own expansion of this sweep; the page's points come from the same one.
+    const wrong = out.indices.findIndex((i, k) => {
+      const p = now.points[i];
+      const r = out.results[k];
+      return !p || !r || p.series !== r.series || p.seed !== r.seed || JSON.stringify(p.x) !== JSON.stringify(r.x);
+    });
+    if (wrong >= 0 || out.indices.length !== out.results.length) {
+      return { ok: false, line: null, message: `run ${wrong} of the file is not the page's run at that place in the sweep` };
+    }
+    const pointStates = now.pointStates.map((p): PointState => ({ ...p, status: 'pending', result: null, error: null, crashed: false, wallMs: null, startedAt: null }));
+    const results: (PointResult | null)[] = now.points.map(() => null);
+    out.indices.forEach((i, k) => {
+      pointStates[i] = { ...pointStates[i], status: 'done', result: out.results[k] };
+      results[i] = out.results[k];
+    });
+    const imported: ImportedFrom = { file: name, quick: out.quick, series: out.series, engine: out.engine, runs: out.indices.length };
+    this.set({ pointStates, results, imported, restored: false, state: 'idle', message: null, startedAt: null, finishedAt: null });
+    this.save(true);
+    // As at the end of a run: the comparison is on screen before the sweep says it is done.
+    await this.refreshComparisons();
+    if (results.every((r) => r !== null) && results.length > 0) this.set({ state: 'done' });
+    return { ok: true, runs: out.indices.length };
   }
 
   /** Ask the engine for the comparison (ranking, sentences, the charts' aggregates) of the results so far; one request at a time. */

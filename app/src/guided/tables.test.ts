@@ -26,6 +26,13 @@ describe('comparisonCells', () => {
     expect(comparisonCells(C({ unit: 'rank', metric: 'rank', paper: 1, simulated: 3, difference: 2 })).difference).toBe('2 places lower');
     expect(comparisonCells(C({ unit: 'rank', metric: 'rank', paper: 5, simulated: 1, difference: -4 })).difference).toBe('4 places higher');
   });
+  it('one packet is singular, and a range whose ends read the same is one value (issue 24 item 7)', () => {
+    const c = comparisonCells(C({ unit: 'packets', metric: 'drops', paper: 1, simulated: 3, difference: 2 }));
+    expect(c.paper).toBe('1 packet');
+    expect(c.simulated).toBe('3 packets');
+    const r = comparisonCells(C({ paper: null, paper_range: [941, 941.2], simulated: 941, difference: null, agreement: 'inside_range' }));
+    expect(r.paper).toBe('941 Mb/s');
+  });
   it('nothing simulated yet', () => {
     expect(comparisonCells(C({ simulated: null, difference: null }))).toEqual({ paper: '828 Mb/s', simulated: '', difference: '' });
   });

@@ -6,7 +6,7 @@ import type { Comparison, FindingOutcome, Lab, Paper, PaperValue, PointResult, S
 import { sourceCite } from './cite';
 import { fidelitySummary, seriesIndistinguishable } from './fidelityNote';
 import { gainOverStandard, seriesMean } from './chartData';
-import { formatAt, formatValue, formatX, METRICS, unitSuffix } from './format';
+import { formatAt, formatValue, formatX, METRICS, unitAfter, unitSuffix } from './format';
 import type { RankRow } from './protocol';
 import type { PointState } from './sweepStore';
 
@@ -24,10 +24,16 @@ export function comparisonCells(c: Comparison): { paper: string; simulated: stri
   const percentUnit = c.unit === '%';
   const fmt = (v: number) => (c.unit === 'rank' ? String(Math.round(v * 100) / 100) : formatValue(v, c.unit));
   const unit = unitSuffix(c.unit) ? ` ${unitSuffix(c.unit)}` : '';
-  const rangeText = c.paper_range ? `${fmt(c.paper_range[0])} to ${fmt(c.paper_range[1])}${unit}` : '';
-  const paper = c.paper === null ? rangeText : `${fmt(c.paper)}${unit}${rangeText ? ` (${rangeText})` : ''}`;
+  // A value and its unit ("1 packet", "3 packets"); a range whose ends read the same is that one value.
+  const valued = (v: number) => `${fmt(v)}${unitAfter(fmt(v), c.unit)}`;
+  const rangeText = !c.paper_range
+    ? ''
+    : fmt(c.paper_range[0]) === fmt(c.paper_range[1])
+      ? valued(c.paper_range[0])
+      : `${fmt(c.paper_range[0])} to ${valued(c.paper_range[1])}`;
+  const paper = c.paper === null ? rangeText : `${valued(c.paper)}${rangeText ? ` (${rangeText})` : ''}`;
   if (c.simulated === null) return { paper, simulated: '', difference: '' };
-  const simulated = `${fmt(c.simulated)}${unit}`;
+  const simulated = valued(c.simulated);
   if (c.difference === null || c.paper === null) {
     const inside = c.agreement === 'inside_range';
     return { paper, simulated, difference: inside ? 'inside the paper’s stated range' : 'outside the paper’s stated range' };

@@ -39,6 +39,8 @@ export interface LabHookSnapshot {
   ranking: RankRow[] | null;
   /** The paper's findings judged on the results on screen. */
   findings: FindingOutcome[] | null;
+  /** The results on screen were opened from a sweep file the CLI wrote (null: run here, or none). */
+  imported: { file: string; quick: boolean; series: string[]; engine: string; runs: number } | null;
 }
 
 let source: (() => LabHookSnapshot | null) | null = null;

@@ -87,6 +87,9 @@ export function handleCall(engine: LabEngine, call: LabCall, now: () => number):
       case 'aggregates':
         value = JSON.parse(engine.lab_aggregates_json(call.lab, call.quick, JSON.stringify(call.metrics), call.results));
         break;
+      case 'openFile':
+        value = JSON.parse(engine.open_sweep_file_json(call.text, call.lab, call.quick));
+        break;
       default:
         throw new Error(`unknown call ${(call as { fn: string }).fn}`);
     }

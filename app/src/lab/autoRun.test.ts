@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SCENARIO } from '../engine/generated/defaults';
+import { JUMBO_SCENARIO as DEFAULT_SCENARIO } from '../engine/testing/fixture';
 import type { Scenario } from '../engine/types';
 import { AutoRun } from './autoRun';
 import { LabStore } from './labStore';

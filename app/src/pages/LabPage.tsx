@@ -57,8 +57,10 @@ export interface LabPageProps {
   /** share: play each run from 0 s as it comes (?autoplay=1), at `playbackSpeed` (?speed=). */
   autoplay?: boolean;
   playbackSpeed?: number;
-  /** Show the path view (the lab page; fitted views leave it out). Default true. */
+  /** Show the path view (the lab page; fitted views only with `charts=path`). Default true. */
   showPath?: boolean;
+  /** The path view is a cell of the charts' grid, scaled to fit it (fitted views with `charts=path`). */
+  pathInGrid?: boolean;
   /** Rendered inside each chart's figure (text summary, data table). */
   renderChartExtra?: (id: string, chart: { spec: ChartSpec; x: Float64Array; count: number }) => ReactNode;
 }
@@ -140,9 +142,9 @@ const START_WAIT_MS = 100;
 
 /** Averaging windows of the throughput chart (the engine samples every 10 ms by default). */
 const THROUGHPUT_AVERAGES = [
-  { ms: 0, label: 'raw' },
-  { ms: 100, label: '100 ms' },
-  { ms: 1000, label: '1 s' },
+  { ms: 0, label: 'raw', id: 'raw' },
+  { ms: 100, label: '100 ms', id: '100ms' },
+  { ms: 1000, label: '1 s', id: '1s' },
 ];
 
 const BASE_LANES: MarkerKind[] = ['network_loss', 'local_congestion', 'fast_retransmit', 'timeout'];
@@ -314,6 +316,23 @@ export function LabPage(props: LabPageProps) {
   const stepS = pb.stepSize(view[1] - view[0], runScenario.sample_interval_ms / 1000);
   const onStep = useCallback((dir: 1 | -1) => setPlayback((p) => pb.step(p, computedRef.current, dir * stepS)), [stepS]);
 
+  const pathView = (fit: boolean) => (
+    <PathView
+      series={series}
+      scenario={runScenario}
+      events={snap.events}
+      runId={snap.runId}
+      t={tShown}
+      playing={playback.status === 'playing'}
+      streaming={streaming}
+      speed={playback.speed}
+      catalogue={catalogue}
+      profiles={props.profiles}
+      onStep={onStep}
+      fit={fit}
+    />
+  );
+
   return (
     <FieldErrorsContext.Provider value={fieldErrors}>
       <div className={`lab${props.hideBuilder ? ' no-builder' : ''}`} data-testid="lab">
@@ -378,7 +397,7 @@ export function LabPage(props: LabPageProps) {
               <span className="seg-toggle" role="radiogroup" aria-label="cwnd unit" data-control-id="cwnd-unit">
                 {(['packets', 'bytes'] as const).map((u) => (
                   <label key={u} className={cwndUnit === u ? 'on' : ''}>
-                    <input type="radio" name="cwnd-unit" checked={cwndUnit === u} onChange={() => lab.setView({ cwndUnit: u })} />
+                    <input type="radio" name="cwnd-unit" value={u} checked={cwndUnit === u} onChange={() => lab.setView({ cwndUnit: u })} data-testid={`cwnd-unit-${u}`} />
                     cwnd in {u}
                   </label>
                 ))}
@@ -386,7 +405,7 @@ export function LabPage(props: LabPageProps) {
               <span className="seg-toggle" role="radiogroup" aria-label="Throughput averaged over" data-control-id="throughput-average">
                 {THROUGHPUT_AVERAGES.map((a) => (
                   <label key={a.ms} className={avgMs === a.ms ? 'on' : ''} title={`Throughput averaged over ${a.label}`}>
-                    <input type="radio" name="tput-avg" checked={avgMs === a.ms} onChange={() => lab.setView({ throughputAverageMs: a.ms })} />
+                    <input type="radio" name="tput-avg" value={a.id} checked={avgMs === a.ms} onChange={() => lab.setView({ throughputAverageMs: a.ms })} data-testid={`throughput-average-${a.id}`} />
                     {a.label}
                   </label>
                 ))}
@@ -394,25 +413,12 @@ export function LabPage(props: LabPageProps) {
               <button type="button" className="small" disabled={isFullView(view, bounds)} onClick={() => setViewDomain(null)} data-testid="reset-zoom">
                 Reset zoom
               </button>
-              <Tip text="Drag across any chart to zoom all of them to that time range; double-click to reset. Hover (or focus a chart and use the arrow keys) to read values on every chart at once." label="the charts" />
+              <Tip text="Drag across any chart to zoom all of them to that time range; double-click to reset. Hover (or focus a chart and use the arrow keys) to read values on every chart at once." label="the charts" question="How to read the charts" />
             </span>
           </div>
-          {props.showPath !== false && (
-            <PathView
-              series={series}
-              scenario={runScenario}
-              events={snap.events}
-              runId={snap.runId}
-              t={tShown}
-              playing={playback.status === 'playing'}
-              streaming={streaming}
-              speed={playback.speed}
-              catalogue={catalogue}
-              profiles={props.profiles}
-              onStep={onStep}
-            />
-          )}
+          {props.showPath !== false && !props.pathInGrid && pathView(false)}
           <div className="charts" data-testid="charts" data-x-view={JSON.stringify(view)}>
+            {props.showPath !== false && props.pathInGrid && pathView(true)}
             {CHART_IDS.map((id, i) => {
               if (!chartShown(id)) return null;
               const spec = specs?.[i] ?? ghostSpecs?.[i] ?? null;

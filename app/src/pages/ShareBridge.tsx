@@ -5,7 +5,7 @@
 
 import { useMemo, useSyncExternalStore } from 'react';
 import type { ChartSpec } from '../charts/specs';
-import type { Scenario } from '../engine/types';
+import type { AlgorithmInfo, Scenario } from '../engine/types';
 import type { LabStore } from '../lab/labStore';
 import type { RunStore } from '../lab/runStore';
 import { ChartTable, type TableColumn } from '../share/ChartTable';
@@ -22,15 +22,21 @@ export const SHARE_CHARTS: ShareChart[] = [
   { id: 'delay', title: 'Round-trip time and queueing delay' },
 ];
 
+/** The embed builder's charts: the time charts and the path view (charts=path; it has no export of its own). */
+const BUILDER_CHARTS: ShareChart[] = [...SHARE_CHARTS, { id: 'path', title: 'Path (the network, following playback)' }];
+
 export interface ShareBridgeProps {
   lab: LabStore;
   store: RunStore;
   view: ViewOptions;
   defaults: Scenario;
   validate: Validate;
+  /** The engine's algorithms (names for the slides' legend and caption). */
+  catalogue?: AlgorithmInfo[];
 }
 
-export function ShareBridge({ lab, store, view, defaults, validate }: ShareBridgeProps) {
+export function ShareBridge({ lab, store, view, defaults, validate, catalogue }: ShareBridgeProps) {
+  const names = useMemo(() => Object.fromEntries((catalogue ?? []).map((a) => [a.id, a.name])), [catalogue]);
   const state = useSyncExternalStore(lab.subscribe, lab.getSnapshot);
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   // The Start-here path's prediction (pred=) stays in the address as the scenario changes.
@@ -46,7 +52,8 @@ export function ShareBridge({ lab, store, view, defaults, validate }: ShareBridg
       events={snap.events}
       summary={snap.summary}
       charts={shown}
-      builderCharts={SHARE_CHARTS}
+      builderCharts={BUILDER_CHARTS}
+      algorithmNames={names}
       chartView={{ cwndUnit: state.view.cwndUnit, throughputAverageMs: state.view.throughputAverageMs }}
       validate={validate}
       onLoad={(s) => lab.load(s)}

@@ -34,6 +34,8 @@ export interface SharePanelProps {
   chartView?: ChartView;
   /** Every chart the embed builder offers (default: `charts`). */
   builderCharts?: ShareChart[];
+  /** Algorithm names by id (the engine's catalogue), for the slides' legend and caption. */
+  algorithmNames?: Record<string, string>;
   /** Charts and controls put in the embed code. */
   embedCharts?: string[];
   embedControls?: string[];
@@ -211,6 +213,7 @@ export function SharePanel(p: SharePanelProps) {
         charts={p.charts}
         chartView={p.chartView ?? { cwndUnit: 'packets', throughputAverageMs: 100 }}
         stem={stem()}
+        names={p.algorithmNames}
         onStatus={setStatus}
       />
       <div className="share-row" role="group" aria-label="Scenario file">

@@ -14,11 +14,10 @@
 // [data-testid="path-view"], path-host-H, path-flow-I, path-bottleneck and
 // the text alternative path-summary.
 
-import { memo, useContext, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useContext, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { ChartSizingContext } from '../charts/chartSizing';
 import { formatBitrate } from '../charts/format';
 import { flowColor, onDark } from '../charts/palette';
-import { useElementWidth } from '../charts/useElementWidth';
 import type { RunSeries } from '../engine/columns';
 import type { AlgorithmInfo, EngineEvent, ProfileCatalogue, Scenario } from '../engine/types';
 import { capacityPps } from '../model/path';
@@ -26,6 +25,9 @@ import { EventIndex } from './events';
 import { DeliveryIndex, linkFrame, packetsPerDot, pathLanes, scenarioMss, type LaneFrame } from './link';
 import { buildPathModel, fill, formatPkts, formatWindow, pathSummary, queueText, ringSize, type FlowModel, type HostModel, type PathModel } from './model';
 import './path.css';
+
+/** The path view's id in `charts=` (embeds and presentation mode show it only when listed). */
+export const PATH_CHART = 'path';
 
 /** Host cards drawn; further hosts are summed up in one line. */
 export const MAX_HOST_CARDS = 6;
@@ -52,6 +54,72 @@ export interface PathViewProps {
   profiles?: ProfileCatalogue;
   /** Step the playback (the ← and → keys on the focused diagram). */
   onStep?(dir: 1 | -1): void;
+  /**
+   * A cell of a fitted view's chart grid (embeds and presentation mode,
+   * `charts=path`): the view is laid out at least FIT_MIN_WIDTH wide (hosts,
+   * switch, link and receiver in a row) and scaled down to fit the cell, so
+   * it never scrolls or overflows.
+   */
+  fit?: boolean;
+}
+
+/** The least width the path view is laid out at in a fitted cell (wider than the point where it stacks). */
+const FIT_MIN_WIDTH = 760;
+
+/** An element's layout width (offsetWidth: not changed by a transform), updated on resize. */
+function useLayoutWidth(ref: RefObject<HTMLElement | null>, fallback: number): number {
+  const [width, setWidth] = useState(fallback);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const w = el.offsetWidth;
+      if (w > 0) setWidth(w);
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/**
+ * In a fitted cell: the width to lay the view out at and the scale that fits
+ * it into the cell (at most 1), from the cell's content box and the laid-out
+ * content's height; null outside a fitted cell.
+ */
+function useFitScale(enabled: boolean, cell: RefObject<HTMLElement | null>, inner: RefObject<HTMLElement | null>): { width: number; scale: number } | null {
+  const [fit, setFit] = useState<{ width: number; scale: number } | null>(null);
+  useLayoutEffect(() => {
+    const c = cell.current;
+    const i = inner.current;
+    if (!enabled || !c || !i) {
+      setFit(null);
+      return;
+    }
+    const measure = () => {
+      const cs = getComputedStyle(c);
+      const availW = c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      const availH = c.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+      if (availW <= 0 || availH <= 0) return;
+      const width = Math.max(Math.floor(availW), FIT_MIN_WIDTH);
+      // The content's height at that width (offsetHeight: before the transform).
+      if (i.style.width !== `${width}px`) i.style.width = `${width}px`;
+      const h = i.offsetHeight;
+      const scale = Math.min(1, availW / width, h > 0 ? availH / h : 1);
+      const next = { width, scale: Math.floor(scale * 1000) / 1000 };
+      setFit((prev) => (prev && prev.width === next.width && prev.scale === next.scale ? prev : next));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(c);
+    ro.observe(i);
+    return () => ro.disconnect();
+  }, [enabled, cell, inner]);
+  return enabled ? fit : null;
 }
 
 function useReducedMotion(): boolean {
@@ -123,15 +191,15 @@ function HostCard({ h, m, names }: { h: HostModel; m: PathModel; names: string[]
   const shown = h.flows.slice(0, MAX_FLOWS_PER_HOST);
   const rest = h.flows.slice(MAX_FLOWS_PER_HOST);
   const restOut = rest.reduce((a, i) => a + (m.flows[i].outstandingPkts ?? 0), 0);
-  const ringState = !h.ring ? 'none' : h.ringRecorded ? 'recorded' : 'not-recorded';
+  const ring = h.ring;
   return (
     <div
       className={`path-host${h.backoffFlash > 0 ? ' flashing' : ''}`}
       data-testid={`path-host-${h.index}`}
       data-ifq-pkts={num(h.ifqPkts)}
       data-txqueuelen-pkts={h.txqueuelenPkts}
-      data-ring={ringState}
-      data-ring-pkts={num(h.ringPkts)}
+      data-ring={ring.state}
+      data-ring-pkts={ring.state === 'recorded' ? num(ring.pkts) : ''}
       data-local-congestion={h.localBackoffs}
       data-backoff-flash={h.backoffFlash.toFixed(3)}
       style={{ ['--flash' as string]: h.backoffFlash.toFixed(3) }}
@@ -146,17 +214,17 @@ function HostCard({ h, m, names }: { h: HostModel; m: PathModel; names: string[]
         )}
       </div>
       <Meter value={h.ifqPkts} limit={h.txqueuelenPkts} label="interface queue" />
-      <div className={`path-ring ${ringState}`}>
+      <div className={`path-ring ${ring.state}`}>
         <span className="path-ring-label">NIC ring</span>
-        {!h.ring ? (
+        {ring.state === 'none' ? (
           <span className="path-ring-value">none in this profile</span>
-        ) : h.ringRecorded ? (
+        ) : ring.state === 'recorded' ? (
           <span className="path-ring-value">
-            {h.ringPkts === null ? '–' : `${formatPkts(h.ringPkts)} ${h.ringPkts === 1 ? 'packet' : 'packets'}`} (a ring of {h.ring.size.toLocaleString('en-US')} {h.ring.unit})
+            {ring.pkts === null ? '–' : `${formatPkts(ring.pkts)} ${ring.pkts === 1 ? 'packet' : 'packets'}`} (a ring of {ring.size.size.toLocaleString('en-US')} {ring.size.unit})
           </span>
         ) : (
           <span className="path-ring-value">
-            <strong>not recorded</strong> ({h.ring.size.toLocaleString('en-US')} {h.ring.unit} in this profile)
+            <strong>not recorded</strong> ({ring.size.size.toLocaleString('en-US')} {ring.size.unit} in this profile)
             <span className="path-ring-note">packets waiting here show only as a longer RTT</span>
           </span>
         )}
@@ -261,7 +329,9 @@ function PathViewImpl(props: PathViewProps) {
   const rootRef = useRef<HTMLElement>(null);
   const linkBox = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const linkWidth = useElementWidth(linkBox, 240);
+  const innerRef = useRef<HTMLDivElement>(null);
+  const linkWidth = useLayoutWidth(linkBox, 240);
+  const fit = useFitScale(!!props.fit, rootRef, innerRef);
   const workMs = useRef(0);
 
   // Indexes that grow with the run (only new rows and events are read).
@@ -328,7 +398,7 @@ function PathViewImpl(props: PathViewProps) {
   return (
     <section
       ref={rootRef}
-      className="path-panel"
+      className={`path-panel${props.fit ? ' path-fit' : ''}`}
       aria-labelledby={`${uid}-h`}
       data-testid="path-view"
       data-run-id={runId}
@@ -344,7 +414,13 @@ function PathViewImpl(props: PathViewProps) {
       data-local-congestion={totalBackoffs}
       data-packets-per-dot={perDot}
       data-lanes={lanes.length}
+      data-fit-scale={fit ? String(fit.scale) : undefined}
     >
+      <div
+        ref={innerRef}
+        className="path-inner"
+        style={fit ? { width: `${fit.width}px`, transform: `scale(${fit.scale})` } : undefined}
+      >
       <div className="path-heading">
         <h2 id={`${uid}-h`} className="section-title">
           Path
@@ -425,6 +501,7 @@ function PathViewImpl(props: PathViewProps) {
           </div>
           <div className="path-detail">delivering {formatBitrate(delivering)}</div>
         </div>
+      </div>
       </div>
       <p id={`${uid}-sum`} className="sr-only" aria-live="polite" data-testid="path-summary">
         {live}

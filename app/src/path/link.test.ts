@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseColumns, SeriesBuffer, type RunSeries } from '../engine/columns';
 import { FLOW_COLUMNS } from '../engine/generated/constants';
-import { DEFAULT_SCENARIO } from '../engine/generated/defaults';
+import { JUMBO_SCENARIO as DEFAULT_SCENARIO } from '../engine/testing/fixture';
 import type { Scenario } from '../engine/types';
 import { DeliveryIndex, DOTS_AT_CAPACITY, drawnDelivered, laneDots, linkFrame, MAX_DOTS_PER_LANE, MAX_LANES, niceCeil, packetsPerDot, pathLanes } from './link';
 

@@ -170,16 +170,21 @@ describe('path model', () => {
 
   it('the NIC ring: read when a run carries h<h>.ring_pkts (engines before it did not)', () => {
     const m = buildPathModel({ series, scenario: s, events, t: 0.4, ring: { unit: 'descriptors', size: 256 } });
-    expect(m.hosts[0].ringRecorded).toBe(false);
-    expect(m.hosts[0].ringPkts).toBeNull();
-    expect(m.hosts[0].ring).toEqual({ unit: 'descriptors', size: 256 });
+    expect(m.hosts[0].ring).toEqual({ state: 'not-recorded', size: { unit: 'descriptors', size: 256 } });
     expect(pathSummary(m)).toContain('host 0 interface queue 39 of 50 packets, NIC ring not recorded');
-    // A future column: the view reads it without changes (columns.ts keeps it as unknown today).
     const ringCol = new Float64Array(100).map((_, i) => 7 + i);
     const patched = { ...series, hosts: series.hosts.map((h) => ({ ...h, ring_pkts: ringCol })) };
-    const r = buildPathModel({ series: patched, scenario: s, events, t: 0.4 });
-    expect(r.hosts[0].ringRecorded).toBe(true);
-    expect(r.hosts[0].ringPkts).toBe(46);
+    const r = buildPathModel({ series: patched, scenario: s, events, t: 0.4, ring: { unit: 'descriptors', size: 256 } });
+    expect(r.hosts[0].ring).toEqual({ state: 'recorded', size: { unit: 'descriptors', size: 256 }, pkts: 46 });
+    expect(pathSummary(r)).toContain('NIC ring 46 packets');
+    // Before the first sample: recorded, no reading yet.
+    expect(buildPathModel({ series: patched, scenario: s, events, t: 0, ring: { unit: 'packets', size: 128 } }).hosts[0].ring).toEqual({
+      state: 'recorded',
+      size: { unit: 'packets', size: 128 },
+      pkts: null,
+    });
+    // A profile without a ring: none, whatever the run recorded (at most the frame on the wire).
+    expect(buildPathModel({ series: patched, scenario: s, events, t: 0.4 }).hosts[0].ring).toEqual({ state: 'none' });
   });
 
   it('resolves the ring the engine models: overrides over the profile, descriptors first', () => {

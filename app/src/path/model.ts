@@ -34,17 +34,29 @@ export function ringSize(profile: Pick<Mechanisms, 'nic_ring_pkts' | 'nic_ring_d
   return null;
 }
 
+/**
+ * A host's NIC ring as the view can show it (`data-ring` is its `state`):
+ * `none` when the profile models no ring (whatever the run recorded: at
+ * most the frame on the wire), `not-recorded` when it models one but the run
+ * (from an engine before `h<h>.ring_pkts`) has no column, `recorded` with
+ * the column's value at the sample (`pkts`: frames in the driver's ring, the
+ * one on the wire included; null before the first sample or where NaN).
+ * One value, so a reading without a ring, or a ring both recorded and not,
+ * cannot be represented.
+ */
+export type HostRing =
+  | { state: 'none' }
+  | { state: 'not-recorded'; size: NonNullable<RingSize> }
+  | { state: 'recorded'; size: NonNullable<RingSize>; pkts: number | null };
+
 export interface HostModel {
   index: number;
   nicBps: number;
   txqueuelenPkts: number;
   /** `h<h>.ifq_pkts` at the sample (null before the first sample). */
   ifqPkts: number | null;
-  /** The NIC ring's occupancy, when the run records it (`h<h>.ring_pkts`, frames in the driver's ring, the one on the wire included). */
-  ringRecorded: boolean;
-  ringPkts: number | null;
-  /** The ring the profile models (its size), or null for none. */
-  ring: RingSize;
+  /** The NIC transmit ring: none, modelled but not recorded, or recorded with its reading. */
+  ring: HostRing;
   /** Flow numbers on this host. */
   flows: number[];
   /** local_congestion events of the host's flows in the window. */
@@ -177,7 +189,13 @@ export function buildPathModel(input: PathInput): PathModel {
       });
     }
     const ringCol = (series?.hosts[hi] as { ring_pkts?: Float64Array } | undefined)?.ring_pkts;
-    const ringRecorded = !!ringCol && ringCol.length >= n && n > 0;
+    const size = input.ring ?? null;
+    const ring: HostRing =
+      size === null
+        ? { state: 'none' }
+        : !!ringCol && ringCol.length >= n && n > 0
+          ? { state: 'recorded', size, pkts: at(ringCol, row) }
+          : { state: 'not-recorded', size };
     let lastBackoff: number | null = null;
     for (const i of ids) {
       const l = events.last('local_congestion', t, i);
@@ -188,9 +206,7 @@ export function buildPathModel(input: PathInput): PathModel {
       nicBps: h.nic_bps,
       txqueuelenPkts: h.txqueuelen_pkts,
       ifqPkts: at(series?.hosts[hi]?.ifq_pkts, row),
-      ringRecorded,
-      ringPkts: ringRecorded ? at(ringCol, row) : null,
-      ring: input.ring ?? null,
+      ring,
       flows: ids,
       localBackoffs: ids.reduce((a, i) => a + flows[i].backoffs, 0),
       backoffFlash: flash(lastBackoff, t, flashS),
@@ -252,6 +268,17 @@ export function formatWindow(s: number): string {
  * The text alternative (the panel's aria-live summary): the queues against
  * their limits and the recent events, in one or two sentences.
  */
+function ringText(r: HostRing): string {
+  switch (r.state) {
+    case 'none':
+      return 'no NIC ring modelled';
+    case 'not-recorded':
+      return 'NIC ring not recorded';
+    case 'recorded':
+      return r.pkts === null ? 'NIC ring not known' : `NIC ring ${plural(r.pkts, 'packet')}`;
+  }
+}
+
 export function pathSummary(m: PathModel): string {
   if (m.row < 0) return 'No sample yet: the path fills in once the run has its first sample.';
   const b = m.bottleneck;
@@ -260,7 +287,7 @@ export function pathSummary(m: PathModel): string {
     `At ${m.sampleT!.toFixed(2)} s: bottleneck queue ${queueText(b.pkts, b.bufferPkts)}` + (b.delayMs !== null ? `, queueing delay ${b.delayMs.toFixed(1)} ms` : ''),
   );
   for (const h of m.hosts) {
-    const ring = !h.ring ? 'no NIC ring modelled' : h.ringRecorded && h.ringPkts !== null ? `NIC ring ${plural(h.ringPkts, 'packet')}` : 'NIC ring not recorded';
+    const ring = ringText(h.ring);
     parts.push(`host ${h.index} interface queue ${queueText(h.ifqPkts, h.txqueuelenPkts)}, ${ring}`);
   }
   const events: string[] = [plural(b.drops, 'drop')];

@@ -36,6 +36,8 @@ export interface SlideExportProps {
   chartView: ChartView;
   /** File name stem (algorithms, RTT, seed). */
   stem: string;
+  /** Algorithm names by id (the engine's catalogue), for the legend and the caption. */
+  names?: Record<string, string>;
   onStatus(text: string): void;
 }
 
@@ -60,9 +62,19 @@ export function SlideExport(p: SlideExportProps) {
     canvas.height = size.height;
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
-    const { drawSlide, slideCharts, slideLayout } = await loadRender();
+    const { drawSlide, scenarioCaption, slideCharts, slideLayout, slideLegend } = await loadRender();
     const charts = slideCharts(p.series, p.scenario, p.chartView, [id]);
-    drawSlide(ctx, slideLayout(size, 1, false), { charts, events: p.events, duration, dashes: true }, duration, SLIDE_THEMES[theme]);
+    const names = p.names ?? {};
+    // The caption (algorithms, rate, RTT, buffer) and the legend (flows, line styles) on every slide.
+    const content = {
+      charts,
+      events: p.events,
+      duration,
+      dashes: true,
+      header: { left: scenarioCaption(p.scenario, names), right: '' },
+      legend: slideLegend(p.scenario, names, charts.map((c) => c.spec)),
+    };
+    drawSlide(ctx, slideLayout(size, 1, true, true), content, duration, SLIDE_THEMES[theme]);
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/png'));
     if (!blob) {
       p.onStatus('The slide PNG could not be encoded.');
@@ -74,11 +86,13 @@ export function SlideExport(p: SlideExportProps) {
 
   const video = async () => {
     if (!p.series || !p.scenario) return;
-    const { clockText, drawSlide, encodeWebm, scenarioCaption, slideCharts, slideLayout } = await loadRender();
+    const { clockText, drawSlide, encodeWebm, scenarioCaption, slideCharts, slideLayout, slideLegend } = await loadRender();
     const ids = p.charts.map((c) => c.id);
     const charts = slideCharts(p.series, p.scenario, p.chartView, ids);
-    const layout = slideLayout(size, charts.length, true);
-    const caption = scenarioCaption(p.scenario);
+    const layout = slideLayout(size, charts.length, true, true);
+    const names = p.names ?? {};
+    const caption = scenarioCaption(p.scenario, names);
+    const legend = slideLegend(p.scenario, names, charts.map((c) => c.spec));
     const ac = new AbortController();
     abort.current = ac;
     setProgress(0);
@@ -93,7 +107,7 @@ export function SlideExport(p: SlideExportProps) {
         onProgress: setProgress,
         draw: (ctx, timeMs) => {
           const t = Math.min(duration, (timeMs / 1000) * speed);
-          drawSlide(ctx, layout, { charts, events: p.events, duration, header: { left: caption, right: clockText(t, duration) } }, t, SLIDE_THEMES[theme]);
+          drawSlide(ctx, layout, { charts, events: p.events, duration, header: { left: caption, right: clockText(t, duration) }, legend }, t, SLIDE_THEMES[theme]);
         },
       });
       downloadBlob(blob, `${p.stem}-playback-${sizeName}-${speed}x.webm`);

@@ -11,7 +11,7 @@ import { MARKER_KINDS, markerPath } from '../charts/markers';
 import { flowColor, onDark } from '../charts/palette';
 import type { ChartSpec } from '../charts/specs';
 import type { EngineEvent } from '../engine/types';
-import type { SlideChartBox, SlideLayout } from './slideLayout';
+import type { SlideChartBox, SlideLayout, SlideLegendEntry } from './slideLayout';
 import type { SlideTheme } from './slideThemes';
 
 export interface SlideChart {
@@ -30,6 +30,47 @@ export interface SlideContent {
   dashes?: boolean;
   /** Header texts (left: the scenario; right: the clock), when the layout has a header. */
   header?: { left: string; right: string };
+  /** The legend's entries, drawn in the layout's legend band. */
+  legend?: readonly SlideLegendEntry[];
+}
+
+/** The legend in one line across its band: a line swatch and a label per entry; what does not fit is left out with "…". */
+function drawLegend(ctx: CanvasRenderingContext2D, band: { x: number; y: number; width: number; height: number }, entries: readonly SlideLegendEntry[], fontPx: number, th: SlideTheme): void {
+  const tone = th.dark ? onDark : (c: string) => c;
+  const px = fontPx * 0.85;
+  ctx.font = font(px, 500);
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  const y = band.y + band.height / 2;
+  const swatch = px * 1.8;
+  const gap = px * 0.4;
+  const sep = px * 1.2;
+  const ellipsis = ctx.measureText('…').width;
+  let x = band.x;
+  const right = band.x + band.width;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const w = swatch + gap + ctx.measureText(e.label).width;
+    const last = i === entries.length - 1;
+    if (x + w > right - (last ? 0 : ellipsis + sep)) {
+      ctx.fillStyle = th.ink;
+      ctx.fillText('…', x, y);
+      break;
+    }
+    ctx.save();
+    ctx.strokeStyle = e.color ? tone(e.color) : th.ink;
+    ctx.lineWidth = Math.max(1.5, e.width * (px / 12));
+    ctx.setLineDash((e.dash ?? []).map((d) => d * (px / 12)));
+    ctx.beginPath();
+    ctx.moveTo(x, y);
+    ctx.lineTo(x + swatch, y);
+    ctx.stroke();
+    ctx.restore();
+    ctx.fillStyle = th.ink;
+    ctx.fillText(e.label, x + swatch + gap, y);
+    x += w + sep;
+  }
+  ctx.textBaseline = 'alphabetic';
 }
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -172,11 +213,12 @@ export function drawSlide(ctx: CanvasRenderingContext2D, layout: SlideLayout, co
     ctx.font = font(layout.fontPx, 600);
     ctx.fillStyle = theme.ink;
     ctx.textAlign = 'left';
-    ctx.fillText(content.header.left, h.x, y, h.width * 0.7);
+    ctx.fillText(content.header.left, h.x, y, h.width * (content.header.right ? 0.7 : 1));
     ctx.textAlign = 'right';
     ctx.font = font(layout.fontPx, 650);
-    ctx.fillText(content.header.right, h.x + h.width, y);
+    if (content.header.right) ctx.fillText(content.header.right, h.x + h.width, y);
   }
+  if (layout.legend && content.legend?.length) drawLegend(ctx, layout.legend, content.legend, layout.fontPx, theme);
   layout.charts.forEach((b, i) => {
     const c = content.charts[i];
     if (c) drawChart(ctx, b, c, content, t, layout.fontPx, theme);

@@ -6,6 +6,8 @@
 import { BASE_LANE_H, chartMargins } from '../charts/chartSizing';
 import type { Scenario } from '../engine/types';
 import { formatBitrate } from '../charts/format';
+import { flowColor, flowDash } from '../charts/palette';
+import type { ChartSpec } from '../charts/specs';
 import { chartScaleFor, chooseGrid, fitFontPx, type Size } from './frameLayout';
 
 export interface Rect {
@@ -32,15 +34,19 @@ export interface SlideLayout {
   fontPx: number;
   /** Band across the top (the scenario and the playback time), or null. */
   header: Rect | null;
+  /** Band under the header for the legend (flows, line styles), or null. */
+  legend: Rect | null;
   charts: SlideChartBox[];
 }
 
-export function slideLayout(size: Size, charts: number, withHeader: boolean): SlideLayout {
+export function slideLayout(size: Size, charts: number, withHeader: boolean, withLegend = false): SlideLayout {
   const n = Math.max(1, charts);
   const fontPx = fitFontPx(size, n);
   const pad = Math.round(fontPx * 0.6);
   const headerH = withHeader ? Math.round(fontPx * 1.8) : 0;
-  const area: Rect = { x: pad, y: pad + headerH, width: size.width - 2 * pad, height: size.height - 2 * pad - headerH };
+  const legendH = withLegend ? Math.round(fontPx * 1.5) : 0;
+  const top = pad + headerH + legendH;
+  const area: Rect = { x: pad, y: top, width: size.width - 2 * pad, height: size.height - pad - top };
   const grid = chooseGrid({ area, charts: n, gap: pad, fontPx });
   const scale = chartScaleFor(fontPx);
   const m = chartMargins(scale);
@@ -70,14 +76,56 @@ export function slideLayout(size: Size, charts: number, withHeader: boolean): Sl
       scale,
     });
   }
-  return { size, fontPx, header: withHeader ? { x: pad, y: pad, width: size.width - 2 * pad, height: headerH } : null, charts: boxes };
+  return {
+    size,
+    fontPx,
+    header: withHeader ? { x: pad, y: pad, width: size.width - 2 * pad, height: headerH } : null,
+    legend: withLegend ? { x: pad, y: pad + headerH, width: size.width - 2 * pad, height: legendH } : null,
+    charts: boxes,
+  };
 }
 
-/** One line naming the scenario for a slide's header: algorithms, RTT, bottleneck rate, seed. */
-export function scenarioCaption(s: Scenario): string {
-  const algs = [...new Set(s.hosts.flatMap((h) => h.flows.map((f) => f.algorithm)))].join(', ');
+/** One entry of a slide's legend: a line swatch (in its colour, or the ink colour) and its label. */
+export interface SlideLegendEntry {
+  label: string;
+  color?: string;
+  dash?: number[];
+  width: number;
+}
+
+/**
+ * The legend of a slide or video frame, so the audience can tell the lines
+ * apart: each flow in its colour ("flow 0 · Standard TCP"), then the line
+ * styles of the charts drawn (once each). `names` maps algorithm ids to the
+ * catalogue's names.
+ */
+export function slideLegend(s: Scenario, names: Record<string, string>, charts: readonly Pick<ChartSpec, 'styles'>[]): SlideLegendEntry[] {
+  const out: SlideLegendEntry[] = [];
+  let i = 0;
+  for (const h of s.hosts)
+    for (const f of h.flows) {
+      out.push({ label: `flow ${i} · ${names[f.algorithm] ?? f.algorithm}`, color: flowColor(i), dash: flowDash(i), width: 2.5 });
+      i++;
+    }
+  const seen = new Set<string>();
+  for (const c of charts)
+    for (const st of c.styles) {
+      if (seen.has(st.label)) continue;
+      seen.add(st.label);
+      out.push({ label: st.label, color: st.color, dash: st.dash, width: st.width });
+    }
+  return out;
+}
+
+/**
+ * One line naming the scenario for a slide's header: the algorithms (by
+ * name), the bottleneck's rate, the RTT, the buffer and the seed.
+ */
+export function scenarioCaption(s: Scenario, names: Record<string, string> = {}): string {
+  const algs = [...new Set(s.hosts.flatMap((h) => h.flows.map((f) => names[f.algorithm] ?? f.algorithm)))].join(', ');
   const flows = s.hosts.reduce((k, h) => k + h.flows.length, 0);
-  return `${algs}${flows > 1 ? ` (${flows} flows)` : ''} · RTT ${s.rtt_ms} ms · ${formatBitrate(s.bottleneck.rate_bps)} · seed ${s.seed}`;
+  const buf = s.bottleneck.buffer_pkts;
+  return `${algs}${flows > 1 ? ` (${flows} flows)` : ''} · ${formatBitrate(s.bottleneck.rate_bps)} bottleneck · RTT ${s.rtt_ms} ms · buffer ${buf.toLocaleString('en-US')} ${buf === 1 ? 'packet' : 'packets'} · seed ${s.seed}`;
 }
 
 /** The header's clock: "t = 3.20 s of 10 s". */

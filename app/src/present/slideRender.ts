@@ -5,4 +5,4 @@
 export { encodeWebm } from './encodeVideo';
 export { slideCharts } from './slideCharts';
 export { drawSlide } from './slideDraw';
-export { clockText, scenarioCaption, slideLayout } from './slideLayout';
+export { clockText, scenarioCaption, slideLayout, slideLegend } from './slideLayout';

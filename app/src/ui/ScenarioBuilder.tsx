@@ -117,7 +117,7 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
             <span className="qc-label">MTU</span>
             {[1500, 9000].map((m) => (
               <label key={m} className="radio">
-                <input type="radio" name="mtu" checked={s.mtu_bytes === m} onChange={() => up((x) => ({ ...x, mtu_bytes: m }))} />
+                <input type="radio" name="mtu" value={m} checked={s.mtu_bytes === m} onChange={() => up((x) => ({ ...x, mtu_bytes: m }))} data-testid={`mtu-${m}`} />
                 {m} {m === 9000 ? '(jumbo)' : ''}
               </label>
             ))}

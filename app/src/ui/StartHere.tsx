@@ -46,9 +46,11 @@ export function StartHere({ predict, open = false }: StartHereProps) {
       <h2 id="start-here-title">Start here</h2>
       <ol>
         <li>
-          <strong>What you are looking at.</strong> One TCP sender on the left sends to a receiver across a 1 Gb/s path with a 30 ms round trip; the settings
-          are under <em>Scenario</em>. The charts show what the simulator computed for that scenario: the congestion window (the sawtooth: it grows, is
-          cut at each congestion event, and grows again), the data in flight, the throughput and the queues.
+          <strong>What you are looking at.</strong> One Standard TCP sender sends to a receiver through a switch: a 100 Mb/s link with a 20 ms round
+          trip, and a switch buffer of 40 packets, a quarter of what the path holds in flight. The settings are under <em>Scenario</em>; the path
+          view shows the packets on their way. The charts show what the simulator computed: the congestion window (the sawtooth: it grows until the
+          switch’s buffer overflows, is halved, and grows again), the data in flight, the throughput (below the link’s rate after each cut: the cost
+          of the sawtooth) and the queues.
         </li>
         <li>
           <strong>Predict, then try one thing.</strong> Change the flow’s algorithm from Standard TCP to HighSpeed or Scalable TCP and watch how much faster the

@@ -26,7 +26,8 @@ interface TipState {
 }
 const CLOSED: TipState = { hover: false, focus: false, pinned: false };
 
-export function Tip({ id, text, label }: { id?: GlossaryId; text?: string; label?: string }) {
+/** `question`: the button's accessible name where "What is LABEL?" does not read (default "What is LABEL?"). */
+export function Tip({ id, text, label, question }: { id?: GlossaryId; text?: string; label?: string; question?: string }) {
   const uid = useId();
   const tipId = `${uid}-tip`;
   const [state, setState] = useState<TipState>(CLOSED);
@@ -146,7 +147,7 @@ export function Tip({ id, text, label }: { id?: GlossaryId; text?: string; label
         ref={button}
         type="button"
         className="tip-button"
-        aria-label={`What is ${name}?`}
+        aria-label={question ?? `What is ${name}?`}
         aria-describedby={tipId}
         aria-expanded={open}
         data-glossary={id}

@@ -67,19 +67,7 @@ pub(crate) fn list_labs(out: &mut impl Write) -> Result<(), String> {
     Ok(())
 }
 
-/// The lab's sweep points at `scale`, only the `only` series if any.
-pub(crate) fn sweep_points(
-    lab: &Lab,
-    scale: Scale,
-    only: &[String],
-) -> Result<Vec<labs::SweepPoint>, String> {
-    Ok(lab
-        .expand(scale)
-        .map_err(|e| format!("lab {}: {e}", lab.id))?
-        .into_iter()
-        .filter(|p| only.is_empty() || only.contains(&p.series))
-        .collect())
-}
+pub(crate) use sawtooth_core::labs::sweep_file::sweep_points;
 
 /// Run sweep points on `jobs` threads; results in the points' order.
 pub(crate) fn run_points(

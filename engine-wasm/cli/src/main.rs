@@ -83,7 +83,9 @@ enum Command {
     Labs,
     /// Run a lab's sweep natively and write CSV: one row per run (series,
     /// x, seed) with every metric and the paper's value where it has one,
-    /// or with --compare one row per published value.
+    /// then each run's exact `# point` record and a closing `#
+    /// sawtooth-sweep` line (lab, scale, engine, digest), so the guided lab
+    /// can open the file; or with --compare one row per published value.
     Sweep {
         lab: String,
         /// The browser-sized version (shorter runs, fewer points).
@@ -116,7 +118,7 @@ enum Command {
         out: Option<String>,
     },
     /// Join the shard files of one sweep (`sweep --shard K/N`, in any
-    /// order) into exactly the unsharded sweep's CSV, or with --compare its
+    /// order) into exactly the unsharded sweep's file, or with --compare its
     /// paper-vs-simulation table. Refuses missing or duplicate shards and
     /// shards of another lab, scale, series or engine build.
     Merge {

@@ -37,15 +37,15 @@
 
 //!
 //! Here: a shard and its points (the slicing above); the file format in
-//! `shard/format.rs`, the `# point` records in `shard/record.rs`, the
+//! `shard/format.rs`, the `# point` records in the engine's
+//! `labs/record.rs` (shared with the sweep file the page opens), the
 //! merge's checks in `shard/merge.rs`.
 
 mod format;
 mod merge;
-mod record;
 
 pub use format::write_shard;
-pub use merge::gather;
+pub use merge::{gather, Gathered};
 
 use sawtooth_core::labs::SweepPoint;
 use std::cmp::Reverse;

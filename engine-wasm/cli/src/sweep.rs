@@ -2,11 +2,11 @@
 //! (whole, or one shard of it) and written as CSV or as its paper
 //! comparison; shard files joined back into the whole sweep's output.
 
-use crate::csv::{write_comparison, write_points};
+use crate::csv::write_comparison;
 use crate::lab::{find_lab, jobs_or_cores, run_points, sweep_points};
 use crate::progress::{self, Progress};
 use crate::shard;
-use sawtooth_core::labs::{self, Lab, PointResult, Scale};
+use sawtooth_core::labs::{self, sweep_file, Scale};
 use std::io::Write;
 
 /// Write `bytes` to `path`, or to `out` if no path. Callers write once,
@@ -80,30 +80,46 @@ pub(crate) fn sweep(
         let bytes = shard::write_shard(lab, scale, only, &points, s, &indices, &results)?;
         return emit(&bytes, out_path, out);
     }
-    write_sweep(lab, &results, compare, compare_out, out_path, out)
+    let whole = shard::Gathered {
+        lab,
+        scale,
+        only: only.to_vec(),
+        points,
+        results,
+    };
+    write_sweep(&whole, compare, compare_out, out_path, out)
 }
 
-/// A whole sweep's output: its runs as CSV, or with `compare` its paper
-/// comparison; with `compare_out` the comparison also to that file.
+/// A whole sweep's output: its sweep file (the runs as CSV, each run's
+/// exact record and the closing line that the guided lab checks), or with
+/// `compare` its paper comparison; with `compare_out` the comparison also
+/// to that file.
 fn write_sweep(
-    lab: &Lab,
-    results: &[PointResult],
+    whole: &shard::Gathered,
     compare: bool,
     compare_out: Option<&str>,
     out_path: Option<&str>,
     out: &mut impl Write,
 ) -> Result<(), String> {
+    let shard::Gathered {
+        lab,
+        scale,
+        only,
+        points,
+        results,
+    } = whole;
     if let Some(path) = compare_out {
         let mut table = Vec::new();
         write_comparison(lab, results, &mut table)?;
         emit(&table, Some(path), out)?;
     }
-    let mut bytes = Vec::new();
-    if compare {
-        write_comparison(lab, results, &mut bytes)?;
+    let bytes = if compare {
+        let mut table = Vec::new();
+        write_comparison(lab, results, &mut table)?;
+        table
     } else {
-        write_points(lab, results, &mut bytes)?;
-    }
+        sweep_file::write(lab, *scale, only, points, results).into_bytes()
+    };
     emit(&bytes, out_path, out)
 }
 
@@ -116,6 +132,6 @@ pub(crate) fn merge(
     out_path: Option<&str>,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let (lab, results) = shard::gather(files)?;
-    write_sweep(lab, &results, compare, compare_out, out_path, out)
+    let whole = shard::gather(files)?;
+    write_sweep(&whole, compare, compare_out, out_path, out)
 }

@@ -101,15 +101,26 @@ fn thirds(order: &[usize]) -> Vec<&'static str> {
 #[test]
 fn three_shards_merge_into_the_unsharded_csv_and_comparison() {
     let sw = sweep();
+    let unsharded = String::from_utf8(sw.csv.clone()).unwrap();
     assert_eq!(
-        String::from_utf8_lossy(&sw.csv).lines().count(),
+        unsharded.lines().filter(|l| !l.starts_with('#')).count(),
         1 + POINTS,
         "the whole quick sweep ran unsharded"
     );
+    // A sweep file: its CSV, a record per run, and the closing line the
+    // guided lab checks (issue 27).
+    assert_eq!(unsharded.matches("\n# point ").count(), POINTS);
+    let closing = unsharded.lines().last().unwrap();
+    assert!(
+        closing.starts_with(&format!(
+            "# sawtooth-sweep 1 lab=txqueuelen scale=quick series=all points={POINTS} engine="
+        )),
+        "{closing}"
+    );
+    assert!(closing.contains(" digest="), "{closing}");
     // Each shard is that CSV's header and some of its rows, each row in
     // exactly one shard, no shard empty, none holding nearly everything.
-    let unsharded = String::from_utf8(sw.csv.clone()).unwrap();
-    let mut header_and_rows = unsharded.lines();
+    let mut header_and_rows = unsharded.lines().filter(|l| !l.starts_with('#'));
     let header = header_and_rows.next().unwrap();
     let mut seen = Vec::new();
     for path in &sw.thirds {

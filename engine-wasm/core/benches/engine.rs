@@ -8,7 +8,7 @@ use sawtooth_core::{Scenario, Simulation};
 use std::hint::black_box;
 
 fn two_to_one(duration_ms: f64, rate_bps: f64) -> Scenario {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.mtu_bytes = 1500;
     s.duration_ms = duration_ms;
     s.bottleneck.rate_bps = rate_bps;

@@ -13,7 +13,9 @@
 //! --seed S` runs as many as asked.
 
 use crate::cc;
-use crate::profile::{self, CwndCounting, CwrRule, MechanismOverrides, RecoveryRule, RtoRule};
+use crate::profile::{
+    self, CwndCounting, CwrRule, LostRetransmitRule, MechanismOverrides, RecoveryRule, RtoRule,
+};
 use crate::resources::{self, RECORDED_BYTES_BUDGET};
 use crate::rng::Rng;
 use crate::scenario::{limits, Aqm, Flow, Host, LatencyProbe, Scenario, ValidationError};
@@ -85,7 +87,7 @@ impl Dice {
 /// at most `max_engine_events` (down to 1 ms).
 pub fn case(seed: u64, index: u64, max_engine_events: u64) -> Scenario {
     let mut d = Dice(Rng::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15)));
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.seed = d.int(0, u32::MAX - 1);
     s.duration_ms = d.pick(&[1.0, 10.0, 100.0, 1000.0, 5000.0]);
     s.mtu_bytes = d.pick(&[limits::MTU_BYTES.0, 1500, limits::MTU_BYTES.1]);
@@ -279,6 +281,19 @@ fn mechanisms(d: &mut Dice) -> MechanismOverrides {
     }
     if d.chance(p) {
         m.cwr = Some(d.pick(&[CwrRule::Algorithm, CwrRule::Halve]));
+    }
+    if d.chance(p) {
+        m.lost_retransmit = Some(d.pick(&[
+            LostRetransmitRule::Timeout,
+            LostRetransmitRule::Recovery,
+            LostRetransmitRule::Rack,
+        ]));
+    }
+    if d.chance(p) {
+        m.receiver_interrupt_us = Some(d.corner(limits::RECEIVER_INTERRUPT_US));
+    }
+    if d.chance(p) {
+        m.receiver_interrupt_throttle_us = Some(d.corner(limits::RECEIVER_INTERRUPT_THROTTLE_US));
     }
     m
 }
@@ -652,7 +667,7 @@ mod tests {
 
     #[test]
     fn a_failed_check_is_reported_with_the_scenario_to_reproduce_it() {
-        let s = Scenario::default_scenario();
+        let s = Scenario::jumbo_gigabit();
         let mut report = Report::default();
         let run = CaseRun {
             recorded_bytes: 10,
@@ -682,7 +697,7 @@ mod tests {
 
     #[test]
     fn more_than_one_estimate_miss_in_a_hundred_runs_fails_the_report() {
-        let s = Scenario::default_scenario();
+        let s = Scenario::jumbo_gigabit();
         let run = |close| CaseRun {
             recorded_bytes: 10,
             allocated_bytes: 10,

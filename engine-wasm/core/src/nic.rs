@@ -413,6 +413,11 @@ impl<T> HostInterrupt<T> {
         }
     }
 
+    /// Items waiting for the interrupt.
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
     /// ACKs reach TCP as they arrive (no receive moderation).
     pub fn rx_is_immediate(&self) -> bool {
         self.rx_delay_ns == 0 && self.throttle_ns == 0

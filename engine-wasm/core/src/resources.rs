@@ -268,9 +268,18 @@ impl PathPackets {
             .iter()
             .map(|h| h.txqueuelen_pkts as f64 + ring)
             .sum();
+        // Segments waiting at the receiver's NIC for its interrupt: what
+        // the bottleneck delivers in one delay and one throttle interval.
+        let receiver_wait_s =
+            (mech.receiver_interrupt_us + mech.receiver_interrupt_throttle_us).max(0.0) / 1e6;
+        let receiver = if receiver_wait_s > 0.0 {
+            sane_div(s.bottleneck.rate_bps, wire_bits) * receiver_wait_s + 1.0
+        } else {
+            0.0
+        };
         PathPackets {
             on_links: sane_div(fastest_bps, wire_bits) * longest_s,
-            queues: s.bottleneck.buffer_pkts as f64 + hosts,
+            queues: s.bottleneck.buffer_pkts as f64 + hosts + receiver,
         }
     }
 
@@ -403,7 +412,9 @@ fn engine_events(s: &Scenario, flows: &[traffic::FlowTraffic], samples: u64) -> 
             n += f.data_pkts;
         }
         if s.tcp.delayed_ack {
-            n += f.active_s * traffic::delack_timer_per_s();
+            // The timer is armed only by a segment that leaves an ACK
+            // pending (every other one, RFC 1122 §4.2.3.2).
+            n += (f.active_s * traffic::delack_timer_per_s()).min(f.ack_pkts);
         }
     }
     let interrupt_us = s.resolved_mechanisms().interrupt_interval_us;

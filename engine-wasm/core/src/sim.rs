@@ -41,6 +41,9 @@ enum Event {
     ProbeEcho,
     /// A probe's echo reply arrived back: its round trip is measured.
     ProbeReply,
+    /// The receiving host's network interrupt: its pending data segments
+    /// reach TCP.
+    ReceiverInterrupt,
 }
 
 /// Bits of an event's code that hold the host or flow (the kind has the
@@ -65,6 +68,7 @@ impl Event {
             Event::ProbeSend => (11, 0),
             Event::ProbeEcho => (12, 0),
             Event::ProbeReply => (13, 0),
+            Event::ReceiverInterrupt => (14, 0),
         }
     }
 }
@@ -96,7 +100,8 @@ impl EventCode for Event {
             10 => Event::FlowStop(i),
             11 => Event::ProbeSend,
             12 => Event::ProbeEcho,
-            _ => Event::ProbeReply,
+            13 => Event::ProbeReply,
+            _ => Event::ReceiverInterrupt,
         }
     }
 }
@@ -221,6 +226,10 @@ pub struct Simulation {
     flows: Vec<FlowState>,
     /// The receiving host's timer tick (delayed-ACK timers run on it).
     receiver_clock: TickClock,
+    /// The receiving host's network interrupt, with the data segments
+    /// (and their flows) waiting for it in arrival order.
+    receiver_irq: HostInterrupt<(u32, Packet)>,
+    receiver_irq_timer: Timer,
     recorder: Recorder,
     processed_events: u64,
 }
@@ -316,6 +325,7 @@ impl Simulation {
                             initial_rto_ns: ms_to_ns(mech.initial_rto_ms),
                             recovery: mech.recovery,
                             cwr: mech.cwr,
+                            lost_retransmit: mech.lost_retransmit,
                             initial_seq: isn,
                         },
                         cc,
@@ -372,6 +382,20 @@ impl Simulation {
             });
         }
         bottleneck.set_clock_ppb(clock_ppb(&mut rng));
+        // The receiver's interrupt throttle starts at its own phase, drawn
+        // last and only when it is modelled (other runs' streams stay).
+        let receiver_throttle_ns = us_to_ns(mech.receiver_interrupt_throttle_us);
+        let receiver_phase = if receiver_throttle_ns > 0 {
+            rng.uniform()
+        } else {
+            0.0
+        };
+        let receiver_irq = HostInterrupt::new(
+            us_to_ns(mech.receiver_interrupt_us),
+            0,
+            receiver_throttle_ns,
+            receiver_phase,
+        );
         let sample_interval_ns = ms_to_ns(s.sample_interval_ms).max(1);
         events.push(sample_interval_ns.min(end_ns), Event::Sample);
         let probe = s.probe.as_ref().map(|p| {
@@ -390,6 +414,8 @@ impl Simulation {
         Ok(Simulation {
             rng,
             receiver_clock,
+            receiver_irq,
+            receiver_irq_timer: Timer::default(),
             scenario: s,
             now_ns: 0,
             end_ns,
@@ -525,7 +551,7 @@ impl Simulation {
             Event::DataArrives(f) => {
                 let f = f as usize;
                 while let Some(p) = self.flows[f].fwd.pop_due(now) {
-                    self.deliver_data(f, p);
+                    self.data_reaches_receiver(f, p);
                 }
                 if let Some(t) = self.flows[f].fwd.next_exit_ns() {
                     self.events.push(t, Event::DataArrives(f as u32));
@@ -580,6 +606,7 @@ impl Simulation {
                 }
             }
             Event::HostInterrupt(h) => self.host_interrupt(h as usize),
+            Event::ReceiverInterrupt => self.receiver_interrupt(),
             Event::FlowStart(f) => {
                 self.flows[f as usize].active = true;
                 self.try_send(f as usize);
@@ -779,6 +806,47 @@ impl Simulation {
         }
     }
 
+    /// A data segment reached the receiving host's NIC. With interrupt
+    /// moderation it waits for the host's next receive interrupt, so TCP
+    /// takes segments (and sends their ACKs) in batches; without it, at
+    /// once.
+    fn data_reaches_receiver(&mut self, f: usize, p: Packet) {
+        if self.receiver_irq.rx_is_immediate() {
+            self.deliver_data(f, p);
+        } else {
+            self.receiver_irq.receive(self.now_ns, (f as u32, p));
+            self.arm_receiver_interrupt();
+        }
+    }
+
+    fn arm_receiver_interrupt(&mut self) {
+        if let Some(t) = self.receiver_irq.fire_time_ns() {
+            if let Some(t) = self.receiver_irq_timer.set(t) {
+                self.events.push(t, Event::ReceiverInterrupt);
+            }
+        }
+    }
+
+    /// The receiving host's interrupt (`e1000_intr` → `netif_rx` per
+    /// frame; the receive softirq then runs TCP over the batch in arrival
+    /// order, acknowledging as it goes).
+    fn receiver_interrupt(&mut self) {
+        let now = self.now_ns;
+        let (fire, again) = self.receiver_irq_timer.on_fire(now);
+        if let Some(t) = again {
+            self.events.push(t, Event::ReceiverInterrupt);
+        }
+        if !fire {
+            return;
+        }
+        let batch = self.receiver_irq.fire(now);
+        for &(f, p) in &batch {
+            self.deliver_data(f as usize, p);
+        }
+        self.receiver_irq.recycle(batch);
+        self.arm_receiver_interrupt();
+    }
+
     fn deliver_data(&mut self, f: usize, p: Packet) {
         let now = self.now_ns;
         let flow = &mut self.flows[f];
@@ -972,6 +1040,8 @@ impl Simulation {
         for host in &self.hosts {
             a.in_queues += host.port.occupancy_pkts() as u64;
         }
+        // Arrived at the receiver's NIC, waiting for its interrupt.
+        a.in_flight_on_wire += self.receiver_irq.pending_len() as u64;
         a.in_queues += self.bottleneck.occupancy_pkts() as u64;
         a.received = self.flows.iter().map(|f| f.receiver_arrivals()).sum();
         if let Some(p) = &self.probe {
@@ -998,6 +1068,7 @@ impl Simulation {
         for h in &self.hosts {
             m.hosts += h.port.allocated_bytes() + h.irq.allocated_bytes();
         }
+        m.hosts += self.receiver_irq.allocated_bytes();
         if let Some(p) = &self.probe {
             m.links += p.fwd.allocated_bytes() + p.rev.allocated_bytes();
         }

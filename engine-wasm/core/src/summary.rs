@@ -360,7 +360,7 @@ mod tests {
     /// mean over the flow's own active time, utilisation over the capacity.
     #[test]
     fn summarise_hand_made_totals() {
-        let mut s = Scenario::default_scenario();
+        let mut s = Scenario::jumbo_gigabit();
         s.hosts.push(s.hosts[0].clone());
         s.hosts[1].nic_bps = 100e6;
         let flow = |host: usize, start_ns: u64, delivered_segments: u64| FlowTotals {

@@ -187,6 +187,22 @@ impl Scenario {
                 "ppm",
             );
         }
+        if let Some(x) = m.receiver_interrupt_us {
+            v.range_f(
+                "mechanisms.receiver_interrupt_us",
+                x,
+                RECEIVER_INTERRUPT_US,
+                "µs",
+            );
+        }
+        if let Some(x) = m.receiver_interrupt_throttle_us {
+            v.range_f(
+                "mechanisms.receiver_interrupt_throttle_us",
+                x,
+                RECEIVER_INTERRUPT_THROTTLE_US,
+                "µs",
+            );
+        }
         v.range_u(
             "tcp.initial_cwnd_pkts",
             self.tcp.initial_cwnd_pkts,

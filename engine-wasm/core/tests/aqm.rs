@@ -18,7 +18,7 @@ const MS: f64 = 1e6;
 /// MTU 1500, ~3 BDPs: a bloated buffer), probed every 50 ms. The plain
 /// `sawtooth-1` profile: no host mechanisms.
 fn bulk(aqm: Aqm, flows: usize) -> Scenario {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.profile = "sawtooth-1".into();
     s.mtu_bytes = 1500;
     s.rtt_ms = RTT_MS;
@@ -252,7 +252,7 @@ fn runs_with_a_probe_are_deterministic() {
 #[test]
 fn the_new_disciplines_parse_from_their_kind_alone_with_rfc_defaults() {
     let mut v: serde_json::Value =
-        serde_json::from_str(&Scenario::default_scenario().to_json()).unwrap();
+        serde_json::from_str(&Scenario::jumbo_gigabit().to_json()).unwrap();
     for kind in ["codel", "fq_codel", "pie", "step_mark"] {
         v["bottleneck"]["aqm"] = serde_json::json!({ "kind": kind });
         let s = Scenario::from_json(&v.to_string()).unwrap();
@@ -271,7 +271,7 @@ fn the_new_disciplines_parse_from_their_kind_alone_with_rfc_defaults() {
 
 #[test]
 fn out_of_range_settings_name_the_field_and_the_range() {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.bottleneck.aqm = Aqm::FqCodel {
         target_ms: Some(0.0),
         interval_ms: Some(100.0),

@@ -43,7 +43,7 @@ fn bdp_pkts() -> f64 {
 /// Two flows of `algorithm` on two hosts into one 1 Gb/s port marking from
 /// `k_pkts` (RED, weight 1: the instantaneous queue).
 fn scenario(algorithm: &str, k_pkts: f64) -> Scenario {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.profile = "linux-6".into();
     s.duration_ms = 4_000.0;
     s.sample_interval_ms = 1.0;

@@ -174,7 +174,7 @@ fn host(nic_bps: f64, txqueuelen_pkts: u32, flows: Vec<Flow>) -> Host {
 /// The benchmark's canonical run (BENCHMARKS.md): two Standard TCP senders
 /// into one 1 Gb/s bottleneck, 30 ms, MTU 1500, 16 MB windows.
 fn canonical(duration_ms: f64) -> Scenario {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.mtu_bytes = 1500;
     s.duration_ms = duration_ms;
     s.bottleneck.buffer_pkts = 1000;
@@ -234,7 +234,7 @@ fn single_runs() -> Vec<(String, Scenario)> {
         ("loss-newreno", false, true),
         ("loss-sack-no-delack", true, false),
     ] {
-        let mut s = Scenario::default_scenario();
+        let mut s = Scenario::jumbo_gigabit();
         s.duration_ms = 8_000.0;
         s.mtu_bytes = 1500;
         s.profile = "linux-6".into();
@@ -247,7 +247,7 @@ fn single_runs() -> Vec<(String, Scenario)> {
     }
     // Several hosts, flows that start late and stop early, extra delays,
     // short interface queues (local congestion), 10 Gb/s NICs.
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.duration_ms = 6_000.0;
     s.mtu_bytes = 1500;
     s.seed = 9;
@@ -273,7 +273,7 @@ fn single_runs() -> Vec<(String, Scenario)> {
     ];
     runs.push(("multi-host".into(), s));
     // A tiny buffer on a slow link: timeouts and back-off.
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.duration_ms = 6_000.0;
     s.mtu_bytes = 1500;
     s.rtt_ms = 100.0;
@@ -388,7 +388,7 @@ fn lab_quick_sweeps_match_stored_digests() {
 /// The digest sees a one-bit change in a sample (it is not blind).
 #[test]
 fn the_digest_tells_runs_apart() {
-    let mut a = Scenario::default_scenario();
+    let mut a = Scenario::jumbo_gigabit();
     a.duration_ms = 500.0;
     let mut b = a.clone();
     b.seed += 1;

@@ -10,7 +10,7 @@ use sawtooth_core::{Scenario, Simulation};
 /// mechanisms (no NIC ring, no receive-buffer accounting): the
 /// `sawtooth-1` profile. Profile mechanisms have their own unit tests.
 fn plain() -> Scenario {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.profile = "sawtooth-1".into();
     s
 }
@@ -402,6 +402,10 @@ fn port_clocks_within_100_ppm_make_seeds_differ_by_at_most_the_tolerance() {
         let mut s = back_to_back(0.0, 4 << 20, 1000);
         s.profile = "linux-2.4".into();
         s.mechanisms.clock_tolerance_ppm = Some(ppm);
+        // Only the port clocks: the receiver's interrupt throttle would
+        // draw its own phase per seed.
+        s.mechanisms.receiver_interrupt_us = Some(0.0);
+        s.mechanisms.receiver_interrupt_throttle_us = Some(0.0);
         s.seed = seed;
         s.duration_ms = 3000.0;
         Simulation::new(&s)
@@ -425,5 +429,36 @@ fn port_clocks_within_100_ppm_make_seeds_differ_by_at_most_the_tolerance() {
     assert!(
         distinct.len() >= 4,
         "seeds should pace differently: {drawn:?}"
+    );
+}
+
+/// Receiver interrupt moderation (the e1000's RADV on the receiving host):
+/// every segment waits for the receiver's interrupt, which fires `d` after
+/// the first segment of a batch. A window-limited flow whose whole window
+/// arrives as one batch then sees its round trip grow by about `d`, so its
+/// throughput falls to W / (cycle + d) from W / cycle, where the cycle is
+/// the RTT plus the window's serialisation at line rate. Off, the run is
+/// the plain one.
+#[test]
+fn receiver_interrupt_delay_lengthens_a_window_limited_round_trip() {
+    let run = |delay_us: f64| {
+        let mut s = back_to_back(10.0, 65_536, 1000);
+        s.mtu_bytes = 1500;
+        s.bottleneck.rate_bps = 1e9;
+        s.hosts[0].nic_bps = 1e9;
+        s.bottleneck.buffer_pkts = 1000;
+        s.duration_ms = 4000.0;
+        s.mechanisms.receiver_interrupt_us = Some(delay_us);
+        Simulation::new(&s).unwrap().run_to_end().flows[0].mean_throughput_bps
+    };
+    let off = run(0.0);
+    let on = run(2000.0);
+    // 45 segments of 1538 wire bytes take 0.55 ms at 1 Gb/s.
+    let cycle_ms = 10.0 + 45.0 * 1538.0 * 8.0 / 1e9 * 1e3;
+    let expect = cycle_ms / (cycle_ms + 2.0);
+    let ratio = on / off;
+    assert!(
+        (ratio - expect).abs() < 0.03,
+        "throughput ratio {ratio:.3}, closed form {expect:.3} ({on:.0} / {off:.0} b/s)"
     );
 }

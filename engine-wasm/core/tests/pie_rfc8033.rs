@@ -11,7 +11,7 @@ use sawtooth_core::summary::Summary;
 use sawtooth_core::{Scenario, Simulation};
 
 fn one_flow_under_pie(algorithm: &str) -> Scenario {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.profile = "linux-6".into();
     s.mtu_bytes = 1500;
     s.rtt_ms = 100.0;

@@ -42,7 +42,7 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
         any::<u32>(),
     )
         .prop_map(|(hosts, rtt, loss, buffer, red, sack, delack, seed)| {
-            let mut s = Scenario::default_scenario();
+            let mut s = Scenario::jumbo_gigabit();
             s.duration_ms = 1500.0;
             s.seed = seed;
             s.rtt_ms = rtt;
@@ -101,7 +101,7 @@ proptest! {
         Just(serde_json::json!(null)), Just(serde_json::json!(-1)), Just(serde_json::json!(1e308)),
         Just(serde_json::json!("x")), Just(serde_json::json!([])), Just(serde_json::json!({})), Just(serde_json::json!(f64::MAX)),
     ]) {
-        let mut v: serde_json::Value = serde_json::from_str(&Scenario::default_scenario().to_json()).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&Scenario::jumbo_gigabit().to_json()).unwrap();
         let keys = ["seed", "duration_ms", "sample_interval_ms", "mtu_bytes", "rtt_ms", "loss_rate", "tcp", "bottleneck", "hosts"];
         match path {
             p if p < keys.len() => v[keys[p]] = value,

@@ -41,7 +41,7 @@ use sawtooth_core::{Scenario, Simulation};
 /// expected window, so slow start does not overshoot far.
 fn lossy(algorithm: &str, p: f64, w_expected: f64, events: f64) -> Scenario {
     let rtt_ms = 10.0;
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     // The analytic oracles assume the RFC rules (per-packet counting, no
     // host mechanisms): the plain `sawtooth-1` profile.
     s.profile = "sawtooth-1".into();

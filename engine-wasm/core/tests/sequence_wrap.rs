@@ -106,7 +106,7 @@ fn assert_same(name: &str, what: &str, reference: &Outputs, other: &Outputs) {
 }
 
 fn one_flow(algorithm: &str, rate_bps: f64, mtu_bytes: u32, rtt_ms: f64) -> Scenario {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.profile = "sawtooth-1".into();
     s.mtu_bytes = mtu_bytes;
     s.rtt_ms = rtt_ms;
@@ -200,7 +200,7 @@ fn timeouts_and_loss_recovery_across_the_wrap() {
 /// across the wrap; each flow draws its own ISN when none is given.
 #[test]
 fn testbed_profile_with_competing_flows_across_the_wrap() {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     s.profile = "linux-2.4".into();
     s.mtu_bytes = 1500;
     s.rtt_ms = 5.0;
@@ -241,7 +241,7 @@ fn ecn_marking_across_the_wrap() {
 
 #[test]
 fn initial_sequence_is_validated_and_optional_in_documents() {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     assert!(
         s.to_json().find("initial_sequence").is_none(),
         "absent by default"
@@ -257,7 +257,7 @@ fn initial_sequence_is_validated_and_optional_in_documents() {
     assert_eq!(errors[0].message, "must be between 0 and 4294967295");
     // A document without the field (every link made before it) parses.
     let mut v: serde_json::Value =
-        serde_json::from_str(&Scenario::default_scenario().to_json()).unwrap();
+        serde_json::from_str(&Scenario::jumbo_gigabit().to_json()).unwrap();
     assert!(v["tcp"]
         .as_object_mut()
         .unwrap()
@@ -271,7 +271,7 @@ fn initial_sequence_is_validated_and_optional_in_documents() {
 
 #[test]
 fn drawn_initial_sequences_differ_by_flow_and_seed_and_are_reproducible() {
-    let mut s = Scenario::default_scenario();
+    let mut s = Scenario::jumbo_gigabit();
     let a: Vec<u32> = (0..4).map(|f| s.initial_sequence(f)).collect();
     assert_eq!(a, (0..4).map(|f| s.initial_sequence(f)).collect::<Vec<_>>());
     assert!(a.windows(2).all(|w| w[0] != w[1]), "{a:?}");

@@ -257,6 +257,24 @@ pub fn rank_lab_json(lab_id: &str, results_json: &str) -> Result<String, JsError
     )
 }
 
+/// A sweep file written by `sawtooth sweep` or `sawtooth merge`, opened
+/// for lab `lab_id` at this scale and checked by the engine (the file's
+/// lab, scale, engine build, records, rows and digest): its runs, or why it
+/// is refused with the line (SweepFileOutcome), as JSON. A refusal is an
+/// answer, not an error.
+#[wasm_bindgen]
+pub fn open_sweep_file_json(text: &str, lab_id: &str, quick: bool) -> String {
+    let outcome = sawtooth_core::labs::sweep_file::SweepFileOutcome::of(text, lab_id, scale(quick));
+    serde_json::to_string(&outcome).expect("outcome serialises")
+}
+
+/// The engine build this module was made from (crate version and source
+/// hash), as a sweep file's closing line states it.
+#[wasm_bindgen]
+pub fn engine_id() -> String {
+    sawtooth_core::labs::sweep_file::engine_id()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,5 +306,39 @@ mod tests {
         )];
         let agg = sawtooth_core::labs::aggregate_sweep(lab, &points, &back, &metrics);
         assert_eq!(agg.at_x[0].mean, Some(915.4448256000001));
+    }
+
+    #[test]
+    fn a_sweep_file_opens_as_its_runs_or_is_refused_with_a_line() {
+        let lab = lab_or_error("dctcp-threshold").ok().expect("lab 14");
+        let points = expanded(lab, true, None).ok().expect("expands");
+        let results: Vec<_> = (0..points.len())
+            .map(|i| run_expanded(lab, &points, true, i).expect("runs"))
+            .collect();
+        let text = sawtooth_core::labs::sweep_file::write(
+            lab,
+            sawtooth_core::labs::Scale::Quick,
+            &[],
+            &points,
+            &results,
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(&open_sweep_file_json(&text, "dctcp-threshold", true)).unwrap();
+        assert_eq!(v["status"], "opened");
+        assert_eq!(v["quick"], true);
+        assert_eq!(v["indices"].as_array().unwrap().len(), points.len());
+        let back: Vec<sawtooth_core::labs::PointResult> =
+            serde_json::from_value(v["results"].clone()).unwrap();
+        // Every value as run; the engine's flags are not in the file.
+        let unflagged: Vec<_> = results
+            .into_iter()
+            .map(|r| sawtooth_core::labs::PointResult { flags: None, ..r })
+            .collect();
+        assert_eq!(back, unflagged);
+        let v: serde_json::Value =
+            serde_json::from_str(&open_sweep_file_json(&text, "dctcp-threshold", false)).unwrap();
+        assert_eq!(v["status"], "refused");
+        assert_eq!(v["line"], text.lines().count());
+        assert!(v["message"].as_str().unwrap().contains("quick scale"));
     }
 }

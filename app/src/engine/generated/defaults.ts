@@ -8,8 +8,8 @@ export const DEFAULT_SCENARIO: Scenario = {
   "seed": 1,
   "duration_ms": 20000.0,
   "sample_interval_ms": 10.0,
-  "mtu_bytes": 9000,
-  "rtt_ms": 30.0,
+  "mtu_bytes": 1500,
+  "rtt_ms": 20.0,
   "loss_rate": 0.0,
   "profile": "linux-2.4",
   "mechanisms": {},
@@ -20,8 +20,8 @@ export const DEFAULT_SCENARIO: Scenario = {
     "sack": true
   },
   "bottleneck": {
-    "rate_bps": 1000000000.0,
-    "buffer_pkts": 1000,
+    "rate_bps": 100000000.0,
+    "buffer_pkts": 40,
     "aqm": {
       "kind": "drop_tail"
     }

@@ -616,6 +616,24 @@ at_x: Array<SeedAggregate>,
 series: Array<SeriesMean>, };
 
 /**
+ * What the page's engine answers for a file it was given
+ * (`open_sweep_file_json` in the lab bindings).
+ */
+export type SweepFileOutcome = { "status": "opened", lab: string, quick: boolean, 
+/**
+ * The series filter (`sweep --series`); empty: every series.
+ */
+series: Array<string>, engine: string, 
+/**
+ * Each run's index in the lab's whole sweep at this scale.
+ */
+indices: Array<number>, 
+/**
+ * Each run's exact result, in the order of `indices`.
+ */
+results: Array<PointResult>, } | { "status": "refused", line: number | null, message: string, };
+
+/**
  * One run of a sweep.
  */
 export type SweepPoint = { lab: string, series: string, x: SweepValue, seed: number, 

@@ -143,9 +143,15 @@ interval_ms?: number,
 size_bytes?: number, };
 
 /**
+ * How a lost retransmission is found before the retransmission timer
+ * fires.
+ */
+export type LostRetransmitRule = "timeout" | "recovery" | "rack";
+
+/**
  * Single-switch overrides a scenario may carry on top of its profile.
  */
-export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, cwr?: CwrRule, };
+export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, cwr?: CwrRule, receiver_interrupt_us?: number, receiver_interrupt_throttle_us?: number, lost_retransmit?: LostRetransmitRule, };
 
 /**
  * Every switch, fully resolved.
@@ -215,7 +221,23 @@ clock_tolerance_ppm: number,
 /**
  * Where a back-off without loss (CWR) takes ssthresh from.
  */
-cwr: CwrRule, };
+cwr: CwrRule, 
+/**
+ * Interrupt moderation on the receiving host: data segments reach its
+ * TCP (which acknowledges them) at its network interrupt, which fires
+ * this long after the first segment that waits for it (the e1000's
+ * RADV); 0 with no throttle: each segment at once.
+ */
+receiver_interrupt_us: number, 
+/**
+ * Minimum gap between the receiving host's network interrupts (its
+ * NIC's ITR); 0: none.
+ */
+receiver_interrupt_throttle_us: number, 
+/**
+ * How a lost retransmission is detected.
+ */
+lost_retransmit: LostRetransmitRule, };
 
 /**
  * How the window comes down during fast recovery.

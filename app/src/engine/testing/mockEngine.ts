@@ -3,7 +3,8 @@
 // contract: column names, column-major sample chunks, event triples,
 // validation errors thrown as JSON, and a summary document.
 
-import { DEFAULT_SCENARIO, LIMITS } from '../generated/defaults';
+import { LIMITS } from '../generated/defaults';
+import { JUMBO_SCENARIO } from './fixture';
 import { FLOW_COLUMNS } from '../generated/constants';
 import type { RawEngine, RawSimulationLike } from '../raw';
 import type { FlowSummary, ResourceEstimate, RunSummary, Scenario } from '../types';
@@ -27,9 +28,9 @@ class RuntimeErrorLike extends Error {
 export const trapError = (): Error =>
   typeof WebAssembly !== 'undefined' && WebAssembly.RuntimeError ? new WebAssembly.RuntimeError('unreachable') : new RuntimeErrorLike('unreachable');
 
-/** The engine's default scenario, shortened to 1 s so mock runs stay small. */
+/** The mock engine's default: the tests' fixed scenario (fixture.ts), shortened to 1 s so mock runs stay small. */
 export function defaultMockScenario(): Scenario {
-  return { ...structuredClone(DEFAULT_SCENARIO), duration_ms: 1000 };
+  return { ...structuredClone(JUMBO_SCENARIO), duration_ms: 1000 };
 }
 
 /** The mock engine processes one event per simulated microsecond. */

@@ -133,6 +133,18 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[]; unknown?:
         findings_held: 0,
       });
     },
+    // A "sweep file" here is JSON { lab, quick, indices }: opened when it names this lab and scale, else refused on line 1.
+    open_sweep_file_json: (text, lab, quick) => {
+      let f: { lab: string; quick: boolean; indices: number[] };
+      try {
+        f = JSON.parse(text) as typeof f;
+      } catch {
+        return JSON.stringify({ status: 'refused', line: 1, message: 'this is not a sweep file' });
+      }
+      if (f.lab !== lab || f.quick !== quick) return JSON.stringify({ status: 'refused', line: 1, message: `this file holds lab ${f.lab}` });
+      return JSON.stringify({ status: 'opened', lab, quick, series: [], engine: 'fake', indices: f.indices, results: f.indices.map((i) => fakeResult(lab, i)) });
+    },
+    engine_id: () => 'fake',
     debug_trap: () => {
       throw new WebAssembly.RuntimeError('unreachable');
     },

@@ -2,78 +2,32 @@
 //! line and digest, writing a shard's CSV and point records, reading a file
 //! back as `sweep` wrote it.
 
-use super::record::encode;
 use super::{parse_shard, Shard};
-use crate::csv::write_points;
-use sawtooth_core::labs::{Lab, PointResult, Scale, SweepPoint};
+use sawtooth_core::labs::record::encode;
+use sawtooth_core::labs::sweep_file::{
+    self, engine_id, fnv1a, scale_name, series_name, sweep_hash, FNV_OFFSET,
+};
+use sawtooth_core::labs::{points_csv, Lab, PointResult, Scale, SweepPoint};
 use serde_json::Value;
 
 /// The first word of a shard file's first line.
 const MAGIC: &str = "# sawtooth-shard";
 /// The shard file format this build writes and reads (2: with `digest`).
 const FORMAT: u32 = 2;
-const POINT: &str = "# point ";
-
-/// This build's engine: crate version and source hash (build.rs).
-pub fn engine_id() -> String {
-    format!(
-        "{}+{}",
-        env!("CARGO_PKG_VERSION"),
-        env!("SAWTOOTH_ENGINE_SOURCE_HASH")
-    )
-}
-
-fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+const POINT: &str = sweep_file::POINT;
 
 /// A shard file's digest: FNV-1a (64 bits) of its header line without the
 /// digest, then each further line, every line ended by "\n" (so CRLF and
 /// LF files agree). It finds edits and damage, not forgery: anyone can
 /// recompute it.
 fn digest<'a>(header: &Header, lines: impl IntoIterator<Item = &'a str>) -> String {
-    let mut h = fnv1a(0xcbf2_9ce4_8422_2325, header.line().as_bytes());
+    let mut h = fnv1a(FNV_OFFSET, header.line().as_bytes());
     h = fnv1a(h, b"\n");
     for line in lines {
         h = fnv1a(h, line.as_bytes());
         h = fnv1a(h, b"\n");
     }
     format!("{h:016x}")
-}
-
-/// A hash of every expanded point (scenario included), in order.
-fn sweep_hash(points: &[SweepPoint]) -> String {
-    let mut h = 0xcbf2_9ce4_8422_2325;
-    for p in points {
-        h = fnv1a(h, serde_json::to_string(p).expect("serialises").as_bytes());
-        h = fnv1a(h, b"\n");
-    }
-    format!("{h:016x}")
-}
-
-fn scale_name(scale: Scale) -> &'static str {
-    match scale {
-        Scale::Quick => "quick",
-        Scale::Full => "full",
-    }
-}
-
-/// The series filter as written in the header: the lab's order, or "all".
-fn series_name(lab: &Lab, only: &[String]) -> String {
-    if only.is_empty() {
-        return "all".into();
-    }
-    let ids: Vec<&str> = lab
-        .series
-        .iter()
-        .map(|s| s.id.as_str())
-        .filter(|id| only.iter().any(|o| o == id))
-        .collect();
-    ids.join(",")
 }
 
 /// What a shard file's first line says (but its digest).
@@ -187,12 +141,10 @@ pub fn write_shard(
     results: &[PointResult],
 ) -> Result<Vec<u8>, String> {
     let head = header(lab, scale, only, points, shard);
-    let mut body = Vec::new();
-    write_points(lab, results, &mut body)?;
+    let mut body = points_csv(lab, results);
     for (i, r) in indices.iter().zip(results) {
-        body.extend_from_slice(format!("{POINT}{i} {}\n", encode(r)).as_bytes());
+        body.push_str(&format!("{POINT}{i} {}\n", encode(r)));
     }
-    let body = String::from_utf8(body).expect("the CSV and the records are text");
     let digest = digest(&head, body.lines());
     Ok(format!("{} digest={digest}\n{body}", head.line()).into_bytes())
 }

@@ -2,22 +2,33 @@
 //! one sweep that this build would run, and their results put back in
 //! sweep order.
 
-use super::format::{engine_id, header, read_shard, ShardFile};
+use super::format::{header, read_shard, ShardFile};
 use super::indices_of;
-use super::record::decode;
-use crate::csv::write_points;
 use crate::lab::{find_lab, sweep_points};
-use sawtooth_core::labs::{Lab, PointResult, Scale};
+use sawtooth_core::labs::record::decode;
+use sawtooth_core::labs::sweep_file::{engine_id, parse_scale};
+use sawtooth_core::labs::{points_csv, Lab, PointResult, Scale, SweepPoint};
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// How many missing shards a merge names (it says how many in all).
 const MISSING_NAMED: usize = 20;
 
+/// A whole sweep gathered from its shards.
+pub struct Gathered {
+    pub lab: &'static Lab,
+    pub scale: Scale,
+    /// The series filter (`--series`); empty: every series.
+    pub only: Vec<String>,
+    pub points: Vec<SweepPoint>,
+    /// One result per point, in sweep order.
+    pub results: Vec<PointResult>,
+}
+
 /// The results of the whole sweep from its shard files, in sweep order,
 /// after checking that the files are exactly the N shards of one sweep
 /// that this build would run.
-pub fn gather(files: &[String]) -> Result<(&'static Lab, Vec<PointResult>), String> {
+pub fn gather(files: &[String]) -> Result<Gathered, String> {
     let shards = files
         .iter()
         .map(|f| read_shard(f))
@@ -100,16 +111,8 @@ pub fn gather(files: &[String]) -> Result<(&'static Lab, Vec<PointResult>), Stri
         ));
     }
     let lab = find_lab(&h0.lab)?;
-    let scale = match h0.scale.as_str() {
-        "quick" => Scale::Quick,
-        "full" => Scale::Full,
-        other => {
-            return Err(format!(
-                "{}: scale {other}: expected quick or full",
-                first.name
-            ))
-        }
-    };
+    let scale = parse_scale(&h0.scale)
+        .ok_or_else(|| format!("{}: scale {}: expected quick or full", first.name, h0.scale))?;
     let only: Vec<String> = if h0.series == "all" {
         Vec::new()
     } else {
@@ -142,9 +145,7 @@ pub fn gather(files: &[String]) -> Result<(&'static Lab, Vec<PointResult>), Stri
             let r = decode(v, lab, &points[*i], format!("{} point {i}", s.name))?;
             mine.push(r);
         }
-        let mut csv = Vec::new();
-        write_points(lab, &mine, &mut csv)?;
-        if csv != s.csv.as_bytes() {
+        if points_csv(lab, &mine) != s.csv {
             return Err(format!(
                 "{}: its CSV rows differ from its point records (was it edited?)",
                 s.name
@@ -166,5 +167,11 @@ pub fn gather(files: &[String]) -> Result<(&'static Lab, Vec<PointResult>), Stri
         .into_iter()
         .map(|r| r.expect("every point is in exactly one shard"))
         .collect();
-    Ok((lab, results))
+    Ok(Gathered {
+        lab,
+        scale,
+        only,
+        points,
+        results,
+    })
 }

@@ -197,7 +197,7 @@ mod tests {
                 aqm.insert(p.id.into(), v);
             }
             let aqm: Aqm = serde_json::from_value(serde_json::Value::Object(aqm)).expect(info.kind);
-            let mut s = Scenario::default_scenario();
+            let mut s = Scenario::jumbo_gigabit();
             s.bottleneck.aqm = aqm;
             assert_eq!(s.validate(), vec![], "{}", info.kind);
         }

@@ -23,18 +23,26 @@
 //!   metric that also needs a run's flow groups (relative fairness);
 //! - `compare.rs`: ranking the series, joining the simulated values to
 //!   the paper's ([`Comparison`]) and judging each (value, range, effect);
+//! - `csv.rs`: a sweep's runs as CSV ([`points_csv`]);
+//! - `record.rs`: a run's exact result as a `# point` record;
+//! - `sweep_file.rs`: a sweep's results as a file (the CSV, the records
+//!   and a closing line naming lab, scale and engine), written by the CLI
+//!   and opened, checked, by the CLI and the page; the engine's identity;
 //! - this file: the embedded JSON, parsed once, and the re-exports that keep
 //!   every item at `crate::labs::*`.
 
 mod aggregate;
 mod check;
 mod compare;
+mod csv;
 mod measure;
 mod metric;
 mod paper;
 mod patch;
+pub mod record;
 mod spec;
 mod sweep;
+pub mod sweep_file;
 
 pub use aggregate::{
     aggregate_sweep, relative_fairness, run_value, seed_mean, series_mean, SeedAggregate,
@@ -45,6 +53,7 @@ pub use compare::{
     agreement, compare, paper_value_at, rank_series, value_within, Agreement, Comparison,
     EFFECT_FACTOR, VALUE_TOLERANCE,
 };
+pub use csv::{csv_field, points_csv, short};
 pub use measure::{measure, run_measured, run_point, PointResult, WindowCounts};
 pub use metric::{ChartMetric, DerivedMetric, Metric};
 pub use paper::{

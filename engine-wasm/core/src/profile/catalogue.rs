@@ -2,8 +2,8 @@
 //! each value are in [`SWITCHES`](super::SWITCHES)).
 
 use super::{
-    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, Mechanisms, RecoveryRule, RtoRule,
-    ScalableRule,
+    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, Mechanisms,
+    RecoveryRule, RtoRule, ScalableRule,
 };
 use serde::Serialize;
 use ts_rs::TS;
@@ -40,6 +40,9 @@ pub const SAWTOOTH_1: Mechanisms = Mechanisms {
     timer_hz: 0,
     clock_tolerance_ppm: 0.0,
     cwr: CwrRule::Algorithm,
+    receiver_interrupt_us: 0.0,
+    receiver_interrupt_throttle_us: 0.0,
+    lost_retransmit: LostRetransmitRule::Timeout,
 };
 
 /// The Sandia hosts of seed 000 (Linux 2.4, e1000); the sources of each
@@ -63,6 +66,10 @@ const LINUX_2_4: Mechanisms = Mechanisms {
     timer_hz: 100,
     clock_tolerance_ppm: 100.0,
     cwr: CwrRule::Halve,
+    // The receiving host is a PRO/1000 host with the same driver.
+    receiver_interrupt_us: 131.072,
+    receiver_interrupt_throttle_us: 124.928,
+    lost_retransmit: LostRetransmitRule::Recovery,
 };
 
 /// The profile id version-1 scenarios migrate to.
@@ -113,6 +120,9 @@ pub static PROFILES: &[Profile] = &[
             timer_hz: 250,
             clock_tolerance_ppm: 100.0,
             cwr: CwrRule::Algorithm,
+            receiver_interrupt_us: 0.0,
+            receiver_interrupt_throttle_us: 0.0,
+            lost_retransmit: LostRetransmitRule::Recovery,
         },
     },
     Profile {
@@ -138,6 +148,9 @@ pub static PROFILES: &[Profile] = &[
             timer_hz: 0,
             clock_tolerance_ppm: 0.0,
             cwr: CwrRule::Algorithm,
+            receiver_interrupt_us: 0.0,
+            receiver_interrupt_throttle_us: 0.0,
+            lost_retransmit: LostRetransmitRule::Timeout,
         },
     },
     Profile {
@@ -169,6 +182,9 @@ pub static PROFILES: &[Profile] = &[
             timer_hz: 0,
             clock_tolerance_ppm: 0.0,
             cwr: CwrRule::Algorithm,
+            receiver_interrupt_us: 0.0,
+            receiver_interrupt_throttle_us: 0.0,
+            lost_retransmit: LostRetransmitRule::Rack,
         },
     },
     Profile {

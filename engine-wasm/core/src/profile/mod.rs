@@ -116,6 +116,24 @@ pub enum CwrRule {
     Halve,
 }
 
+/// How a lost retransmission is found before the retransmission timer
+/// fires.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum LostRetransmitRule {
+    /// Only by the timeout (RFC 6675 has no rule for it).
+    #[default]
+    Timeout,
+    /// In Recovery, a SACK of data sent after a retransmission marks the
+    /// retransmission lost (Linux 2.4–2.6.23 `tcp_sacktag_write_queue`,
+    /// "event C").
+    Recovery,
+    /// RACK (RFC 8985): a retransmission is lost once a segment sent
+    /// after it is delivered, in Recovery and in Loss.
+    Rack,
+}
+
 /// Which generation of CUBIC's and BIC's rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
@@ -186,6 +204,19 @@ pub struct Mechanisms {
     /// Where a back-off without loss (CWR) takes ssthresh from.
     #[serde(default)]
     pub cwr: CwrRule,
+    /// Interrupt moderation on the receiving host: data segments reach its
+    /// TCP (which acknowledges them) at its network interrupt, which fires
+    /// this long after the first segment that waits for it (the e1000's
+    /// RADV); 0 with no throttle: each segment at once.
+    #[serde(default)]
+    pub receiver_interrupt_us: f64,
+    /// Minimum gap between the receiving host's network interrupts (its
+    /// NIC's ITR); 0: none.
+    #[serde(default)]
+    pub receiver_interrupt_throttle_us: f64,
+    /// How a lost retransmission is detected.
+    #[serde(default)]
+    pub lost_retransmit: LostRetransmitRule,
 }
 
 /// Single-switch overrides a scenario may carry on top of its profile.
@@ -247,6 +278,15 @@ pub struct MechanismOverrides {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub cwr: Option<CwrRule>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub receiver_interrupt_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub receiver_interrupt_throttle_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub lost_retransmit: Option<LostRetransmitRule>,
 }
 
 impl MechanismOverrides {
@@ -283,6 +323,13 @@ impl MechanismOverrides {
             timer_hz: self.timer_hz.unwrap_or(base.timer_hz),
             clock_tolerance_ppm: self.clock_tolerance_ppm.unwrap_or(base.clock_tolerance_ppm),
             cwr: self.cwr.unwrap_or(base.cwr),
+            receiver_interrupt_us: self
+                .receiver_interrupt_us
+                .unwrap_or(base.receiver_interrupt_us),
+            receiver_interrupt_throttle_us: self
+                .receiver_interrupt_throttle_us
+                .unwrap_or(base.receiver_interrupt_throttle_us),
+            lost_retransmit: self.lost_retransmit.unwrap_or(base.lost_retransmit),
         }
     }
 }

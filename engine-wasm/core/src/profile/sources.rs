@@ -103,6 +103,20 @@ pub static SWITCHES: &[SwitchInfo] = &[
         ],
     },
     SwitchInfo {
+        id: SwitchId::LostRetransmit,
+        name: "Lost retransmission detection",
+        explanation: "A retransmission can be lost too. Without a rule for it the sender waits for the retransmission timeout; Linux marks a retransmission lost once the receiver reports (by SACK) data that was sent after it, and sends it again at once.",
+        sources: &[
+            ("linux-2.4", "In Recovery: 2.4 net/ipv4/tcp_input.c tcp_sacktag_write_queue (read in 2.4.22, nslu2/linux-2.4.x @171ea0e), \"event C\": tcp_retransmit_skb stores snd_nxt in the segment's ack_seq, and when a SACK block ends after it while ca_state is TCP_CA_Recovery the segment loses SACKED_RETRANS and is marked LOST (with FACK on, the default, no reordering allowance). In Loss (after a timeout) no such rule: the timer again."),
+            ("linux-2.4-ixgb", "In Recovery, as linux-2.4: the follow-up's tests name Linux 2.4.19 kernels."),
+            ("linux-2.6.22", "In Recovery: 2.6.22's tcp_sacktag_write_queue keeps 2.4's event-C check (lost_retrans && icsk_ca_state == TCP_CA_Recovery); the stand-alone tcp_mark_lost_retrans came in 2.6.24."),
+            ("ns-2", "Only by the timeout: ns-2's Sack1 agent has no lost-retransmission rule (its retransmissions are found lost by the timer)."),
+            ("nist", "Only by the timeout: not described in Mills et al. (NIST); the plain default (RFC 6675 has no rule for it)."),
+            ("linux-6", "RACK (RFC 8985; Linux net/ipv4/tcp_recovery.c, sysctl tcp_recovery = 1 by default): a segment is lost once one sent after it is delivered and the reordering window has passed; with no reordering seen the window is 0 in recovery (tcp_rack_reo_wnd), so a retransmission is lost as soon as later-sent data is SACKed, in Recovery and in Loss. RACK's time-based marking of first transmissions and its tail loss probe are not modelled."),
+            ("sawtooth-1", "Only by the timeout (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
         id: SwitchId::Cubic,
         name: "CUBIC and BIC version",
         explanation: "Current CUBIC (RFC 9438: β = 0.7, HyStart) or the CUBIC 2.1 of Linux 2.6.22 (β = 0.8, growth capped at 16 packets per 100 ms of RTT, no HyStart).",
@@ -151,6 +165,20 @@ pub static SWITCHES: &[SwitchInfo] = &[
         sources: &[
             ("linux-2.4", "131 µs, at most 8000 interrupts/s: e1000 RxAbsIntDelay (RADV) default 128 × 1.024 µs for 82540 and later chips (e1000_param.c, 4.3.15-k1); e1000_configure_rx hard-codes ITR = 10^9 / (8000 × 256) units of 256 ns = 124.9 µs (MAX_INTS_PER_SEC 8000) for 82540 and later. The chip of Long's (Sandia, 2003) PRO/1000 cards is not stated."),
             ("linux-2.4-ixgb", "59 µs, no throttle: ixgb DEFAULT_RDTR 72 × 0.8192 µs; ixgb has no ITR register setting. Its adaptive receive delay (RAIDC, about 100 µs) is not modelled."),
+            ("linux-2.6.22", "Off: Bateman et al. (2008) does not name its NIC or driver; the plain default."),
+            ("ns-2", "Off: a simulator has no interrupts."),
+            ("nist", "Off: a simulator has no interrupts."),
+            ("linux-6", "Off: NICs and drivers vary; the plain default."),
+            ("sawtooth-1", "Off (the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
+        id: SwitchId::ReceiverInterrupt,
+        name: "Receiver interrupt moderation",
+        explanation: "Data segments reach the receiving host's TCP, which acknowledges them, only when its network card interrupts: the first segment after an interrupt waits this long and those behind it are acknowledged in the same batch, so the ACKs leave in bursts; the card also spaces its interrupts by its throttle.",
+        sources: &[
+            ("linux-2.4", "131 µs, at most 8000 interrupts/s, as the sender's card: Long (Sandia, 2003) has PRO/1000 NICs in every host, so the receiver runs the same e1000 driver (4.3.15-k1 e1000_param.c, lorenzo-stoakes/linux-historical @697ccd1): RxIntDelay (RDTR) defaults to 128 × 1.024 µs for chips after the 82544 and restarts with each frame, RxAbsIntDelay (RADV) 128 × 1.024 µs runs from the first, so the interrupt comes 131 µs after the first waiting frame at any spacing; ITR 124.9 µs (MAX_INTS_PER_SEC 8000). The non-NAPI e1000_intr hands each frame to netif_rx and the receive softirq runs TCP over the batch in order; 2.4's __tcp_ack_snd_check acknowledges every second full-sized segment as it is processed. The throttle's phase is drawn from the seed. Not modelled: the receive ring's 80 descriptors (DEFAULT_RXD) overflowing, which 131 µs of 1 Gb/s (11 frames of 1500 bytes) never reaches."),
+            ("linux-2.4-ixgb", "As linux-2.4: the follow-up's receiver is the 1 Gb/s PRO/1000 server of the first report (e1000), not the ixgb client."),
             ("linux-2.6.22", "Off: Bateman et al. (2008) does not name its NIC or driver; the plain default."),
             ("ns-2", "Off: a simulator has no interrupts."),
             ("nist", "Off: a simulator has no interrupts."),

@@ -3,8 +3,8 @@
 //! in words.
 
 use super::{
-    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, MechanismOverrides, Mechanisms,
-    RecoveryRule, RtoRule, ScalableRule,
+    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, MechanismOverrides,
+    Mechanisms, RecoveryRule, RtoRule, ScalableRule,
 };
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -22,6 +22,7 @@ impl MechanismOverrides {
             }
             SwitchId::Recovery => self.recovery = Some(value.recovery),
             SwitchId::Cwr => self.cwr = Some(value.cwr),
+            SwitchId::LostRetransmit => self.lost_retransmit = Some(value.lost_retransmit),
             SwitchId::Cubic => self.cubic = Some(value.cubic),
             SwitchId::NicRing => {
                 self.nic_ring_pkts = Some(value.nic_ring_pkts);
@@ -31,6 +32,10 @@ impl MechanismOverrides {
             SwitchId::InterruptModeration => {
                 self.interrupt_interval_us = Some(value.interrupt_interval_us);
                 self.interrupt_throttle_us = Some(value.interrupt_throttle_us);
+            }
+            SwitchId::ReceiverInterrupt => {
+                self.receiver_interrupt_us = Some(value.receiver_interrupt_us);
+                self.receiver_interrupt_throttle_us = Some(value.receiver_interrupt_throttle_us);
             }
             SwitchId::TimerTick => self.timer_hz = Some(value.timer_hz),
             SwitchId::ClockTolerance => self.clock_tolerance_ppm = Some(value.clock_tolerance_ppm),
@@ -55,10 +60,12 @@ pub enum SwitchId {
     Rto,
     Recovery,
     Cwr,
+    LostRetransmit,
     Cubic,
     NicRing,
     TxCompletion,
     InterruptModeration,
+    ReceiverInterrupt,
     TimerTick,
     ClockTolerance,
     ReceiveBuffer,
@@ -67,17 +74,19 @@ pub enum SwitchId {
 }
 
 impl SwitchId {
-    pub const ALL: [SwitchId; 15] = [
+    pub const ALL: [SwitchId; 17] = [
         SwitchId::CwndCounting,
         SwitchId::Highspeed,
         SwitchId::Scalable,
         SwitchId::Rto,
         SwitchId::Recovery,
         SwitchId::Cwr,
+        SwitchId::LostRetransmit,
         SwitchId::Cubic,
         SwitchId::NicRing,
         SwitchId::TxCompletion,
         SwitchId::InterruptModeration,
+        SwitchId::ReceiverInterrupt,
         SwitchId::TimerTick,
         SwitchId::ClockTolerance,
         SwitchId::ReceiveBuffer,
@@ -94,6 +103,7 @@ impl SwitchId {
             SwitchId::Rto => a.rto != b.rto || a.initial_rto_ms != b.initial_rto_ms,
             SwitchId::Recovery => a.recovery != b.recovery,
             SwitchId::Cwr => a.cwr != b.cwr,
+            SwitchId::LostRetransmit => a.lost_retransmit != b.lost_retransmit,
             SwitchId::Cubic => a.cubic != b.cubic,
             SwitchId::NicRing => {
                 a.nic_ring_pkts != b.nic_ring_pkts
@@ -103,6 +113,10 @@ impl SwitchId {
             SwitchId::InterruptModeration => {
                 a.interrupt_interval_us != b.interrupt_interval_us
                     || a.interrupt_throttle_us != b.interrupt_throttle_us
+            }
+            SwitchId::ReceiverInterrupt => {
+                a.receiver_interrupt_us != b.receiver_interrupt_us
+                    || a.receiver_interrupt_throttle_us != b.receiver_interrupt_throttle_us
             }
             SwitchId::TimerTick => a.timer_hz != b.timer_hz,
             SwitchId::ClockTolerance => a.clock_tolerance_ppm != b.clock_tolerance_ppm,
@@ -144,6 +158,13 @@ impl SwitchId {
                 CwrRule::Algorithm => "the algorithm's decrease".into(),
                 CwrRule::Halve => "halving, whatever the algorithm".into(),
             },
+            SwitchId::LostRetransmit => match m.lost_retransmit {
+                LostRetransmitRule::Timeout => "only by the timeout".into(),
+                LostRetransmitRule::Recovery => {
+                    "in Recovery, a SACK of later data (Linux 2.4)".into()
+                }
+                LostRetransmitRule::Rack => "RACK (RFC 8985)".into(),
+            },
             SwitchId::Cubic => match m.cubic {
                 CubicVersion::Rfc9438 => "RFC 9438".into(),
                 CubicVersion::Linux2622 => "Linux 2.6.22".into(),
@@ -179,6 +200,18 @@ impl SwitchId {
                     format!(
                         "{} µs, at most one interrupt per {} µs",
                         m.interrupt_interval_us, m.interrupt_throttle_us
+                    )
+                }
+            }
+            SwitchId::ReceiverInterrupt => {
+                if m.receiver_interrupt_us == 0.0 && m.receiver_interrupt_throttle_us == 0.0 {
+                    "off".into()
+                } else if m.receiver_interrupt_throttle_us == 0.0 {
+                    format!("{} µs", m.receiver_interrupt_us)
+                } else {
+                    format!(
+                        "{} µs, at most one interrupt per {} µs",
+                        m.receiver_interrupt_us, m.receiver_interrupt_throttle_us
                     )
                 }
             }

@@ -7,8 +7,13 @@
 //! the random-loss throughput of Padhye et al. (SIGCOMM 1998, eq. 31) and
 //! its share of the NIC and the bottleneck, after a slow-start ramp
 //! (RFC 5681 §3.1) that ends where the queue overflows (Lakshman & Madhow
-//! 1997), then Reno's sawtooth. Drops: random loss, slow start's overshoot
-//! (RFC 3742) and the first windows' burst. Not modelled: growth specific
+//! 1997; the loss is seen a round trip later, so ssthresh is half of g
+//! times that window), or at once with ssthresh 2 when the round trip
+//! outlasts the initial RTO (RFC 6298 §5), then Reno's sawtooth. Drops:
+//! random loss, slow start's overshoot (RFC 3742) and the first windows'
+//! burst. Not modelled: losses that hit only some of many flows (drop-tail
+//! with thousands of flows is not synchronised, so runs move up to about
+//! twice what the model says), growth specific
 //! to CUBIC, HighSpeed or Scalable, RED's equilibrium (its marks), and the
 //! drops of bursts into 1–2-packet buffers after the first window.
 
@@ -127,6 +132,13 @@ struct Shape {
     /// Neither the window nor the rate answers to loss (BBR): slow start
     /// runs to the target, no sawtooth.
     loss_blind: bool,
+    /// Slow start's queue builds at the bottleneck (the flow's even share
+    /// of it is narrower than its share of its own NIC), not at the
+    /// interface queue.
+    ss_at_bottleneck: bool,
+    /// The round trip outlasts the initial retransmission timeout, so the
+    /// first window times out before its ACKs return.
+    first_rto_spurious: bool,
 }
 
 /// The fraction of the first windows lost when every flow that starts at
@@ -175,6 +187,7 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
         .map_or(f64::INFINITY, |x| x as f64);
     let flow_count = s.flow_count().max(1) as f64;
     let buffer_pkts = s.bottleneck.buffer_pkts as f64;
+    let initial_rto_s = mech.initial_rto_ms / 1e3;
     // RED and the delay-based AQMs signal early, with a drop or mark now
     // and then, not a full queue.
     let red = !matches!(s.bottleneck.aqm, Aqm::DropTail {});
@@ -235,6 +248,12 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 active_s,
                 paced,
                 loss_blind,
+                // Slow start sends g packets per ACK and its ACKs come back
+                // at the pace of the narrowest hop, so the queue in front of
+                // that hop takes the excess (Lakshman & Madhow 1997, §III).
+                ss_at_bottleneck: bottleneck_pps / flow_count
+                    < host_pps / host.flows.len().max(1) as f64,
+                first_rto_spurious: initial_rto_s > 0.0 && rtt_s >= initial_rto_s,
             });
         }
     }
@@ -263,7 +282,9 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
             let w = rate_pps * sh.rtt_s;
             // Where the flow's queue builds: at the bottleneck, or at its own
             // interface queue when the NIC is the tighter limit.
-            let bottleneck_limited = limited && !(k_host < 1.0 && k_host <= link_scale);
+            // The bottleneck binds whenever it still cuts the rates the
+            // NICs let through.
+            let bottleneck_limited = link_scale < 1.0;
             let queue_share = if bottleneck_limited {
                 buffer_pkts / flow_count
             } else {
@@ -276,18 +297,47 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
             // is small: each ACK releases g packets for one drained, so the
             // queue holds (g − 1)/g of the window and overflows at
             // g/(g − 1) × queue (Lakshman & Madhow, IEEE/ACM ToN 1997, §III).
-            let overflow_at = if limited && !sh.loss_blind {
-                w_peak.min(queue_share * g / (g - 1.0)).max(w0)
+            // Slow start's bursts overflow the bottleneck's queue early
+            // (L&M's model: a fast access link into the bottleneck), even
+            // for a flow the path could carry whole (its window the limit),
+            // once its share of the buffer is less than (g − 1)/g of its
+            // window. A window-limited flow whose narrowest hop is its own
+            // NIC feeds that queue only at the pace its ACKs return and
+            // does not overflow it.
+            let ss_queue = if limited {
+                Some(queue_share)
+            } else if sh.ss_at_bottleneck {
+                Some(buffer_pkts / flow_count)
             } else {
-                w_peak
+                None
             };
-            let ss_end = overflow_at.min(ssthresh).max(w0);
-            let ends_in_loss = limited && !sh.loss_blind && ss_end >= overflow_at && ss_end > w0;
+            let overflow_at = match ss_queue {
+                Some(q) if !sh.loss_blind => w_peak.min(q * g / (g - 1.0)).max(w0),
+                _ => w_peak,
+            };
+            let mut ss_end = overflow_at.min(ssthresh).max(w0);
+            let ends_in_loss =
+                (limited || ss_end < w) && !sh.loss_blind && ss_end >= overflow_at && ss_end > w0;
+            // The loss is seen a round trip after the queue overflowed, when
+            // the window has grown g-fold (RFC 3742 §1): ssthresh is half
+            // of that (RFC 5681 eq. 4).
+            let mut ca_start = if ends_in_loss {
+                (g * ss_end / 2.0).min(w)
+            } else {
+                ss_end
+            };
+            // RFC 6298 §5: a round trip longer than the initial RTO times the
+            // first window out before its ACKs return: ssthresh falls to
+            // max(FlightSize / 2, 2) and the flow grows only additively.
+            if sh.first_rto_spurious && !sh.loss_blind {
+                ss_end = w0;
+                ca_start = (w0 / 2.0).max(2.0).min(w.max(w0));
+            }
             let ramp = Ramp {
                 w0,
                 g,
                 ss_end,
-                ca_start: if ends_in_loss { ss_end / 2.0 } else { ss_end },
+                ca_start,
                 a,
                 w,
             };
@@ -324,7 +374,11 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
             let all_rounds = ss_rounds + ca_rounds;
             // RFC 3742 §1: slow start can add (g − 1) × window in its last
             // round trip, all of it dropped once the queue is full.
-            let overshoot_drops = if bottleneck_limited && !red && ends_in_loss && ss_done {
+            let overshoot_drops = if (bottleneck_limited || (!limited && sh.ss_at_bottleneck))
+                && !red
+                && ends_in_loss
+                && ss_done
+            {
                 (g - 1.0) * ss_end
             } else {
                 0.0
@@ -353,8 +407,8 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 let ca_s = ca_rounds * round_s;
                 (ends_in_loss && ss_done) as u8 as f64 + ca_s / cycle_s.max(f64::MIN_POSITIVE)
             } else {
-                0.0
-            };
+                (ends_in_loss && ss_done) as u8 as f64
+            } + (sh.first_rto_spurious && !sh.loss_blind) as u8 as f64;
             FlowTraffic {
                 data_pkts,
                 ack_pkts: data_pkts / packets_per_ack,

@@ -17,6 +17,9 @@ const RETRANS: u8 = 4;
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Segment {
     flags: u8,
+    /// snd_nxt when the segment was last retransmitted (Linux keeps it in
+    /// the skb's `ack_seq`).
+    retransmitted_at_nxt: u32,
     pub(super) delivered_at_send: u64,
     pub(super) delivered_ns_at_send: u64,
 }
@@ -27,15 +30,22 @@ impl Segment {
     pub(super) fn sent(delivered: u64, delivered_ns: u64) -> Segment {
         Segment {
             flags: 0,
+            retransmitted_at_nxt: 0,
             delivered_at_send: delivered,
             delivered_ns_at_send: delivered_ns,
         }
     }
 }
 
+/// A retransmission waiting to be found lost: (its segment, snd_nxt when
+/// it was sent).
+type PendingRetransmission = (u32, u32);
+
 /// Bytes of one scoreboard entry: the sender keeps one per packet in
-/// flight (the resource model counts them).
-pub const SCOREBOARD_ENTRY_BYTES: u64 = std::mem::size_of::<Segment>() as u64;
+/// flight and, when it looks for lost retransmissions, at most one pending
+/// retransmission for it (the resource model counts both).
+pub const SCOREBOARD_ENTRY_BYTES: u64 =
+    (std::mem::size_of::<Segment>() + std::mem::size_of::<PendingRetransmission>()) as u64;
 
 /// The marks of the segments in flight, and their counts.
 pub(super) struct Scoreboard {
@@ -50,12 +60,17 @@ pub(super) struct Scoreboard {
     highest_sacked: Option<u32>,
     /// Lowest segment that may need retransmitting.
     retransmit_hint: u32,
+    /// Retransmissions in the order they were sent (so their snd_nxt
+    /// never falls along the queue), kept only when lost retransmissions
+    /// are looked for.
+    pending_retransmissions: Option<VecDeque<PendingRetransmission>>,
 }
 
 impl Scoreboard {
     /// An empty scoreboard for a flow whose first segment is `isn`.
-    pub(super) fn new(isn: u32) -> Scoreboard {
+    pub(super) fn new(isn: u32, finds_lost_retransmissions: bool) -> Scoreboard {
         Scoreboard {
+            pending_retransmissions: finds_lost_retransmissions.then(VecDeque::new),
             segments: VecDeque::new(),
             sacked_out: 0,
             lost_out: 0,
@@ -69,7 +84,10 @@ impl Scoreboard {
     /// Bytes the scoreboard has allocated (its high-water mark: the
     /// buffer never shrinks).
     pub(super) fn allocated_bytes(&self) -> u64 {
-        self.segments.capacity() as u64 * SCOREBOARD_ENTRY_BYTES
+        (self.segments.capacity() * std::mem::size_of::<Segment>()
+            + self.pending_retransmissions.as_ref().map_or(0, |q| {
+                q.capacity() * std::mem::size_of::<PendingRetransmission>()
+            })) as u64
     }
 
     /// Scoreboard index of `seq`, which lies in snd_una..snd_nxt.
@@ -100,10 +118,15 @@ impl Scoreboard {
         self.segments.push_back(entry);
     }
 
-    /// Segment `seq` was sent again; `entry` holds the delivery state now.
-    pub(super) fn retransmitted(&mut self, seq: u32, snd_una: u32, entry: Segment) {
+    /// Segment `seq` was sent again when snd_nxt was `snd_nxt`; `entry`
+    /// holds the delivery state now.
+    pub(super) fn retransmitted(&mut self, seq: u32, snd_una: u32, snd_nxt: u32, entry: Segment) {
         let s = &mut self.segments[Self::index(seq, snd_una)];
         s.flags |= RETRANS;
+        s.retransmitted_at_nxt = snd_nxt;
+        if let Some(q) = &mut self.pending_retransmissions {
+            q.push_back((seq, snd_nxt));
+        }
         s.delivered_at_send = entry.delivered_at_send;
         s.delivered_ns_at_send = entry.delivered_ns_at_send;
         self.retrans_out += 1;
@@ -206,6 +229,42 @@ impl Scoreboard {
         self.lost_marker = seq_max(self.lost_marker, limit);
     }
 
+    /// Lost retransmissions (Linux 2.4 `tcp_sacktag_write_queue`, event
+    /// "C"; RFC 8985 RACK with no reordering window): a retransmission is
+    /// lost once a segment at or above the snd_nxt it was sent at has been
+    /// SACKed, since that segment left after it. It is marked lost again
+    /// and not in flight, so it is sent once more. Returns how many.
+    pub(super) fn mark_lost_retransmits(&mut self, snd_una: u32) -> u64 {
+        let (Some(high), Some(q)) = (self.highest_sacked, &mut self.pending_retransmissions) else {
+            return 0;
+        };
+        let mut found = 0;
+        while let Some(&(seq, at_nxt)) = q.front() {
+            if before(high, at_nxt) {
+                // Later entries were sent later still: none is due.
+                break;
+            }
+            q.pop_front();
+            if before(seq, snd_una) {
+                continue;
+            }
+            let s = &mut self.segments[Self::index(seq, snd_una)];
+            // A newer retransmission of the same segment has its own entry.
+            if s.flags & RETRANS == 0 || s.flags & SACKED != 0 || s.retransmitted_at_nxt != at_nxt {
+                continue;
+            }
+            s.flags &= !RETRANS;
+            self.retrans_out -= 1;
+            if s.flags & LOST == 0 {
+                s.flags |= LOST;
+                self.lost_out += 1;
+            }
+            self.retransmit_hint = seq_min(self.retransmit_hint, seq);
+            found += 1;
+        }
+        found
+    }
+
     /// Linux `tcp_limit_reno_sacked`: without SACK, duplicate ACKs can't
     /// stand for more segments than are outstanding and not already lost.
     pub(super) fn limit_reno_sacked(&mut self, packets_out: u32) {
@@ -245,6 +304,9 @@ impl Scoreboard {
         self.retrans_out = 0;
         self.retransmit_hint = snd_una;
         self.lost_marker = snd_nxt;
+        if let Some(q) = &mut self.pending_retransmissions {
+            q.clear();
+        }
         if !sack {
             self.sacked_out = 0;
             self.lost_out = packets_out;

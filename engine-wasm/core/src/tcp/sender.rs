@@ -23,7 +23,7 @@ use super::scoreboard::{Scoreboard, Segment};
 use super::seq::seq_max;
 use crate::cc::{AckSample, CaEvent, CaState, CongestionControl, Window, INFINITE_SSTHRESH};
 use crate::net::Ack;
-use crate::profile::{CwndCounting, CwrRule, RecoveryRule, RtoRule};
+use crate::profile::{CwndCounting, CwrRule, LostRetransmitRule, RecoveryRule, RtoRule};
 
 /// How a sender is set up: the scenario's TCP settings and the profile's
 /// sender mechanisms.
@@ -44,6 +44,8 @@ pub struct SenderConfig {
     /// The sequence number of the first segment (the ISN; see
     /// [`seq`](super::seq)).
     pub initial_seq: u32,
+    /// How a lost retransmission is found before the timeout.
+    pub lost_retransmit: LostRetransmitRule,
 }
 
 impl SenderConfig {
@@ -60,6 +62,7 @@ impl SenderConfig {
             initial_rto_ns: 1_000_000_000,
             recovery: RecoveryRule::Prr,
             cwr: CwrRule::Algorithm,
+            lost_retransmit: LostRetransmitRule::Timeout,
             initial_seq: 0,
         }
     }
@@ -88,6 +91,9 @@ pub struct SenderStats {
     pub local_congestion_events: u64,
     pub ifq_refusals: u64,
     pub ecn_reductions: u64,
+    /// Retransmissions found lost before the timeout (Linux's
+    /// `TCPLostRetransmit` counter).
+    pub lost_retransmissions: u64,
 }
 
 pub struct Sender {
@@ -128,6 +134,7 @@ pub struct Sender {
     /// CWR episodes reduce by PRR (the algorithm's `cwr_by_prr`: DCTCP).
     cwr_prr: bool,
     cwr_rule: CwrRule,
+    lost_retransmit: LostRetransmitRule,
     /// tcptrace-style outstanding-data averages (seed 002): the mean over
     /// ACK arrivals and the time-weighted mean.
     outstanding: OutstandingAverages,
@@ -168,7 +175,8 @@ impl Sender {
             sack: config.sack,
             counting: config.counting,
             recovery: config.recovery,
-            scoreboard: Scoreboard::new(isn),
+            scoreboard: Scoreboard::new(isn, config.lost_retransmit != LostRetransmitRule::Timeout),
+            lost_retransmit: config.lost_retransmit,
             dupacks: 0,
             reduction_cnt: 0,
             prr_delivered: 0,
@@ -254,7 +262,8 @@ impl Sender {
         }
         if tx.retransmission {
             self.stats.retransmissions += 1;
-            self.scoreboard.retransmitted(tx.seq, self.snd_una, entry);
+            self.scoreboard
+                .retransmitted(tx.seq, self.snd_una, self.snd_nxt, entry);
         } else {
             debug_assert_eq!(tx.seq, self.snd_nxt);
             self.scoreboard.push(entry);
@@ -349,6 +358,14 @@ impl Sender {
         }
 
         self.scoreboard.mark_lost(self.snd_una);
+        let finds_lost_retransmits = match self.lost_retransmit {
+            LostRetransmitRule::Timeout => false,
+            LostRetransmitRule::Recovery => self.state == CaState::Recovery,
+            LostRetransmitRule::Rack => matches!(self.state, CaState::Recovery | CaState::Loss),
+        };
+        if self.sack && finds_lost_retransmits {
+            self.stats.lost_retransmissions += self.scoreboard.mark_lost_retransmits(self.snd_una);
+        }
         self.limit_reno_sacked();
         self.outstanding.on_ack(self.packets_out());
         // Packets this ACK newly delivered, as Linux counts them for rate

@@ -4,7 +4,7 @@
 use super::*;
 use crate::cc::{self, CaState};
 use crate::net::Ack;
-use crate::profile::{CwndCounting, CwrRule, RecoveryRule, RtoRule};
+use crate::profile::{CwndCounting, CwrRule, LostRetransmitRule, RecoveryRule, RtoRule};
 use std::collections::BTreeMap;
 
 const MS: u64 = 1_000_000;
@@ -233,4 +233,73 @@ fn a_local_back_off_halves_on_linux_2_4_and_follows_the_algorithm_later() {
     s.window.cwnd_pkts = 800;
     assert!(s.on_local_congestion(MS));
     assert!(s.window.ssthresh_pkts > 480, "{}", s.window.ssthresh_pkts);
+}
+
+fn sack(cum_seq: u32, sacked: u32, sent_ns: u64) -> Ack {
+    Ack {
+        sacked_seq: Some(sacked),
+        ..ack(cum_seq, sent_ns)
+    }
+}
+
+/// Linux 2.4 `tcp_sacktag_write_queue` event "C" (and RACK, RFC 8985,
+/// with no reordering): in Recovery, once a segment sent after a
+/// retransmission is SACKed, the retransmission is lost and is sent again
+/// at once; with no rule for it only the timer would resend it.
+#[test]
+fn a_lost_retransmission_is_resent_once_later_data_is_sacked() {
+    for rule in [
+        LostRetransmitRule::Timeout,
+        LostRetransmitRule::Recovery,
+        LostRetransmitRule::Rack,
+    ] {
+        let mut s = sender(SenderConfig {
+            lost_retransmit: rule,
+            ..config()
+        });
+        s.window.cwnd_pkts = 20;
+        s.window.ssthresh_pkts = 1000;
+        let una = s.snd_una;
+        assert_eq!(send_all(&mut s, 0), 20);
+        // Segment `una` is lost; 1..=3 above it are SACKed: FACK marks it
+        // lost and fast retransmit sends it (with snd_nxt at una + 20).
+        let mut now = 30 * MS;
+        for k in 1..=3 {
+            s.on_ack(&sack(una, una + k, 0), now);
+        }
+        assert_eq!(s.state, CaState::Recovery);
+        let first = s.next_transmission().expect("fast retransmit");
+        assert!(first.retransmission && first.seq == una);
+        s.on_transmitted(first, now);
+        send_all(&mut s, now);
+        let nxt_at_retransmission = una + 20;
+        assert!(s.snd_nxt >= nxt_at_retransmission);
+        // The retransmission is lost too; the rest of the first flight
+        // and then the data sent after the retransmission are SACKed.
+        let mut resent_at = None;
+        let mut k = 4;
+        while k < s.snd_nxt - una && k < 60 {
+            now += MS / 10;
+            s.on_ack(&sack(una, una + k, 0), now);
+            while let Some(tx) = s.next_transmission() {
+                if tx.retransmission && tx.seq == una {
+                    resent_at = Some(una + k);
+                    break;
+                }
+                s.on_transmitted(tx, now);
+            }
+            if resent_at.is_some() {
+                break;
+            }
+            k += 1;
+        }
+        match rule {
+            LostRetransmitRule::Timeout => assert_eq!(resent_at, None, "{rule:?}"),
+            _ => {
+                assert_eq!(resent_at, Some(nxt_at_retransmission), "{rule:?}");
+                assert_eq!(s.stats.lost_retransmissions, 1);
+                assert_eq!(s.state, CaState::Recovery, "no timeout needed");
+            }
+        }
+    }
 }

@@ -1,7 +1,8 @@
-//! The engine's identity for sharded sweeps (issue 12): a hash of the
-//! engine's sources and lab data (`core/src`, `core/labs`,
-//! `core/Cargo.toml`), so `sawtooth merge` can refuse slices that another
-//! build of the engine ran. The crate version alone never changes between
+//! The engine's identity (issue 12; here since issue 27, so that the CLI and
+//! the page's engine state the same one): a hash of the engine's sources and
+//! lab data (`core/src`, `core/labs`, `core/Cargo.toml`), so `sawtooth merge`
+//! can refuse slices that another build of the engine ran, and the guided
+//! lab can refuse a sweep file that another build wrote. The crate version alone never changes between
 //! commits. Any edit to these files (a comment too) changes the identity:
 //! a conservative rule, since one build runs every shard of a sweep.
 
@@ -36,7 +37,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let core = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core");
+    let core = Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf();
     let mut files = Vec::new();
     for dir in ["src", "labs"] {
         println!("cargo:rerun-if-changed={}", core.join(dir).display());

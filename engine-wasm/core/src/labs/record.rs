@@ -1,8 +1,11 @@
-//! A run's result as a `# point` record: every measured value exact (floats
-//! as Rust's shortest round-trip text), read back bit for bit and checked
-//! against the sweep point it claims to be.
+//! A run's result as a `# point` record (the lines of a shard file and of a
+//! sweep file that carry each run exactly): every measured value exact
+//! (floats as Rust's shortest round-trip text), read back bit for bit and
+//! checked against the sweep point it claims to be.
 
-use sawtooth_core::labs::{Lab, PointResult, SweepPoint};
+use super::measure::PointResult;
+use super::spec::Lab;
+use super::sweep::SweepPoint;
 use serde_json::{json, Value};
 
 fn f(v: &f64) -> Value {
@@ -18,7 +21,7 @@ fn fs(v: &[f64]) -> Value {
 }
 
 /// One run's result as a JSON object, every float exact (as text).
-pub(super) fn encode(r: &PointResult) -> Value {
+pub fn encode(r: &PointResult) -> Value {
     // Every field by name: a new PointResult field fails to compile here
     // until the shard format carries it.
     let PointResult {
@@ -51,7 +54,7 @@ pub(super) fn encode(r: &PointResult) -> Value {
         mean_queue_pkts,
         mean_captured_outstanding_kbytes,
         // Not carried: the engine's flags are words for the page, and the
-        // merged CSV has no column for them (a merged point lists none).
+        // CSV has no column for them (a merged or opened point lists none).
         flags: _,
     } = r;
     json!({
@@ -150,12 +153,7 @@ impl Fields<'_> {
 }
 
 /// Rebuild one run's result, checking that it is the run of `point`.
-pub(super) fn decode(
-    v: &Value,
-    lab: &Lab,
-    point: &SweepPoint,
-    at: String,
-) -> Result<PointResult, String> {
+pub fn decode(v: &Value, lab: &Lab, point: &SweepPoint, at: String) -> Result<PointResult, String> {
     let r = Fields { v, at };
     let x = point.x.to_string();
     for (key, want) in [
@@ -230,12 +228,11 @@ pub(super) fn decode(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::find_lab;
-    use sawtooth_core::labs::Scale;
+    use crate::labs::Scale;
 
     #[test]
     fn a_result_survives_the_point_record_bit_for_bit() {
-        let lab = find_lab("txqueuelen").unwrap();
+        let lab = crate::labs::lab("txqueuelen").unwrap();
         let point = &lab.expand(Scale::Quick).unwrap()[0];
         let r = PointResult {
             lab: lab.id.clone(),
