@@ -8,6 +8,7 @@ import init, * as bindings from './pkg/sawtooth_lab_bindings.js';
 import type { LabEngine } from './engineApi';
 import type { FromLabWorker, ToLabWorker } from './protocol';
 import { handleCall, outcomeMessage } from './workerCore';
+import { bootEngine } from '../engine/workerBoot';
 
 // Compile-time check that the built package has the lab API.
 const engine: LabEngine = bindings;
@@ -18,17 +19,7 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 
-const loaded: Promise<boolean> = init().then(
-  () => {
-    scope.postMessage({ type: 'ready', info: null });
-    return true;
-  },
-  (e: unknown) => {
-    const detail = e instanceof Error ? e.message || e.name : String(e);
-    scope.postMessage({ type: 'load-error', error: { kind: 'load', message: `the engine failed to load: ${detail}` } });
-    return false;
-  },
-);
+const loaded = bootEngine(init, (msg) => scope.postMessage(msg));
 
 scope.onmessage = async (ev: MessageEvent<ToLabWorker>) => {
   const { id, call } = ev.data;

@@ -8,6 +8,7 @@ import { toEngineError } from '../engine/errors';
 import type { RawEngine } from '../engine/raw';
 import { EngineRunError, validateScenario } from '../engine/simulation';
 import { answerUpload, type FromUploadWorker, type ToUploadWorker } from './upload';
+import { bootEngine } from '../engine/workerBoot';
 
 // Compile-time check that the built package matches the facade's view of it.
 const engine: RawEngine = bindings;
@@ -19,17 +20,7 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 
-const loaded: Promise<boolean> = init().then(
-  () => {
-    scope.postMessage({ type: 'ready', info: null });
-    return true;
-  },
-  (e: unknown) => {
-    const detail = e instanceof Error ? e.message || e.name : String(e);
-    scope.postMessage({ type: 'load-error', error: { kind: 'load', message: `the engine failed to load: ${detail}` } });
-    return false;
-  },
-);
+const loaded = bootEngine(init, (msg) => scope.postMessage(msg));
 
 scope.onmessage = async (ev: MessageEvent<ToUploadWorker>) => {
   if (!(await loaded)) return;
