@@ -5,7 +5,8 @@
 // renders and turns pointer and keyboard input into linked-view changes.
 //
 // Public test surface on the <figure>: data-series-ids, data-point-counts,
-// data-x-domain, data-y-domain, data-marker-counts (JSON), see dataAttributes.ts.
+// data-x-domain, data-y-domain, data-marker-counts (JSON), see dataAttributes.ts;
+// the throughput chart's data-average-ms.
 
 import { memo, useContext, useId, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { EngineEvent } from '../engine/types';
@@ -207,6 +208,7 @@ function TimeChartImpl(props: TimeChartProps) {
       data-chart={spec.id}
       data-render={useCanvas ? 'canvas' : 'svg'}
       data-cursor-t={hover ? hover.t.toFixed(6) : undefined}
+      data-average-ms={spec.averageMs}
       {...attrs}
       tabIndex={0}
       aria-label={`${spec.title} chart`}

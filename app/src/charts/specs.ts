@@ -45,6 +45,8 @@ export interface ChartSpec {
   maxY?: number;
   /** Legend entries for line styles (beyond the flow colours); `color` when the style has one colour of its own (else drawn in the ink colour). */
   styles: { label: string; dash?: number[]; width: number; color?: string }[];
+  /** The trailing average the drawn values carry, in ms (0: raw samples); throughput only. */
+  averageMs?: number;
 }
 
 const MB = 2 ** 20;
@@ -160,6 +162,7 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     // the capacity (the spikes are clipped at the top).
     maxY: (capacity * 1.25) / 1e6,
     series: tputSeries,
+    averageMs: opts.throughputAverageMs ?? 0,
     styles: flows.length > 1 ? [{ label: 'sum of flows', width: 2 }, { label: 'capacity', dash: DASH, width: 1 }] : [{ label: 'capacity', dash: DASH, width: 1 }],
   };
 
