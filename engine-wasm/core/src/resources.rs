@@ -132,7 +132,7 @@ pub fn samples_per_flow(s: &Scenario) -> u64 {
 }
 
 /// Latency probes a run sends: one every interval from time zero while
-/// before the end (sim.rs `send_probe`).
+/// before the end (`sim/bottleneck.rs`, `send_probe`).
 pub fn probes(s: &Scenario) -> u64 {
     match &s.probe {
         None => 0,
@@ -157,7 +157,7 @@ pub fn columns(s: &Scenario) -> u64 {
 }
 
 /// Events one episode writes to the log, besides its drops or marks
-/// (sim.rs, tcp/sender.rs): entering Disorder, the fast retransmit,
+/// (sim/endpoints.rs, tcp/sender.rs): entering Disorder, the fast retransmit,
 /// entering Recovery and back to Open; or local congestion, entering CWR
 /// and back to Open; or an ECN mark's CWR and Open.
 const EVENTS_PER_LOSS_EPISODE: f64 = 4.0;
@@ -399,7 +399,7 @@ pub fn in_flight_over_budget_message(s: &Scenario) -> Option<String> {
     ))
 }
 
-/// Engine events per packet and timer, from sim.rs's dispatch: a data
+/// Engine events per packet and timer, from sim/mod.rs (dispatch): a data
 /// packet finishes at its NIC and at the bottleneck and arrives at the
 /// receiver (3), an ACK arrives (1), a paced packet waits for its pacing
 /// timer (1); each active flow's delayed-ACK timer fires at most every

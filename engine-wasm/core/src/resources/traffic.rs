@@ -214,7 +214,7 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
                 (profile::advertised_window_bytes(flow.window_bytes, mss_bytes, s.mtu_bytes, &mech)
                     / mss_bytes as u64)
                     .max(2) as f64;
-            // The driver's ring sits behind the interface queue (sim.rs).
+            // The driver's ring sits behind the interface queue (sim/setup.rs).
             let ifq_share_pkts = (host.txqueuelen_pkts as f64 + mech.nic_ring_pkts as f64)
                 / host.flows.len().max(1) as f64;
             // Linux's RTO: the smoothed RTT plus at least its 200 ms floor.

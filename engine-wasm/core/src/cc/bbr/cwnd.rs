@@ -1,0 +1,103 @@
+//! The congestion window: the in-flight target (BDP × gain, quantized
+//! for TSO bursts), packet conservation in the first round of recovery
+//! and the pre-loss cwnd restored after it.
+
+use super::{Bbr, BbrMode, CWND_MIN_TARGET};
+use crate::cc::{AckSample, CaState, Window};
+
+/// `TCP_INIT_CWND`.
+const INIT_CWND: u32 = 10;
+/// Largest TSO burst (`GSO_LEGACY_MAX_SIZE − 1 − MAX_TCP_HEADER`).
+const GSO_MAX_BYTES: f64 = 65_215.0;
+
+impl Bbr {
+    /// `bbr_bdp`: ⌈bw·min_rtt·gain⌉, the initial window before any RTT.
+    pub(super) fn bdp(&self, bw_pps: f64, gain: f64) -> u32 {
+        if self.min_rtt_ns == u64::MAX {
+            return INIT_CWND;
+        }
+        (bw_pps * self.min_rtt_ns as f64 / 1e9 * gain).ceil() as u32
+    }
+
+    /// `bbr_tso_segs_goal`: about 1 ms of data at the pacing rate, 2..64 KB.
+    pub(super) fn tso_segs_goal(&self) -> u32 {
+        let bytes = (self.pacing_rate / 1024.0).min(GSO_MAX_BYTES);
+        let min_segs = if self.pacing_rate < 150_000.0 { 1 } else { 2 };
+        ((bytes / self.mss) as u32).max(min_segs).min(0x7f)
+    }
+
+    /// `bbr_quantization_budget`.
+    pub(super) fn quantization_budget(&self, cwnd: u32) -> u32 {
+        let mut cwnd = cwnd + 3 * self.tso_segs_goal();
+        cwnd = (cwnd + 1) & !1;
+        if self.mode == BbrMode::ProbeBw && self.cycle_idx == 0 {
+            cwnd += 2;
+        }
+        cwnd
+    }
+
+    /// `bbr_inflight`: the in-flight target for a gain.
+    pub(super) fn inflight(&self, bw_pps: f64, gain: f64) -> u32 {
+        self.quantization_budget(self.bdp(bw_pps, gain))
+    }
+
+    pub(super) fn save_cwnd(&mut self, cwnd: u32) {
+        if !matches!(self.prev_ca_state, CaState::Recovery | CaState::Loss)
+            && self.mode != BbrMode::ProbeRtt
+        {
+            self.prior_cwnd = cwnd;
+        } else {
+            self.prior_cwnd = self.prior_cwnd.max(cwnd);
+        }
+    }
+
+    /// `bbr_set_cwnd_to_recover_or_restore`: (cwnd, conserving).
+    pub(super) fn recover_or_restore(
+        &mut self,
+        w: &Window,
+        ack: &AckSample,
+        state: CaState,
+    ) -> (u32, bool) {
+        let prev = self.prev_ca_state;
+        let mut cwnd = w.cwnd_pkts;
+        let recovering = |s: CaState| matches!(s, CaState::Recovery | CaState::Loss);
+        if state == CaState::Recovery && prev != CaState::Recovery {
+            // Packet conservation for the first round of recovery.
+            self.packet_conservation = true;
+            self.start_round(ack);
+            cwnd = ack.in_flight_pkts + ack.acked_pkts;
+        } else if recovering(prev) && !recovering(state) {
+            cwnd = cwnd.max(self.prior_cwnd);
+            self.packet_conservation = false;
+        }
+        self.prev_ca_state = state;
+        if self.packet_conservation {
+            (cwnd.max(ack.in_flight_pkts + ack.acked_pkts), true)
+        } else {
+            (cwnd, false)
+        }
+    }
+
+    pub(super) fn set_cwnd(&mut self, w: &mut Window, ack: &AckSample, state: CaState) {
+        let acked = ack.acked_pkts;
+        let mut cwnd = w.cwnd_pkts;
+        if acked > 0 {
+            let (c, conserving) = self.recover_or_restore(w, ack, state);
+            cwnd = c;
+            if !conserving {
+                let target = self.bdp(self.bw.get(), self.cwnd_gain) + self.ack_aggregation_cwnd();
+                let target = self.quantization_budget(target);
+                if self.full_bw_reached {
+                    cwnd = (cwnd + acked).min(target);
+                } else if cwnd < target || ack.delivered_pkts < INIT_CWND as u64 {
+                    cwnd += acked;
+                }
+                cwnd = cwnd.max(CWND_MIN_TARGET);
+            }
+        }
+        w.cwnd_pkts = cwnd.min(w.cwnd_clamp_pkts).max(1);
+        if self.mode == BbrMode::ProbeRtt {
+            w.cwnd_pkts = w.cwnd_pkts.min(CWND_MIN_TARGET);
+        }
+    }
+}

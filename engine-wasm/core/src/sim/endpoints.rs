@@ -1,0 +1,156 @@
+//! The TCP ends: a sender sending what its window allows, a receiver
+//! taking data and acknowledging it, a sender taking ACKs, and the
+//! retransmission timeout.
+
+use super::event::Event;
+use super::Simulation;
+use crate::net::{Ack, Frame, Packet};
+use crate::record::EventKind;
+
+impl Simulation {
+    /// Send whatever the window allows (Linux `tcp_write_xmit`).
+    pub(super) fn try_send(&mut self, f: usize) {
+        let now = self.now_ns;
+        loop {
+            let flow = &mut self.flows[f];
+            if !flow.active {
+                return;
+            }
+            let pacing = if flow.paces {
+                flow.sender.cc.pacing_rate_bytes_per_s()
+            } else {
+                debug_assert!(flow.sender.cc.pacing_rate_bytes_per_s().is_none());
+                None
+            };
+            if pacing.is_some() && flow.next_send_ns > now {
+                if let Some(t) = flow.pace.set(flow.next_send_ns) {
+                    self.events.push(t, Event::Pace(f as u32));
+                }
+                return;
+            }
+            let Some(tx) = flow.sender.next_transmission() else {
+                return;
+            };
+            let packet = Packet {
+                flow: f as u32,
+                seq: tx.seq,
+                sent_ns: now,
+                retransmission: tx.retransmission,
+                ce: false,
+            };
+            let mut frame = Frame::new(packet, self.scenario.mtu_bytes);
+            // The page layout follows the segment's place in the stream.
+            frame.descriptors = flow.skb.descriptors(flow.sender.relative(tx.seq));
+            let Ok(host_tx_done) = self.hosts[flow.host].port.enqueue(frame, now) else {
+                let state_before = flow.sender.state;
+                if flow.sender.on_local_congestion(now) {
+                    self.recorder.event(now, f, EventKind::LocalCongestion);
+                }
+                self.recorder
+                    .state_change(now, f, state_before, flow.sender.state);
+                if flow.sender.packets_out() == 0 {
+                    // Nothing in flight to clock us out again: retry after
+                    // an RTO, as Linux's probe timer does.
+                    let clock = self.hosts[flow.host].clock;
+                    let t = clock.expiry_ns(now + flow.sender.backed_off_rto_ns());
+                    if let Some(t) = flow.rto.set(t) {
+                        self.events.push(t, Event::Rto(f as u32));
+                    }
+                }
+                return;
+            };
+            flow.sender.on_transmitted(tx, now);
+            if !flow.rto.is_set() {
+                let clock = self.hosts[flow.host].clock;
+                if let Some(t) = flow
+                    .rto
+                    .set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns()))
+                {
+                    self.events.push(t, Event::Rto(f as u32));
+                }
+            }
+            if let Some(rate) = pacing {
+                let gap = (self.wire_bytes as f64 / rate.max(1.0) * 1e9) as u64;
+                flow.next_send_ns = now + gap;
+            }
+            if let Some(t) = host_tx_done {
+                self.events.push(t, Event::HostTxDone(flow.host as u32));
+            }
+        }
+    }
+
+    pub(super) fn deliver_data(&mut self, f: usize, p: Packet) {
+        let now = self.now_ns;
+        let flow = &mut self.flows[f];
+        let acks = flow.receiver.on_data(&p, now);
+        if let Some(held) = acks.held {
+            // DCTCP: the held ACK with the old CE state goes first.
+            self.send_ack(f, held);
+        }
+        let flow = &mut self.flows[f];
+        if let Some(ack) = acks.ack {
+            flow.delack.clear();
+            self.send_ack(f, ack);
+        } else if let Some(d) = flow.receiver.delack_deadline_ns {
+            if let Some(t) = flow.delack.set(self.receiver_clock.expiry_ns(d)) {
+                self.events.push(t, Event::DelayedAck(f as u32));
+            }
+        }
+    }
+
+    /// Inlined: called out of line, the ACK went through memory, written
+    /// field by field and read back whole, and the read waited on the
+    /// writes (5 % of a run in this function, perf).
+    #[inline]
+    pub(super) fn send_ack(&mut self, f: usize, ack: Ack) {
+        let now = self.now_ns;
+        if let Some(t) = self.flows[f].rev.push(now, ack) {
+            self.events.push(t, Event::AckArrives(f as u32));
+        }
+    }
+
+    pub(super) fn deliver_ack(&mut self, f: usize, ack: Ack) {
+        let now = self.now_ns;
+        let flow = &mut self.flows[f];
+        let una_before = flow.sender.snd_una;
+        let state_before = flow.sender.state;
+        let outcome = flow.sender.on_ack(&ack, now);
+        if outcome.fast_retransmit {
+            self.recorder.event(now, f, EventKind::FastRetransmit);
+        }
+        self.recorder
+            .state_change(now, f, state_before, flow.sender.state);
+        // RFC 6298 §5.2–5.3: stop the timer when all is acked, restart it
+        // when new data is acknowledged.
+        if flow.sender.packets_out() == 0 {
+            flow.rto.clear();
+        } else if crate::tcp::seq::after(flow.sender.snd_una, una_before) {
+            let clock = self.hosts[flow.host].clock;
+            if let Some(t) = flow
+                .rto
+                .set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns()))
+            {
+                self.events.push(t, Event::Rto(f as u32));
+            }
+        }
+        self.try_send(f);
+    }
+
+    pub(super) fn retransmission_timeout(&mut self, f: usize) {
+        let now = self.now_ns;
+        let flow = &mut self.flows[f];
+        if flow.sender.packets_out() > 0 {
+            let state_before = flow.sender.state;
+            flow.sender.on_timeout(now);
+            self.recorder.event(now, f, EventKind::Timeout);
+            self.recorder
+                .state_change(now, f, state_before, flow.sender.state);
+            let clock = self.hosts[flow.host].clock;
+            let t = clock.expiry_ns(now + flow.sender.backed_off_rto_ns());
+            if let Some(t) = flow.rto.set(t) {
+                self.events.push(t, Event::Rto(f as u32));
+            }
+        }
+        self.try_send(f);
+    }
+}
