@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 14;
+export type ContractVersion = 15;
 
 // ------------------------------------------------------------------ run state
 
@@ -456,10 +456,14 @@ export interface ImportedResults {
   quick: boolean;
   /** The sweep's series filter (`--series`); empty: every series. */
   series: string[];
-  /** The engine build that wrote it: always the page's own (another is refused). */
+  /** The engine build that wrote it: the page's own, or one whose results stamp for the lab is the page's (another is refused). */
   engine: string;
+  /** The results stamp in the file's closing line (`results=`). */
+  stamp: string;
   /** Runs the file held. */
   runs: number;
+  /** The faithful results computed ahead and shipped with the site, shown at once at the faithful scale (not opened by the user). */
+  ahead: boolean;
 }
 
 /** One of the paper's findings beside what the runs show (paper.json `findings`). */

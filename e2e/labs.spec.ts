@@ -284,14 +284,62 @@ test('cancel stops the sweep, starts a fresh pool, and the rest can run later', 
   expect(problems).toEqual([]);
 });
 
-test('the faithful scale by link', async ({ page }) => {
+/** The exact records of a sweep file: run index → result (floats as the engine's shortest decimal strings). */
+function records(text: string): Map<number, Record<string, unknown>> {
+  const out = new Map<number, Record<string, unknown>>();
+  for (const line of text.split('\n')) {
+    const m = /^# point (\d+) (.*)$/.exec(line);
+    if (m) out.set(Number(m[1]), JSON.parse(m[2]) as Record<string, unknown>);
+  }
+  return out;
+}
+
+test('the faithful scale by link shows the results computed ahead at once, the shipped file’s numbers', async ({ page }) => {
+  const problems = watch(page);
   await page.goto('./?lab=parallel-streams&quick=0');
-  await labState(page, 'idle');
+  await labState(page, 'done');
   const s = await hook(page);
   expect(s.quick).toBe(false);
   // Three series × five stream counts × ten seeds.
   expect(s.total).toBe(150);
   await expect(lab(page)).toHaveAttribute('data-quick', '0');
+  const snap = (await page.evaluate(() => window.sawtooth!.lab()))!;
+  expect(snap.imported).toMatchObject({ ahead: true, runs: 150, quick: false });
+  await expect(page.getByTestId('imported-note')).toHaveAttribute('data-ahead', 'true');
+  await expect(page.getByTestId('imported-note')).toContainText('Computed ahead');
+  await expect(page.getByTestId('ahead-problem')).toHaveCount(0);
+  const shipped = records(readFileSync(fileURLToPath(new URL('../public/results/parallel-streams.csv', import.meta.url)), 'utf8'));
+  expect(shipped.size).toBe(150);
+  for (const p of snap.points) {
+    expect(p.result!.total_throughput_mbps).toBe(Number(shipped.get(p.index)!.total_throughput_mbps));
+  }
+  // The quick scale runs in the page and never shows them.
+  await page.goto('./?lab=parallel-streams');
+  await labState(page, 'idle');
+  expect((await page.evaluate(() => window.sawtooth!.lab()))!.imported).toBeNull();
+  expect(problems).toEqual([]);
+});
+
+test('the results computed ahead, run again in the page, are the same bit for bit', async ({ page }) => {
+  test.setTimeout(180_000);
+  const problems = watch(page);
+  await page.goto('./?lab=bufferbloat-aqm&quick=0');
+  await labState(page, 'done');
+  const ahead = (await page.evaluate(() => window.sawtooth!.lab()))!;
+  expect(ahead.imported?.ahead).toBe(true);
+  await page.getByTestId('ahead-rerun').click();
+  await labState(page, 'running');
+  await labState(page, 'done', 150_000);
+  const live = (await page.evaluate(() => window.sawtooth!.lab()))!;
+  expect(live.imported).toBeNull();
+  expect(live.points).toHaveLength(ahead.points.length);
+  // The file carries no flags (section 8.7); everything else is the same.
+  const strip = (r: unknown) => {
+    const { flags: _flags, ...rest } = r as Record<string, unknown>;
+    return rest;
+  };
+  for (const [i, p] of live.points.entries()) expect(strip(p.result)).toEqual(strip(ahead.points[i].result));
+  expect(problems).toEqual([]);
 });
 
 test('the ablation: the lab with its profile as a whole and each switch turned back, numbers identical to the native CLI', async ({ page }) => {

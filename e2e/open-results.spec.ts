@@ -136,18 +136,20 @@ test('a file of another lab, scale or engine, or a damaged one, is refused with 
   await expect(lab(page)).toHaveAttribute('data-lab-state', 'idle', { timeout: 20_000 });
   const input = page.getByTestId('open-results-input');
   const error = page.getByTestId('open-results-error');
+  // What a refused file leaves on screen: nothing opened (the faithful scale's results computed ahead stay).
+  let unchanged: Record<string, unknown> = { completed: 0, imported: null, state: 'idle' };
   const refuse = async (name: string, body: string, line: number | null, ...words: string[]) => {
     await input.setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(body) });
     await expect(page.getByTestId('open-results')).toHaveAttribute('data-state', 'refused');
     await expect(error).toHaveAttribute('data-line', line === null ? '' : String(line));
     for (const w of words) await expect(error).toContainText(w);
     await expect(error).toContainText(`${name} was not opened`);
-    expect(await snapshot(page)).toMatchObject({ completed: 0, imported: null, state: 'idle' });
+    expect(await snapshot(page)).toMatchObject(unchanged);
   };
 
   await refuse('other-lab.csv', other, other.trimEnd().split('\n').length, 'holds lab 14 (dctcp-threshold', 'not lab 1 (back-to-back');
-  const foreign = edit(n, (l) => l.replace(/engine=\S+/, 'engine=0.0.1+0000000000000000'));
-  await refuse('old-engine.csv', foreign, n, 'written by engine 0.0.1+0000000000000000', 'run the sweep again');
+  const foreign = edit(n, (l) => l.replace(/engine=\S+/, 'engine=0.0.1+0000000000000000').replace(/results=\S+/, 'results=0000000000000000'));
+  await refuse('old-engine.csv', foreign, n, 'written by engine 0.0.1+0000000000000000 (results stamp 0000000000000000)', 'run the sweep again');
   const row = lines[2];
   const damaged = edit(3, (l) => l.replace(/,(\d)(\d*)\.(\d)/, (_m, a: string, b: string, c: string) => `,${a}${b}.${(Number(c) + 1) % 10}`));
   expect(damaged.split('\n')[2]).not.toBe(row);
@@ -170,7 +172,9 @@ test('a file of another lab, scale or engine, or a damaged one, is refused with 
 
   // The faithful scale refuses the quick file.
   await page.goto(`./?lab=${LAB}&quick=0`);
-  await expect(lab(page)).toHaveAttribute('data-lab-state', 'idle', { timeout: 20_000 });
+  // The faithful results computed ahead are on screen; the refused file changes nothing.
+  await expect(lab(page)).toHaveAttribute('data-lab-state', 'done', { timeout: 20_000 });
+  unchanged = { state: 'done', imported: { ahead: true, runs: 84 } };
   await refuse('quick.csv', text, n, 'holds the quick scale', 'shows the faithful scale');
   expect(problems).toEqual([]);
 });

@@ -27,6 +27,14 @@ if [ -f scripts/bench-sweep.mjs ] && [ -z "${SAWTOOTH_SKIP_BENCH_SWEEP:-}" ]; th
   node scripts/bench-sweep.mjs
 fi
 
+# How soon each guided lab shows its faithful results computed ahead
+# (scripts/bench-ahead.mjs; builds the app into a temp dir).
+if [ -f scripts/bench-ahead.mjs ] && [ -z "${SAWTOOTH_SKIP_BENCH_AHEAD:-}" ]; then
+  bash scripts/build-wasm.sh
+  (cd engine-wasm && cargo build --release -q -p sawtooth-cli)
+  node scripts/bench-ahead.mjs
+fi
+
 # The faithful time of every guided lab natively (scripts/bench-labs.mjs;
 # about half an hour on 2 cores: labs 9 and 11 take most of it).
 if [ -f scripts/bench-labs.mjs ] && [ -z "${SAWTOOTH_SKIP_BENCH_LABS:-}" ]; then

@@ -129,7 +129,7 @@ export function LabDetail({ lab, labs, paper, quick, env, defaults, debug }: Lab
   const [store, setStore] = useState<SweepStore | null>(null);
   useEffect(() => {
     const hasFindings = paper.findings.some((f) => f.lab === lab.id);
-    const s = new SweepStore(lab, quick, { service: env.service, pool: env.pool, now: () => performance.now(), storage: storage(), debug, hasFindings });
+    const s = new SweepStore(lab, quick, { service: env.service, pool: env.pool, now: () => performance.now(), storage: storage(), debug, hasFindings, ahead: env.ahead });
     setStore(s);
     void s.load();
     env.pool.warm();
@@ -168,7 +168,9 @@ function SweepStatus({ snap, lab, quick, workers }: { snap: SweepSnapshot; lab: 
       status = `${progress.done} of ${progress.total} runs finished${progress.failed ? `, ${progress.failed} failed` : ''} · ${formatEta(progress.etaMs)}`;
       break;
     case 'done':
-      status = snap.imported
+      status = snap.imported?.ahead
+        ? `All ${progress.total} runs computed ahead by the CLI and shipped with the site.`
+        : snap.imported
         ? `All ${progress.total} runs opened from ${snap.imported.file} (computed by the CLI).`
         : `All ${progress.total} runs finished${progress.failed ? ` (${progress.failed} failed)` : ''}${wall !== null ? ` in ${wall.toFixed(1)} s` : snap.restored ? ' (kept from earlier in this tab)' : ''}.`;
       break;
@@ -355,10 +357,14 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
               Quick: {runCount(lab, true)} runs
             </a>
             <a href={labHref(lab.id, false)} aria-current={!quick ? 'true' : undefined} className={!quick ? 'on' : ''}>
-              Faithful: {runCount(lab, false)} runs
+              Faithful: {runCount(lab, false)} runs, computed ahead
             </a>
           </fieldset>
-          <p className="hint">{quick ? lab.quick.note : 'The paper’s durations, values and repetitions: this can take a long time in a browser.'}</p>
+          <p className="hint">
+            {quick
+              ? `${lab.quick.note} The faithful scale’s results are computed ahead and shown at once there.`
+              : 'The paper’s durations, values and repetitions, computed ahead by the CLI and shown at once; running them again here can take a long time in a browser.'}
+          </p>
           <div className="lab-buttons">
             <button
               type="button"
@@ -412,9 +418,32 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
             {drawsPaperValues(lab, labPaper) ? ' The paper’s values are already drawn (diamonds and lines in the series’ colours).' : ' The paper’s values for this lab are differences or rankings; they are in the table below, not on the charts.'}
           </p>
         )}
-        {anyResults && snap.imported && (
-          <p className="imported-note" data-testid="imported-note" data-file={snap.imported.file} data-runs={snap.imported.runs}>
+        {anyResults && snap.imported?.ahead && (
+          <div className="imported-note" data-testid="imported-note" data-file={snap.imported.file} data-runs={snap.imported.runs} data-ahead="true" data-stamp={snap.imported.stamp}>
+            <p>
+              <strong>Computed ahead.</strong> {importedText(snap.imported)}. They were not run in this page.
+            </p>
+            <button
+              type="button"
+              data-testid="ahead-rerun"
+              disabled={snap.state === 'running' || ablationRunning || bandRunning}
+              onClick={() => {
+                store.clear();
+                store.run();
+              }}
+            >
+              Run them again here
+            </button>
+          </div>
+        )}
+        {anyResults && snap.imported && !snap.imported.ahead && (
+          <p className="imported-note" data-testid="imported-note" data-file={snap.imported.file} data-runs={snap.imported.runs} data-ahead="false" data-stamp={snap.imported.stamp}>
             Results opened from a file: {importedText(snap.imported)}. They were not run in this page; Clear results forgets them.
+          </p>
+        )}
+        {snap.aheadProblem && (
+          <p className="field-error" role="status" data-testid="ahead-problem">
+            The faithful results computed ahead are not shown: {snap.aheadProblem.replace(/^the results computed ahead (were not shown: )?/, '')}. Run the sweep here instead.
           </p>
         )}
         {anyResults && <PredictionVerdict q={question} prediction={prediction} snap={snap} />}

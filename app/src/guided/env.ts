@@ -8,6 +8,17 @@ import { createLabModuleWorker } from './workerClient';
 export interface LabsEnv {
   service: LabService;
   pool: SweepPool;
+  /** The lab's faithful results computed ahead and shipped with the site (public/results/<lab>.csv), or null. */
+  ahead?: (labId: string) => Promise<string | null>;
+}
+
+/** The faithful results shipped with the site (scripts/faithful-results.sh writes them; issue 27). */
+export async function fetchAhead(labId: string): Promise<string | null> {
+  const base = (import.meta as { env?: { BASE_URL?: string } }).env?.BASE_URL ?? '/';
+  const res = await fetch(`${base}results/${encodeURIComponent(labId)}.csv`);
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return res.text();
 }
 
 let env: LabsEnv | null = null;
@@ -15,7 +26,7 @@ let env: LabsEnv | null = null;
 export function labsEnv(): LabsEnv {
   if (!env) {
     const hc = typeof navigator !== 'undefined' ? navigator.hardwareConcurrency : undefined;
-    env = { service: new LabService(createLabModuleWorker), pool: new SweepPool(defaultPoolSize(hc), createLabModuleWorker) };
+    env = { service: new LabService(createLabModuleWorker), pool: new SweepPool(defaultPoolSize(hc), createLabModuleWorker), ahead: fetchAhead };
   }
   return env;
 }

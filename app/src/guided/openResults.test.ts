@@ -28,7 +28,7 @@ describe('opening a sweep file from the CLI: what the page says', () => {
   });
 
   it('says where the results on screen came from', () => {
-    expect(importedText({ file: 'a.csv', quick: true, series: [], engine: '0.1.0+ab', runs: 75 })).toBe('75 runs from a.csv, computed by the CLI (quick scale, engine 0.1.0+ab)');
-    expect(importedText({ file: 'b.csv', quick: false, series: ['x', 'y'], engine: 'e', runs: 1 })).toBe('1 run from b.csv, computed by the CLI (faithful scale, series x, y only, engine e)');
+    expect(importedText({ file: 'a.csv', quick: true, series: [], engine: '0.1.0+ab', stamp: 's', runs: 75, ahead: false })).toBe('75 runs from a.csv, computed by the CLI (quick scale, engine 0.1.0+ab)');
+    expect(importedText({ file: 'b.csv', quick: false, series: ['x', 'y'], engine: 'e', stamp: 's', runs: 1, ahead: false })).toBe('1 run from b.csv, computed by the CLI (faithful scale, series x, y only, engine e)');
   });
 });

@@ -36,6 +36,9 @@ export function outcomeText(file: string, out: OpenFileOutcome): string {
 
 /** Where the results on screen came from, in a few words. */
 export function importedText(from: ImportedFrom): string {
+  if (from.ahead) {
+    return `${from.runs} run${from.runs === 1 ? '' : 's'} computed ahead by the CLI (\`sawtooth sweep\`, faithful scale) and shipped with the site, from an engine whose results are this page's (results stamp ${from.stamp})`;
+  }
   const scale = from.quick ? 'quick scale' : 'faithful scale';
   const series = from.series.length ? `, series ${from.series.join(', ')} only` : '';
   return `${from.runs} run${from.runs === 1 ? '' : 's'} from ${from.file}, computed by the CLI (${scale}${series}, engine ${from.engine})`;

@@ -45,6 +45,8 @@ function setup(
     lab?: Lab;
     now?: () => number;
     page?: PageLifecycle | null;
+    quick?: boolean;
+    ahead?: (labId: string) => Promise<string | null>;
   } = {},
 ) {
   const engine = fakeLabEngine({ points: o.points ?? 6, trapAt: o.trapAt });
@@ -52,7 +54,7 @@ function setup(
   const pool = new SweepPool(2, make);
   const service = new LabService(make);
   const storage = o.storage ?? new MemoryStorage();
-  const store = new SweepStore(o.lab ?? L, true, { service, pool, now: o.now ?? (() => Date.now()), storage: storage as unknown as Storage, debug: o.debug, page: o.page });
+  const store = new SweepStore(o.lab ?? L, o.quick ?? true, { service, pool, now: o.now ?? (() => Date.now()), storage: storage as unknown as Storage, debug: o.debug, page: o.page, ahead: o.ahead });
   return { store, pool, storage, service };
 }
 
@@ -283,7 +285,7 @@ describe('SweepStore opens a sweep file from the CLI (issue 27)', () => {
     // The same engine calls as at the end of a run.
     expect(s.comparisons).toEqual([{ key: 'k', simulated_points: 6 }]);
     expect(s.aggregates!.at_x).toHaveLength(6);
-    expect(s.imported).toEqual({ file: 'x-quick.csv', quick: true, series: [], engine: 'fake', runs: 6 });
+    expect(s.imported).toEqual({ file: 'x-quick.csv', quick: true, series: [], engine: 'fake', stamp: 'stamp', runs: 6, ahead: false });
     // Kept for the tab with the mark; Clear forgets both.
     const again = setup({ storage, lab: L });
     void again.store.load();
@@ -421,5 +423,66 @@ describe('helpers', () => {
     expect(fingerprint('abc')).toBe(fingerprint('abc'));
     expect(fingerprint('abc')).not.toBe(fingerprint('abd'));
     expect(fingerprint('')).toMatch(/^[0-9a-f]{8}$/);
+  });
+});
+
+describe('SweepStore shows the faithful results computed ahead (issue 27)', () => {
+  const file = (indices: number[], o: { lab?: string } = {}) => JSON.stringify({ lab: o.lab ?? L.id, quick: false, indices });
+  const all = [0, 1, 2, 3, 4, 5];
+
+  it('at the faithful scale, with nothing of its own, it shows them at once, marked, without writing them to the tab', async () => {
+    const asked: string[] = [];
+    const storage = new MemoryStorage();
+    const { store } = setup({ quick: false, storage, ahead: async (id) => (asked.push(id), file(all)) });
+    void store.load();
+    await settle(100);
+    const s = store.getSnapshot();
+    expect(asked).toEqual([L.id]);
+    expect(s.state).toBe('done');
+    expect(s.results.map((r) => r?.total_throughput_mbps)).toEqual([100, 101, 102, 103, 104, 105]);
+    expect(s.imported).toMatchObject({ ahead: true, stamp: 'stamp', runs: 6, file: `results/${L.id}.csv` });
+    expect(s.aheadProblem).toBeNull();
+    expect(storage.data.size).toBe(0);
+    // Running them again here: clear, then the sweep runs as any other.
+    store.clear();
+    store.run();
+    await settle(500);
+    expect(store.getSnapshot()).toMatchObject({ state: 'done', imported: null });
+  });
+
+  it('the quick scale, or results of its own in this tab, come first', async () => {
+    const asked: string[] = [];
+    const ahead = async (id: string) => (asked.push(id), file(all));
+    const quick = setup({ ahead });
+    void quick.store.load();
+    await settle(100);
+    expect(quick.store.getSnapshot()).toMatchObject({ state: 'idle', imported: null });
+    const storage = new MemoryStorage();
+    const own = setup({ quick: false, storage });
+    void own.store.load();
+    await settle(100);
+    own.store.run();
+    await settle(500);
+    const again = setup({ quick: false, storage, ahead });
+    void again.store.load();
+    await settle(100);
+    expect(again.store.getSnapshot()).toMatchObject({ state: 'done', restored: true, imported: null });
+    expect(asked).toEqual([]);
+  });
+
+  it('results the engine refuses, or none shipped, leave the sweep to run here and say why', async () => {
+    const refused = setup({ quick: false, ahead: async () => file(all, { lab: 'another' }) });
+    void refused.store.load();
+    await settle(100);
+    expect(refused.store.getSnapshot()).toMatchObject({ state: 'idle', imported: null });
+    expect(refused.store.getSnapshot().aheadProblem).toMatch(/^the results computed ahead were not shown: /);
+    const none = setup({ quick: false, ahead: async () => null });
+    void none.store.load();
+    await settle(100);
+    expect(none.store.getSnapshot()).toMatchObject({ state: 'idle', imported: null, aheadProblem: null });
+    const failed = setup({ quick: false, ahead: async () => Promise.reject(new Error('404')) });
+    void failed.store.load();
+    await settle(100);
+    expect(failed.store.getSnapshot()).toMatchObject({ state: 'idle', aheadProblem: 'the results computed ahead could not be fetched (404)' });
   });
 });

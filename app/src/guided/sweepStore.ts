@@ -41,10 +41,14 @@ export interface ImportedFrom {
   quick: boolean;
   /** The sweep's series filter (`sawtooth sweep --series`); empty: every series. */
   series: string[];
-  /** The engine build that wrote it (the page's own: another is refused). */
+  /** The engine build that wrote it (the page's own, or one whose results stamp for the lab is the page's: another is refused). */
   engine: string;
+  /** Its results stamp for the lab (a hash of the lab's committed digests in that engine). */
+  stamp: string;
   /** Runs the file held. */
   runs: number;
+  /** Computed ahead and shipped with the site (public/results/), not opened by the user. */
+  ahead: boolean;
 }
 
 /** What opening a file gave: how many runs it put on screen, or why it was refused (the line from 1, where there is one). */
@@ -74,6 +78,8 @@ export interface SweepSnapshot {
   restored: boolean;
   /** The results were opened from a sweep file the CLI wrote (null: run here, or none). */
   imported: ImportedFrom | null;
+  /** Why the faithful results shipped with the site were not shown (null: shown, or not asked). */
+  aheadProblem: string | null;
 }
 
 export interface SweepStoreDeps {
@@ -88,6 +94,11 @@ export interface SweepStoreDeps {
   hasFindings?: boolean;
   /** Tells when the page is hidden or unloaded (default: the browser's page; null: none). */
   page?: PageLifecycle | null;
+  /**
+   * The lab's faithful results computed ahead and shipped with the site (the text of public/results/<lab>.csv), or
+   * null where there are none. Asked at the faithful scale when this tab has no results of its own.
+   */
+  ahead?: (labId: string) => Promise<string | null>;
 }
 
 /** When the page goes out of sight or away, the store writes its pending save. */
@@ -231,6 +242,7 @@ export class SweepStore {
       finishedAt: null,
       restored: false,
       imported: null,
+      aheadProblem: null,
     };
     const page = deps.page === undefined ? browserPage() : deps.page;
     this.stopPage = page?.onHide(() => this.flushSave()) ?? null;
@@ -322,8 +334,29 @@ export class SweepStore {
     }
     const complete = results.every((r) => r !== null);
     this.set({ points, pointStates, results, restored, imported });
+    if (!restored && !quick && this.deps.ahead && (await this.showAhead())) return;
     await this.refreshComparisons();
     this.set({ state: complete && points.length > 0 ? 'done' : 'idle' });
+  }
+
+  /**
+   * Show the faithful results computed ahead (issue 27), checked by the engine as any sweep file is; true when they
+   * are on screen. Where they cannot be (none shipped, or from an engine whose results differ), the sweep stays to
+   * run here and `aheadProblem` says why.
+   */
+  private async showAhead(): Promise<boolean> {
+    const id = this.snap.lab.id;
+    let text: string | null;
+    try {
+      text = (await this.deps.ahead?.(id)) ?? null;
+    } catch (e) {
+      text = null;
+      this.set({ aheadProblem: `the results computed ahead could not be fetched (${(e as Error).message})` });
+    }
+    if (text === null) return false;
+    const out = await this.applyFile(`results/${id}.csv`, text, true);
+    if (!out.ok) this.set({ aheadProblem: `the results computed ahead were not shown: ${out.message}` });
+    return out.ok;
   }
 
   private readSaved(): Saved | null {
@@ -478,6 +511,12 @@ export class SweepStore {
     if (s.state === 'running' || s.state === 'loading') {
       return { ok: false, line: null, message: 'a sweep is running here: wait for it to finish, or cancel it, then open the file' };
     }
+    return this.applyFile(name, text, false);
+  }
+
+  /** Put a sweep file's runs on screen once the engine has checked it (`ahead`: shipped with the site). */
+  private async applyFile(name: string, text: string, ahead: boolean): Promise<OpenFileOutcome> {
+    const s = this.snap;
     let out: SweepFileOutcome;
     try {
       out = await this.deps.service.openFile(s.lab.id, s.quick, text);
@@ -486,7 +525,7 @@ export class SweepStore {
     }
     if (out.status === 'refused') return { ok: false, line: out.line, message: out.message };
     const now = this.snap;
-    if (this.disposed || now.state === 'running' || now.state === 'loading') {
+    if (this.disposed || now.state === 'running' || (now.state === 'loading' && !ahead)) {
       return { ok: false, line: null, message: 'a sweep started here while the file was read: open it again once it has finished' };
     }
     // The engine checked the file against its own expansion of this sweep; the page's points come from the same one.
@@ -504,9 +543,11 @@ export class SweepStore {
       pointStates[i] = { ...pointStates[i], status: 'done', result: out.results[k] };
       results[i] = out.results[k];
     });
-    const imported: ImportedFrom = { file: name, quick: out.quick, series: out.series, engine: out.engine, runs: out.indices.length };
-    this.set({ pointStates, results, imported, restored: false, state: 'idle', message: null, startedAt: null, finishedAt: null });
-    this.save(true);
+    const imported: ImportedFrom = { file: name, quick: out.quick, series: out.series, engine: out.engine, stamp: out.results_stamp, runs: out.indices.length, ahead };
+    this.set({ pointStates, results, imported, aheadProblem: null, restored: false, state: 'idle', message: null, startedAt: null, finishedAt: null });
+    // Results shipped with the site are fetched again on the next visit; a faithful sweep's records (about 1 MB) would
+    // crowd this tab's storage (about 5 MB for every lab).
+    if (!ahead) this.save(true);
     // As at the end of a run: the comparison is on screen before the sweep says it is done.
     await this.refreshComparisons();
     if (results.every((r) => r !== null) && results.length > 0) this.set({ state: 'done' });

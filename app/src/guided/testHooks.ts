@@ -40,7 +40,7 @@ export interface LabHookSnapshot {
   /** The paper's findings judged on the results on screen. */
   findings: FindingOutcome[] | null;
   /** The results on screen were opened from a sweep file the CLI wrote (null: run here, or none). */
-  imported: { file: string; quick: boolean; series: string[]; engine: string; runs: number } | null;
+  imported: { file: string; quick: boolean; series: string[]; engine: string; stamp: string; runs: number; ahead: boolean } | null;
 }
 
 let source: (() => LabHookSnapshot | null) | null = null;

@@ -625,6 +625,11 @@ export type SweepFileOutcome = { "status": "opened", lab: string, quick: boolean
  */
 series: Array<string>, engine: string, 
 /**
+ * The results stamp of the engine that wrote it: this build's
+ * when the file was written by another build with the same results.
+ */
+results_stamp: string, 
+/**
  * Each run's index in the lab's whole sweep at this scale.
  */
 indices: Array<number>, 

@@ -142,7 +142,7 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[]; unknown?:
         return JSON.stringify({ status: 'refused', line: 1, message: 'this is not a sweep file' });
       }
       if (f.lab !== lab || f.quick !== quick) return JSON.stringify({ status: 'refused', line: 1, message: `this file holds lab ${f.lab}` });
-      return JSON.stringify({ status: 'opened', lab, quick, series: [], engine: 'fake', indices: f.indices, results: f.indices.map((i) => fakeResult(lab, i)) });
+      return JSON.stringify({ status: 'opened', lab, quick, series: [], engine: 'fake', results_stamp: 'stamp', indices: f.indices, results: f.indices.map((i) => fakeResult(lab, i)) });
     },
     engine_id: () => 'fake',
     debug_trap: () => {

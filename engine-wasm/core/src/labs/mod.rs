@@ -27,7 +27,9 @@
 //! - `record.rs`: a run's exact result as a `# point` record;
 //! - `sweep_file.rs`: a sweep's results as a file (the CSV, the records
 //!   and a closing line naming lab, scale and engine), written by the CLI
-//!   and opened, checked, by the CLI and the page; the engine's identity;
+//!   and opened, checked, by the CLI and the page;
+//! - `sweep_id.rs`: what sweep a file holds and which engine made it (the
+//!   engine's identity, its results stamp, the sweep's hash);
 //! - this file: the embedded JSON, parsed once, and the re-exports that keep
 //!   every item at `crate::labs::*`.
 
@@ -43,6 +45,7 @@ pub mod record;
 mod spec;
 mod sweep;
 pub mod sweep_file;
+pub mod sweep_id;
 
 pub use aggregate::{
     aggregate_sweep, relative_fairness, run_value, seed_mean, series_mean, SeedAggregate,

@@ -7,7 +7,7 @@
 //! ```text
 //! lab,series,x,seed,...                 (the CSV, as before)
 //! # point I {...}                       (each run's exact result, in sweep order)
-//! # sawtooth-sweep 1 lab=LAB scale=quick series=all points=P engine=V+H sweep=H digest=D
+//! # sawtooth-sweep 2 lab=LAB scale=quick series=all points=P engine=V+H results=R sweep=H digest=D
 //! ```
 //!
 //! Tools that skip `#` comments read the CSV as before. The closing line
@@ -18,105 +18,36 @@
 //! byte-order mark and trailing blank lines, and refuses, naming the line
 //! where there is one: another file kind (a shard, a paper comparison, any
 //! other CSV), a file cut short, another lab or scale than asked, another
-//! engine build, a sweep this build expands differently, a damaged or
+//! engine whose results differ (another build is accepted only when its
+//! results stamp, `results=`, is this build's: `sweep_id.rs`), a sweep
+//! this build expands differently, a damaged or
 //! duplicated record, a missing run, a CSV row that differs from its
 //! record, and a file that does not match its digest.
 //!
-//! Also here, shared with the CLI's shard files: the engine's identity, the
-//! hash of a sweep's expanded points and the FNV-1a hash.
+//! The engine's identity, its results stamp and the sweep's hash live in
+//! `sweep_id.rs` (re-exported here for the CLI's shard files).
 
 use super::csv::points_csv;
 use super::measure::PointResult;
 use super::record::{decode, encode};
 use super::spec::Lab;
 use super::sweep::{Scale, SweepPoint};
+pub use super::sweep_id::{
+    engine_id, fnv1a, parse_scale, results_stamp, scale_name, series_name, sweep_hash,
+    sweep_points, FNV_OFFSET,
+};
 use serde::Serialize;
 use serde_json::Value;
 use ts_rs::TS;
 
 /// The first words of a sweep file's closing line.
 pub const MAGIC: &str = "# sawtooth-sweep";
-/// The sweep file format this build writes and reads.
-pub const FORMAT: u32 = 1;
+/// The sweep file format this build writes and reads (2: with `results`).
+pub const FORMAT: u32 = 2;
 /// The start of a run's exact record.
 pub const POINT: &str = "# point ";
 /// The first words of a shard file (the CLI's `sweep --shard`).
 const SHARD_MAGIC: &str = "# sawtooth-shard";
-
-/// FNV-1a's 64-bit offset basis.
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a, 64 bits: stable and dependency-free (not a security hash).
-pub fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-/// This build's engine: the crate version and a hash of the engine's
-/// sources and lab data (`core/build.rs`). The CLI and the page's engine
-/// built from the same sources state the same one.
-pub fn engine_id() -> String {
-    format!(
-        "{}+{}",
-        env!("CARGO_PKG_VERSION"),
-        env!("SAWTOOTH_ENGINE_SOURCE_HASH")
-    )
-}
-
-/// A hash of every expanded point (scenario included), in order.
-pub fn sweep_hash(points: &[SweepPoint]) -> String {
-    let mut h = FNV_OFFSET;
-    for p in points {
-        h = fnv1a(h, serde_json::to_string(p).expect("serialises").as_bytes());
-        h = fnv1a(h, b"\n");
-    }
-    format!("{h:016x}")
-}
-
-/// The scale as files write it.
-pub fn scale_name(scale: Scale) -> &'static str {
-    match scale {
-        Scale::Quick => "quick",
-        Scale::Full => "full",
-    }
-}
-
-/// The scale a file names.
-pub fn parse_scale(name: &str) -> Option<Scale> {
-    match name {
-        "quick" => Some(Scale::Quick),
-        "full" => Some(Scale::Full),
-        _ => None,
-    }
-}
-
-/// The series filter as files write it: the lab's order, or "all".
-pub fn series_name(lab: &Lab, only: &[String]) -> String {
-    if only.is_empty() {
-        return "all".into();
-    }
-    let ids: Vec<&str> = lab
-        .series
-        .iter()
-        .map(|s| s.id.as_str())
-        .filter(|id| only.iter().any(|o| o == id))
-        .collect();
-    ids.join(",")
-}
-
-/// The lab's points at `scale`, only the `only` series if any (all when
-/// empty), in sweep order.
-pub fn sweep_points(lab: &Lab, scale: Scale, only: &[String]) -> Result<Vec<SweepPoint>, String> {
-    Ok(lab
-        .expand(scale)
-        .map_err(|e| format!("lab {}: {e}", lab.id))?
-        .into_iter()
-        .filter(|p| only.is_empty() || only.contains(&p.series))
-        .collect())
-}
 
 /// The closing line's fields (its digest apart).
 #[derive(Clone, Debug, PartialEq)]
@@ -127,14 +58,22 @@ struct Closing {
     series: String,
     points: usize,
     engine: String,
+    results: String,
     sweep: String,
 }
 
 impl Closing {
     fn line(&self) -> String {
         format!(
-            "{MAGIC} {} lab={} scale={} series={} points={} engine={} sweep={}",
-            self.format, self.lab, self.scale, self.series, self.points, self.engine, self.sweep
+            "{MAGIC} {} lab={} scale={} series={} points={} engine={} results={} sweep={}",
+            self.format,
+            self.lab,
+            self.scale,
+            self.series,
+            self.points,
+            self.engine,
+            self.results,
+            self.sweep
         )
     }
 }
@@ -171,6 +110,7 @@ pub fn write(
         series: series_name(lab, only),
         points: points.len(),
         engine: engine_id(),
+        results: results_stamp(lab),
         sweep: sweep_hash(points),
     };
     let digest = digest(&closing, body.lines());
@@ -217,6 +157,8 @@ pub struct SweepFile {
     /// The series filter (`sweep --series`); empty: every series.
     pub series: Vec<String>,
     pub engine: String,
+    /// The results stamp of the engine that wrote it (`results_stamp`).
+    pub results_stamp: String,
     /// Each run's index in the lab's whole sweep at this scale (every
     /// series), and its exact result, in sweep order.
     pub results: Vec<(usize, PointResult)>,
@@ -319,15 +261,19 @@ pub fn open(text: &str, expect: Option<(&str, Scale)>) -> Result<SweepFile, Prob
             ));
         }
     }
-    if closing.engine != engine_id() {
+    // Another build is trusted only with this build's results for the lab.
+    let ours = named_lab.map(results_stamp).filter(|s| s != "none");
+    if closing.engine != engine_id() && ours.as_deref() != Some(&*closing.results) {
         return Err(at(
             last_no,
             format!(
-                "this file was written by engine {}, but this page runs engine {}: another \
-                 build of the engine may give other numbers, so they are not shown; run the \
-                 sweep again with the `sawtooth` built from this version",
+                "this file was written by engine {} (results stamp {}), but this page runs \
+                 engine {} (results stamp {}): that engine gives other numbers, so they are \
+                 not shown; run the sweep again with the `sawtooth` built from this version",
                 closing.engine,
-                engine_id()
+                closing.results,
+                engine_id(),
+                ours.unwrap_or_else(|| "none".into())
             ),
         ));
     }
@@ -521,6 +467,7 @@ pub fn open(text: &str, expect: Option<(&str, Scale)>) -> Result<SweepFile, Prob
         scale,
         series: only,
         engine: closing.engine,
+        results_stamp: closing.results,
         results: indices.into_iter().zip(results).collect(),
     })
 }
@@ -550,6 +497,7 @@ fn parse_closing(rest: &str, no: usize) -> Result<(Closing, String), Problem> {
         .parse()
         .map_err(|_| at(no, format!("points={points}: not a count")))?;
     let engine = get("engine")?;
+    let results = get("results")?;
     let sweep = get("sweep")?;
     let digest = get("digest")?;
     Ok((
@@ -560,6 +508,7 @@ fn parse_closing(rest: &str, no: usize) -> Result<(Closing, String), Problem> {
             series,
             points,
             engine,
+            results,
             sweep,
         },
         digest,
@@ -579,6 +528,9 @@ pub enum SweepFileOutcome {
         /// The series filter (`sweep --series`); empty: every series.
         series: Vec<String>,
         engine: String,
+        /// The results stamp of the engine that wrote it: this build's
+        /// when the file was written by another build with the same results.
+        results_stamp: String,
         /// Each run's index in the lab's whole sweep at this scale.
         indices: Vec<u32>,
         /// Each run's exact result, in the order of `indices`.
@@ -597,6 +549,7 @@ impl SweepFileOutcome {
                 quick: f.scale == Scale::Quick,
                 series: f.series,
                 engine: f.engine,
+                results_stamp: f.results_stamp,
                 indices: f.results.iter().map(|(i, _)| *i as u32).collect(),
                 results: f.results.into_iter().map(|(_, r)| r).collect(),
             },
@@ -745,15 +698,58 @@ mod tests {
                 &format!("engine={}", engine_id()),
                 "engine=0.0.9+0123456789abcdef",
             )
+            .replace(
+                &format!("results={}", results_stamp(super::super::lab(LAB).unwrap())),
+                "results=fedcba9876543210",
+            )
         });
         let p = refused(&other, Some((LAB, Scale::Quick)));
         assert_eq!(p.line, Some(n));
         assert!(
-            p.message
-                .contains("written by engine 0.0.9+0123456789abcdef"),
+            p.message.contains(
+                "written by engine 0.0.9+0123456789abcdef (results stamp fedcba9876543210)"
+            ),
             "{p}"
         );
         assert!(p.message.contains(&engine_id()), "{p}");
+        assert!(
+            p.message
+                .contains(&results_stamp(super::super::lab(LAB).unwrap())),
+            "{p}"
+        );
+    }
+
+    /// Another build whose results stamp is this build's (its sources
+    /// differ, its digested results do not) is trusted: the files shipped
+    /// with the site stay usable across edits that change no result.
+    #[test]
+    fn another_build_with_this_builds_results_stamp_is_accepted() {
+        let (rs, text) = file(Scale::Quick, &[]);
+        let lines: Vec<&str> = text.lines().collect();
+        let (body, last) = lines.split_at(lines.len() - 1);
+        let rest = last[0].strip_prefix(MAGIC).expect("a closing line");
+        let (mut closing, _) = parse_closing(rest, lines.len()).expect("parses");
+        closing.engine = "0.0.9+0123456789abcdef".into();
+        let rewritten = format!(
+            "{}\n{} digest={}\n",
+            body.join("\n"),
+            closing.line(),
+            digest(&closing, body.iter().copied())
+        );
+        let f = open(&rewritten, Some((LAB, Scale::Quick))).expect("accepted by its stamp");
+        assert_eq!(f.engine, "0.0.9+0123456789abcdef");
+        assert_eq!(f.results_stamp, results_stamp(f.lab));
+        assert_eq!(f.results.len(), rs.len());
+        // The same build is trusted whatever the stamp says.
+        closing.engine = engine_id();
+        closing.results = "fedcba9876543210".into();
+        let rewritten = format!(
+            "{}\n{} digest={}\n",
+            body.join("\n"),
+            closing.line(),
+            digest(&closing, body.iter().copied())
+        );
+        assert!(open(&rewritten, Some((LAB, Scale::Quick))).is_ok());
     }
 
     #[test]
