@@ -517,9 +517,16 @@ RunDumbbell(std::string outDir,
     }
     else if (aqm == "pie")
     {
+        // Sawtooth's PIE derandomises as Linux's sch_pie.c always does
+        // (RFC 8033 §5.4; ns-3's UseDerandomization defaults to false).
+        // What cannot be matched: ns-3 decays by 0.98 (Sawtooth, as Linux,
+        // by 1/64) and runs its first update at once (the constructor
+        // schedules it before attributes are set, so Supdate has no effect;
+        // Linux and Sawtooth at 500 ms).
         tch.SetRootQueueDisc("ns3::PieQueueDisc",
                              "MaxSize", StringValue(limit.str()),
                              "MeanPktSize", UintegerValue(pieMeanPktSize),
+                             "UseDerandomization", BooleanValue(true),
                              "UseEcn", BooleanValue(false));
     }
     else if (aqm == "step_mark")

@@ -11,6 +11,7 @@
 use sawtooth_core::labs::record::encode;
 use sawtooth_core::labs::sweep_file::{open, results_stamp};
 use sawtooth_core::labs::{labs, run_point, Lab, Scale, SweepPoint};
+use sawtooth_core::parallel;
 use sawtooth_core::resources::estimate;
 use std::path::PathBuf;
 
@@ -98,38 +99,22 @@ fn a_sample_of_faithful_runs_gives_the_shipped_records_bit_for_bit() {
             jobs.push((lab, points[i].clone(), encode(shipped)));
         }
     }
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let workers = std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .min(jobs.len().max(1));
-        let chunks: Vec<Vec<_>> = (0..workers)
-            .map(|w| jobs.iter().skip(w).step_by(workers).collect())
-            .collect();
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk
-                        .into_iter()
-                        .filter_map(|(lab, point, shipped)| {
-                            let again =
-                                run_point(lab, point, Scale::Full).expect("a shipped point runs");
-                            (encode(&again) != *shipped).then(|| {
-                                format!(
-                                    "lab {} series {} x {:?} seed {}",
-                                    lab.id, point.series, point.x, point.seed
-                                )
-                            })
-                        })
-                        .collect::<Vec<_>>()
-                })
+    let failures: Vec<String> = parallel::map_in_order(
+        &jobs,
+        parallel::available_cores(),
+        |(lab, point, shipped)| {
+            let again = run_point(lab, point, Scale::Full).expect("a shipped point runs");
+            (encode(&again) != *shipped).then(|| {
+                format!(
+                    "lab {} series {} x {:?} seed {}",
+                    lab.id, point.series, point.x, point.seed
+                )
             })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("no panic"))
-            .collect()
-    });
+        },
+    )
+    .into_iter()
+    .flatten()
+    .collect();
     assert!(
         jobs.len() >= 20,
         "the sample holds {} runs: the cost cap leaves too few",

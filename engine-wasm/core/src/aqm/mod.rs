@@ -233,7 +233,10 @@ impl Bottleneck {
             }
             // RFC 8033 §5 `enque`: a full queue drops before the random
             // drop is considered.
-            Discipline::Pie(_) if full => Verdict::Drop,
+            Discipline::Pie(pie) if full => {
+                pie.on_overflow(now_ns);
+                Verdict::Drop
+            }
             Discipline::Pie(pie) => pie.on_arrival(now_ns, self.fifo_bytes, ect, || rng.uniform()),
             Discipline::Step(step) => step.on_arrival(waiting, ect),
             Discipline::FqCodel(fq) => {

@@ -3,37 +3,65 @@
 //! queueing delay, its distance from a target and its trend (§4.2), applied
 //! to arriving packets (§4.1), with a burst allowance (§4.4).
 //!
-//! Choices the RFC leaves open:
-//! * The queueing delay is measured with timestamps (§4.3 allows them in
-//!   place of the departure-rate estimate of §5.2): the sojourn time of the
-//!   packet last dequeued, and 0 once a dequeue leaves the queue empty (as
-//!   Little's law gives for an empty queue, and as Linux's `sch_pie.c` does
-//!   with timestamps).
-//! * The periodic update is computed lazily: before each arrival and
-//!   dequeue, every update due at or before that instant runs in turn, with
-//!   the state as it was (nothing that feeds an update changes between
-//!   packets), so the result is that of a timer firing every T_UPDATE from
-//!   time zero, each firing before a packet event at the same instant.
-//! * ECN (§5.1) and the cap on the drop adjustment (§5.5) are implemented;
-//!   derandomisation (§5.4) and the active/inactive switch (§5.3), both
-//!   optional, are not: PIE runs from time zero and drops with a plain
-//!   Bernoulli draw.
+//! Where RFC 8033 leaves a choice, this module does what Linux does:
+//! `net/sched/sch_pie.c` (torvalds/linux, stored at commit 00ac0dc347dc)
+//! and `include/net/pie.h` (commit 105e808c1da2), a 6.10–6.14 kernel by
+//! its API (`WRITE_ONCE` in `pie_change`, `MODULE_ALIAS_NET_SCH`;
+//! `from_timer` and `del_timer_sync` not yet renamed), in its default mode (`dq_rate_estimator` 0,
+//! `bytemode` 0, `ecn` as the scenario says). (An older blob, c9d2ac5e of
+//! 2019, decayed by `× 98 / 100` and counted `accu_prob`'s overflows; the
+//! rules here are the current file's.)
+//! * **Derandomisation** (§5.4, optional in the RFC; always on in
+//!   Linux's `pie_drop_early`): see [`Pie::on_arrival`].
+//! * **The decay** while both delays are 0 (§4.2 writes `× 0.98` with the
+//!   comment "1 − 1/64 is sufficient"): Linux's `prob -= prob / 64`,
+//!   [`IDLE_DECAY`].
+//! * **The first update** (the RFC says every T_UPDATE, not from when):
+//!   `pie_init` arms the timer at `jiffies + HZ / 2`, 500 ms after the
+//!   qdisc is created, and `pie_timer` re-arms it every `tupdate`. A
+//!   testbed's qdisc is set up (`tc qdisc add`) before its traffic starts,
+//!   so when a run's flows start the timer is already firing every
+//!   T_UPDATE at some phase; the run takes phase 0, the first update one
+//!   T_UPDATE after time zero ([`FIRST_UPDATE_MS`]). Linux's half-second
+//!   wait after creation never falls inside a measured run.
+//! * **The queueing delay** is measured with timestamps (§4.3 allows them
+//!   in place of §5.2's departure-rate estimate; Linux's default): the
+//!   sojourn of the packet last dequeued, and 0 once a dequeue leaves the
+//!   queue empty (`pie_process_dequeue`).
+//! * **Bytes and packets**: the backlog is counted in queue bytes (Linux's
+//!   `qstats.backlog`, the frame with its Ethernet header) and MEAN_PKTSIZE
+//!   is one full-size frame (Linux's `psched_mtu`, MTU + 14); every packet
+//!   is dropped with the same probability whatever its size (`bytemode`
+//!   off, Linux's default); the limit counts packets (`sch->limit`).
+//! * **No active/inactive switch** (§5.3, optional): Linux has none, PIE
+//!   runs from the start.
+//! * ECN (§5.1) and the cap on the drop adjustment (§5.5) are implemented,
+//!   as in Linux.
 //!
-//! Where Linux's `net/sched/sch_pie.c` (timestamp mode, its default)
-//! differs, this module follows the RFC:
+//! The periodic update is computed lazily: before each arrival and
+//! dequeue, every update due at or before that instant runs in turn, with
+//! the state as it was (nothing that feeds an update changes between
+//! packets), so the result is that of a timer firing at
+//! [`FIRST_UPDATE_MS`] and every T_UPDATE after, each firing before a
+//! packet event at the same instant.
+//!
+//! Where the RFC states a rule and Linux's `sch_pie.c` does otherwise,
+//! this module follows the RFC:
 //! * the §4.1 safeguard reads `qdelay_old`; `pie_drop_early` reads the
 //!   current `qdelay`, and bypasses below 2 MTU (`backlog < 2 * mtu`) where
 //!   the RFC says at most 2 MEAN_PKTSIZE;
-//! * the §4.2 decay is × 0.98 (Appendix A's code); Linux takes 1/64 off
-//!   (98.4 %, which the RFC allows), and skips it when the delay sample is
-//!   0 with a backlog;
+//! * §4.2 decays while both delays are 0; Linux also skips the decay when
+//!   the delay sample is 0 with a backlog (`update_prob = false`);
 //! * Linux adds 2 % to an update while the delay exceeds 250 ms, which the
 //!   RFC does not;
 //! * Linux spends the burst allowance by the time between dequeues, the
 //!   RFC (§4.4) by T_UPDATE per update; both restore it on the same
-//!   condition;
-//! * Linux always derandomises (§5.4) and fires its first update after
-//!   500 ms.
+//!   condition. For a queue busy from time zero, random drops can begin
+//!   at 150 ms here (the tenth update spends the allowance), in Linux as
+//!   soon as an update makes p positive;
+//! * Linux computes in fixed point (the probability in units of 2⁻⁵⁶,
+//!   alpha and beta in sixteenths, the table of §4.2 as shifts); this
+//!   module in `f64`.
 //!
 //! The decay condition is read two ways: DPDK's `rte_pie.h` decays while
 //! both delays are below QDELAY_REF/2, Linux and ns-3 (citing §4.2) only
@@ -46,6 +74,11 @@ pub const TARGET_MS: f64 = 15.0;
 /// T_UPDATE, the period of the drop-probability update (RFC 8033 §4.2:
 /// 15 ms).
 pub const T_UPDATE_MS: f64 = 15.0;
+/// When a run's first update comes: the timer set up with the qdisc,
+/// before the traffic (Linux's `pie_init` arms it at `jiffies + HZ / 2`,
+/// `sch_pie.c`, then every `tupdate`), fires every T_UPDATE with phase 0
+/// at the run's start. RFC 8033 does not say.
+pub const FIRST_UPDATE_MS: f64 = T_UPDATE_MS;
 /// alpha, per second (RFC 8033 §4.2: 0.125 Hz).
 pub const ALPHA: f64 = 0.125;
 /// beta, per second (RFC 8033 §4.2: 1.25 Hz).
@@ -53,18 +86,26 @@ pub const BETA: f64 = 1.25;
 /// MAX_BURST, the burst allowance (RFC 8033 §4.4: 150 ms).
 pub const MAX_BURST_MS: f64 = 150.0;
 /// mark_ecnth: above this drop probability ECN-capable packets are dropped,
-/// not marked (RFC 8033 §5.1: 10 %).
+/// not marked (RFC 8033 §5.1: 10 %; Linux `prob <= MAX_PROB / 10`).
 pub const MARK_ECNTH: f64 = 0.1;
 /// Below half the target delay and this probability, no random drop
 /// (RFC 8033 §4.1: 20 %).
 pub const SAFE_PROB: f64 = 0.2;
-/// The drop probability's decay per update while the queue stays empty
-/// (RFC 8033 §4.2: × 0.98).
-pub const IDLE_DECAY: f64 = 0.98;
+/// The drop probability's decay per update while the queue stays empty:
+/// Linux's `vars->prob -= vars->prob / 64` ("Reduce drop probability to
+/// 98.4%", `pie_calculate_probability`), the "1 − 1/64" RFC 8033 §4.2
+/// names beside its × 0.98.
+pub const IDLE_DECAY: f64 = 1.0 - 1.0 / 64.0;
 /// Above this probability one update adds at most [`CAP_STEP`] (RFC 8033
 /// §5.5: 10 % and 2 %).
 pub const CAP_PROB: f64 = 0.1;
 pub const CAP_STEP: f64 = 0.02;
+/// Derandomisation (RFC 8033 §5.4; Linux `pie_drop_early`): no drop while
+/// the accumulated probability is below 0.85 (`(MAX_PROB / 100) * 85`) ...
+pub const ACCU_NO_DROP: f64 = 0.85;
+/// ... and a drop without a draw once it reaches 8.5
+/// (`(MAX_PROB / 2) * 17`).
+pub const ACCU_FORCE_DROP: f64 = 8.5;
 
 /// PIE's settings, resolved from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -83,7 +124,8 @@ pub struct PieParams {
 /// The auto-tuning of alpha and beta (RFC 8033 §4.2): the adjustment is
 /// divided by 2048, 512, 128, 32, 8 or 2 while the drop probability is
 /// below 0.0001 %, 0.001 %, 0.01 %, 0.1 %, 1 % or 10 %, so that a small
-/// probability moves in small steps.
+/// probability moves in small steps (Linux: `>>= 1` below 10 %, then
+/// `>>= 2` per decade down to 0.0001 %, the same table).
 pub fn autotune_divisor(drop_prob: f64) -> f64 {
     const TABLE: [(f64, f64); 6] = [
         (0.000_001, 2048.0),
@@ -99,7 +141,7 @@ pub fn autotune_divisor(drop_prob: f64) -> f64 {
         .map_or(1.0, |&(_, d)| d)
 }
 
-/// PIE's state (RFC 8033 §4).
+/// PIE's state (RFC 8033 §4, §5.4).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pie {
     pub params: PieParams,
@@ -109,6 +151,10 @@ pub struct Pie {
     /// qdelay_old: the delay at the last update.
     pub qdelay_old_ns: u64,
     pub burst_allowance_ns: u64,
+    /// accu_prob (RFC 8033 §5.4, Linux `vars->accu_prob`): the drop
+    /// probabilities summed over the arrivals considered for a random
+    /// drop since the last drop.
+    pub accu_prob: f64,
     /// When the next periodic update is due.
     pub next_update_ns: u64,
 }
@@ -121,7 +167,8 @@ impl Pie {
             qdelay_ns: 0,
             qdelay_old_ns: 0,
             burst_allowance_ns: params.max_burst_ns,
-            next_update_ns: params.t_update_ns,
+            accu_prob: 0.0,
+            next_update_ns: (FIRST_UPDATE_MS * 1e6) as u64,
         }
     }
 
@@ -143,12 +190,14 @@ impl Pie {
         self.drop_prob = self.drop_prob.clamp(0.0, 1.0);
         self.burst_allowance_ns = self.burst_allowance_ns.saturating_sub(p.t_update_ns);
         // §4.4: once congestion has gone (no drop probability, both delays
-        // below half the target) the burst allowance is whole again.
+        // below half the target) the burst allowance is whole again. Linux
+        // does it with `pie_vars_init`, which also clears `accu_prob`.
         if self.drop_prob == 0.0
             && 2 * self.qdelay_ns < p.target_ns
             && 2 * self.qdelay_old_ns < p.target_ns
         {
             self.burst_allowance_ns = p.max_burst_ns;
+            self.accu_prob = 0.0;
         }
         self.qdelay_old_ns = self.qdelay_ns;
     }
@@ -159,6 +208,7 @@ impl Pie {
         self.drop_prob == 0.0
             && self.qdelay_ns == 0
             && self.qdelay_old_ns == 0
+            && self.accu_prob == 0.0
             && self.burst_allowance_ns == self.params.max_burst_ns
     }
 
@@ -182,9 +232,28 @@ impl Pie {
         self.qdelay_ns = if backlog_bytes == 0 { 0 } else { sojourn_ns };
     }
 
+    /// A packet arriving at `now_ns` is dropped because the queue is full
+    /// (RFC 8033 §5 `enque`, before the random drop is considered): Linux's
+    /// `pie_qdisc_enqueue` clears `accu_prob` on every drop.
+    pub fn on_overflow(&mut self, now_ns: u64) {
+        self.catch_up(now_ns);
+        self.accu_prob = 0.0;
+    }
+
     /// Whether to drop or mark a packet arriving at a queue of
-    /// `backlog_bytes` (RFC 8033 §4.1, §5.1). `uniform` is drawn only when
-    /// needed, from the one generator.
+    /// `backlog_bytes` (RFC 8033 §4.1, §5.1, §5.4). `uniform` is drawn
+    /// only when needed, from the one generator.
+    ///
+    /// Linux's `pie_drop_early` and `pie_qdisc_enqueue`, in order: no
+    /// random drop during the burst allowance or under the §4.1
+    /// safeguards; then the derandomisation of §5.4: `accu_prob` is
+    /// cleared while p is 0 and otherwise grows by p, no drop below
+    /// [`ACCU_NO_DROP`], a drop without a draw from [`ACCU_FORCE_DROP`],
+    /// and in between a drop with probability p, which clears `accu_prob`.
+    /// A packet so chosen is marked instead if it is ECN-capable and
+    /// p ≤ [`MARK_ECNTH`] (§5.1), else dropped, and every drop clears
+    /// `accu_prob` (so a mark chosen at 8.5 or more leaves it standing, as
+    /// in Linux).
     pub fn on_arrival(
         &mut self,
         now_ns: u64,
@@ -193,23 +262,43 @@ impl Pie {
         uniform: impl FnOnce() -> f64,
     ) -> Verdict {
         self.catch_up(now_ns);
+        if !self.drop_early(backlog_bytes, uniform) {
+            return Verdict::Enqueue;
+        }
+        if self.params.ecn && ect && self.drop_prob <= MARK_ECNTH {
+            return Verdict::Mark;
+        }
+        self.accu_prob = 0.0;
+        Verdict::Drop
+    }
+
+    /// RFC 8033 §4.1 with §5.4's derandomisation (Linux `pie_drop_early`).
+    fn drop_early(&mut self, backlog_bytes: u64, uniform: impl FnOnce() -> f64) -> bool {
         let p = &self.params;
         if self.burst_allowance_ns > 0 {
-            return Verdict::Enqueue;
+            return false;
         }
         if (2 * self.qdelay_old_ns < p.target_ns && self.drop_prob < SAFE_PROB)
             || backlog_bytes <= 2 * p.mean_pkt_bytes
         {
-            return Verdict::Enqueue;
+            return false;
         }
-        if uniform() >= self.drop_prob {
-            return Verdict::Enqueue;
-        }
-        if p.ecn && ect && self.drop_prob <= MARK_ECNTH {
-            Verdict::Mark
+        if self.drop_prob == 0.0 {
+            self.accu_prob = 0.0;
         } else {
-            Verdict::Drop
+            self.accu_prob += self.drop_prob;
         }
+        if self.accu_prob < ACCU_NO_DROP {
+            return false;
+        }
+        if self.accu_prob >= ACCU_FORCE_DROP {
+            return true;
+        }
+        if uniform() < self.drop_prob {
+            self.accu_prob = 0.0;
+            return true;
+        }
+        false
     }
 }
 
@@ -218,6 +307,9 @@ mod tests {
     use super::*;
 
     const MS: u64 = 1_000_000;
+    /// The run's first update (the qdisc's timer in its steady period).
+    const FIRST: u64 = 15 * MS;
+    const FIRST_MS: u64 = 15;
 
     fn params() -> PieParams {
         PieParams {
@@ -231,15 +323,29 @@ mod tests {
         }
     }
 
+    /// A PIE past its burst allowance with no update due, its old delay
+    /// above half the target: only the arrival rules act.
+    fn congested(drop_prob: f64, ecn: bool) -> Pie {
+        let mut pie = Pie::new(PieParams { ecn, ..params() });
+        pie.burst_allowance_ns = 0;
+        pie.next_update_ns = u64::MAX;
+        pie.qdelay_old_ns = 30 * MS;
+        pie.drop_prob = drop_prob;
+        pie
+    }
+
     #[test]
-    fn the_defaults_are_rfc_8033s() {
+    fn the_defaults_are_rfc_8033s_and_linuxs() {
         assert_eq!(TARGET_MS, 15.0, "§4.2 QDELAY_REF");
         assert_eq!(T_UPDATE_MS, 15.0, "§4.2 T_UPDATE");
         assert_eq!(ALPHA, 0.125, "§4.2 alpha");
         assert_eq!(BETA, 1.25, "§4.2 beta");
         assert_eq!(MAX_BURST_MS, 150.0, "§4.4 MAX_BURST");
         assert_eq!(MARK_ECNTH, 0.1, "§5.1 mark_ecnth");
-        assert_eq!(IDLE_DECAY, 0.98, "§4.2 decay");
+        assert_eq!(IDLE_DECAY, 0.984_375, "Linux: prob -= prob / 64");
+        assert_eq!(FIRST_UPDATE_MS, T_UPDATE_MS, "the qdisc's timer runs before the traffic");
+        assert_eq!((ACCU_NO_DROP, ACCU_FORCE_DROP), (0.85, 8.5), "§5.4");
+        assert_eq!(Pie::new(params()).next_update_ns, FIRST);
     }
 
     /// RFC 8033 §4.2's table, at each boundary.
@@ -286,45 +392,45 @@ mod tests {
         assert!((pie.drop_prob - 0.32).abs() < 1e-12);
     }
 
-    /// §4.4: within MAX_BURST of a quiet queue nothing is dropped, however
-    /// high the probability; it runs out after MAX_BURST / T_UPDATE
-    /// updates of congestion.
+    /// §4.4: within MAX_BURST nothing is dropped, however high the
+    /// probability; the allowance runs out after MAX_BURST / T_UPDATE
+    /// updates of congestion, the tenth, at 150 ms (updates from 15 ms).
+    /// The arrival at 635 ms adds 0.5 to accu_prob, short of 0.85 (§5.4),
+    /// so the first drop is the next arrival's.
     #[test]
     fn the_burst_allowance_lets_a_burst_through_then_runs_out() {
         let mut pie = Pie::new(params());
         pie.qdelay_ns = 100 * MS;
-        let mut now = 0;
         let mut first_drop = None;
-        for _ in 0..40 {
-            now += 15 * MS;
+        for k in 0..40 {
+            let now = FIRST + k * 15 * MS;
             // A big queue, always above the target.
             pie.on_dequeue(now, 100 * MS, 1_000_000);
             pie.drop_prob = pie.drop_prob.max(0.5);
+            if now == FIRST + 9 * 15 * MS {
+                assert_eq!(pie.burst_allowance_ns, 0, "spent at the tenth update");
+            }
             if pie.on_arrival(now, 1_000_000, true, || 0.0) == Verdict::Drop {
                 first_drop.get_or_insert(now);
             }
         }
-        assert_eq!(
-            first_drop,
-            Some(150 * MS),
-            "the allowance lasts 150 ms of updates"
-        );
+        assert_eq!(first_drop, Some(FIRST + 10 * 15 * MS));
     }
 
     #[test]
     fn no_random_drop_when_delay_and_probability_are_low_or_the_queue_is_tiny() {
-        let mut pie = Pie::new(params());
-        pie.burst_allowance_ns = 0;
-        pie.next_update_ns = u64::MAX;
-        pie.drop_prob = 0.19;
+        let mut pie = congested(0.19, false);
         pie.qdelay_old_ns = 7 * MS;
+        pie.accu_prob = 1.0;
         assert_eq!(
             pie.on_arrival(0, 1_000_000, true, || 0.0),
             Verdict::Enqueue,
             "old delay below half the target, p below 20 %"
         );
+        assert_eq!(pie.accu_prob, 1.0, "a safeguarded arrival adds nothing");
         pie.qdelay_old_ns = 8 * MS;
         assert_eq!(pie.on_arrival(0, 1_000_000, true, || 0.0), Verdict::Drop);
+        pie.accu_prob = 1.0;
         assert_eq!(
             pie.on_arrival(0, 2 * 1514, true, || 0.0),
             Verdict::Enqueue,
@@ -337,26 +443,110 @@ mod tests {
         );
     }
 
-    /// §5.1: ECN-capable packets are marked while p ≤ 10 %, dropped above.
+    /// §5.1: a packet chosen for a drop is marked if ECN-capable while
+    /// p ≤ 10 %, dropped above.
     #[test]
     fn ecn_marks_up_to_ten_percent() {
-        let mut pie = Pie::new(PieParams {
-            ecn: true,
-            ..params()
-        });
-        pie.burst_allowance_ns = 0;
-        pie.next_update_ns = u64::MAX;
-        pie.qdelay_old_ns = 30 * MS;
-        pie.drop_prob = 0.1;
+        let mut pie = congested(0.1, true);
+        for (p, ect, verdict) in [
+            (0.1, true, Verdict::Mark),
+            (0.1, false, Verdict::Drop),
+            (0.11, true, Verdict::Drop),
+        ] {
+            pie.drop_prob = p;
+            pie.accu_prob = 1.0;
+            assert_eq!(pie.on_arrival(0, 1_000_000, ect, || 0.0), verdict);
+        }
+    }
+
+    /// §5.4 (Linux `pie_drop_early`): at a fixed p = 10 % with a draw that
+    /// always says "drop", the first eight arrivals pass (accu_prob 0.1 …
+    /// 0.8 < 0.85), the ninth is dropped and clears accu_prob, and so on:
+    /// exactly every ninth packet, where a plain Bernoulli draw would drop
+    /// every packet.
+    #[test]
+    fn derandomisation_drops_nothing_below_0_85_accumulated() {
+        let mut pie = congested(0.1, false);
+        let mut dropped = Vec::new();
+        for n in 1..=45u32 {
+            if pie.on_arrival(0, 1_000_000, false, || 0.0) == Verdict::Drop {
+                dropped.push(n);
+                assert_eq!(pie.accu_prob, 0.0, "cleared after the drop");
+            }
+        }
+        assert_eq!(dropped, [9, 18, 27, 36, 45]);
+    }
+
+    /// §5.4: at p = 1/8 with a draw that never says "drop", accu_prob
+    /// reaches 8.5 at the 68th arrival, which is dropped without a draw;
+    /// the draws were those of arrivals 7–67 (accu_prob from 0.875).
+    #[test]
+    fn derandomisation_forces_a_drop_at_8_5_accumulated() {
+        let mut pie = congested(0.125, false);
+        let mut draws = Vec::new();
+        let mut dropped = Vec::new();
+        for n in 1..=136u32 {
+            let verdict = pie.on_arrival(0, 1_000_000, false, || {
+                draws.push(n);
+                0.99
+            });
+            if verdict == Verdict::Drop {
+                dropped.push(n);
+            }
+        }
+        assert_eq!(dropped, [68, 136]);
+        let first_cycle: Vec<u32> = (7..=67).collect();
+        assert_eq!(&draws[..first_cycle.len()], &first_cycle[..]);
+        assert_eq!(draws.len(), 2 * first_cycle.len());
+    }
+
+    /// accu_prob is cleared while p = 0, by a drop from a full queue (Linux
+    /// `pie_qdisc_enqueue` clears it on every drop) and when §4.4 restores
+    /// the burst allowance (`pie_vars_init`).
+    #[test]
+    fn accu_prob_is_cleared_by_p_zero_a_tail_drop_and_the_burst_reset() {
+        let mut pie = congested(0.0, false);
+        pie.accu_prob = 5.0;
+        assert_eq!(
+            pie.on_arrival(0, 1_000_000, false, || 0.0),
+            Verdict::Enqueue
+        );
+        assert_eq!(pie.accu_prob, 0.0, "p = 0");
+        pie.accu_prob = 5.0;
+        pie.on_overflow(0);
+        assert_eq!(pie.accu_prob, 0.0, "tail drop");
+        pie.accu_prob = 5.0;
+        pie.qdelay_old_ns = 0;
+        pie.update();
+        assert_eq!(pie.burst_allowance_ns, 150 * MS);
+        assert_eq!(pie.accu_prob, 0.0, "burst reset");
+    }
+
+    /// Linux marks in place of a drop without touching accu_prob when the
+    /// drop was forced at 8.5 (only the random branch and real drops clear
+    /// it): every later ECN-capable arrival is marked, until a packet that
+    /// is not ECN-capable is dropped.
+    #[test]
+    fn a_mark_forced_at_8_5_leaves_accu_prob_standing() {
+        let mut pie = congested(0.0625, true);
+        let mut verdicts = Vec::new();
+        for _ in 0..138 {
+            verdicts.push(pie.on_arrival(0, 1_000_000, true, || 0.99));
+        }
+        assert!(verdicts[..135].iter().all(|&v| v == Verdict::Enqueue));
+        assert_eq!(verdicts[135..], [Verdict::Mark; 3]);
+        assert_eq!(pie.accu_prob, 138.0 * 0.0625);
+        assert_eq!(pie.on_arrival(0, 1_000_000, false, || 0.99), Verdict::Drop);
+        assert_eq!(pie.accu_prob, 0.0);
+        // A mark from the random branch clears it.
+        pie.accu_prob = 1.0;
         assert_eq!(pie.on_arrival(0, 1_000_000, true, || 0.0), Verdict::Mark);
-        assert_eq!(pie.on_arrival(0, 1_000_000, false, || 0.0), Verdict::Drop);
-        pie.drop_prob = 0.11;
-        assert_eq!(pie.on_arrival(0, 1_000_000, true, || 0.0), Verdict::Drop);
+        assert_eq!(pie.accu_prob, 0.0);
     }
 
     /// §4.2: with the queue empty at two updates the probability decays
-    /// (× 0.98 besides the negative adjustment) to zero, and the burst
-    /// allowance comes back.
+    /// (× (1 − 1/64) besides the negative adjustment) to zero, and the
+    /// burst allowance comes back; the updates run at 15 ms + k·15 ms.
     #[test]
     fn the_probability_decays_when_the_queue_is_idle() {
         let mut pie = Pie::new(params());
@@ -364,33 +554,38 @@ mod tests {
         pie.burst_allowance_ns = 0;
         pie.on_dequeue(0, 3 * MS, 0);
         assert_eq!(pie.qdelay_ns, 0, "an empty queue has no delay");
+        pie.catch_up(FIRST - 1);
+        assert_eq!(pie.drop_prob, 0.05, "no update before 15 ms");
         let mut previous = pie.drop_prob;
-        for k in 1..=3 {
-            pie.catch_up(k * 15 * MS);
+        for k in 0..3 {
+            pie.catch_up(FIRST + k * 15 * MS);
             assert!(pie.drop_prob < previous);
             previous = pie.drop_prob;
         }
-        // An expected decay: p' = (p − alpha·target/2)·0.98 per update.
         pie.catch_up(10_000 * MS);
         assert_eq!(pie.drop_prob, 0.0);
         assert_eq!(pie.burst_allowance_ns, 150 * MS);
-        assert_eq!(pie.next_update_ns, 10_005 * MS, "updates stay on the grid");
+        assert_eq!(pie.next_update_ns, 10_010 * MS, "updates stay on the grid");
     }
 
     /// A queue held at a 30 ms sojourn from time zero, one dequeue a
-    /// millisecond: the probability after each 15 ms update, in closed
-    /// form (RFC 8033 §4.2). The first update sees the whole 30 ms as
-    /// trend (qdelay_old = 0), `alpha·15 ms + beta·30 ms`, divided by 2048
+    /// millisecond: nothing moves before the first update at 15 ms;
+    /// then the probability after each 15 ms update, in closed form (RFC
+    /// 8033 §4.2). The first update sees the whole 30 ms as trend
+    /// (qdelay_old = 0), `alpha·15 ms + beta·30 ms`, divided by 2048
     /// (p = 0 < 0.0001 %); then only `alpha·15 ms` is left, divided by 128
     /// while p lies in [0.001 %, 0.01 %) (updates 2–7) and by 32 once p
     /// passes 0.01 % (update 8).
     #[test]
-    fn a_steady_30_ms_queue_raises_p_by_the_tuned_alpha_and_beta() {
+    fn a_steady_30_ms_queue_raises_p_from_the_first_update_by_the_tuned_alpha_and_beta() {
         let mut pie = Pie::new(params());
         let mut trajectory = Vec::new();
-        for ms in 1..=8 * 15 {
+        for ms in 1..=FIRST_MS + 7 * 15 {
             pie.on_dequeue(ms * MS, 30 * MS, 100_000);
-            if ms % 15 == 0 {
+            if ms < FIRST_MS {
+                assert_eq!(pie.drop_prob, 0.0, "{ms} ms");
+                assert_eq!(pie.burst_allowance_ns, 150 * MS, "{ms} ms");
+            } else if (ms - FIRST_MS) % 15 == 0 {
                 trajectory.push(pie.drop_prob);
             }
         }
@@ -413,19 +608,19 @@ mod tests {
     }
 
     /// An empty queue at every update (RFC 8033 §4.2): each update adds
-    /// `alpha·(0 − QDELAY_REF)` (scaled by the table) and then multiplies
-    /// by 0.98; from p = 0.5 (no scaling above 10 %) the first updates are
-    /// `p ← (p − 0.125·0.015)·0.98`.
+    /// `alpha·(0 − QDELAY_REF)` (scaled by the table) and then takes 1/64
+    /// off (Linux); from p = 0.5 (no scaling above 10 %) the first updates
+    /// are `p ← (p − 0.125·0.015)·63/64`.
     #[test]
-    fn an_empty_queue_decays_p_by_two_percent_an_update() {
+    fn an_empty_queue_decays_p_by_a_sixty_fourth_an_update() {
         let mut pie = Pie::new(params());
         pie.drop_prob = 0.5;
         pie.burst_allowance_ns = 0;
         pie.on_dequeue(0, 2 * MS, 0);
         let mut p = 0.5;
-        for k in 1..=20u64 {
-            pie.catch_up(k * 15 * MS);
-            p = (p - 0.125 * 0.015) * 0.98;
+        for k in 0..20u64 {
+            pie.catch_up(FIRST + k * 15 * MS);
+            p = (p - 0.125 * 0.015) * 63.0 / 64.0;
             assert!(
                 (pie.drop_prob - p).abs() <= 1e-12,
                 "update {k}: {} against {p}",
@@ -434,28 +629,6 @@ mod tests {
         }
         assert!(p > 0.1, "all twenty updates above 10 %: no scaling");
         assert_eq!(pie.burst_allowance_ns, 0, "p > 0: no allowance yet");
-    }
-
-    /// RFC 8033 §4.4: from a quiet start, a queue that jumps to 100 ms
-    /// makes p positive from the first update and qdelay_old passes
-    /// QDELAY_REF/2 from the second, yet nothing is dropped until the
-    /// tenth update (150 ms) has used up MAX_BURST; from then on the draw
-    /// decides.
-    #[test]
-    fn the_burst_allowance_lets_the_first_150_ms_through() {
-        let mut pie = Pie::new(params());
-        let mut first_drop = None;
-        for ms in 0..=300u64 {
-            let now = ms * MS;
-            pie.on_dequeue(now, 100 * MS, 1_000_000);
-            if now == 15 * MS {
-                assert!(pie.drop_prob > 0.0);
-            }
-            if pie.on_arrival(now, 1_000_000, false, || 0.0) == Verdict::Drop {
-                first_drop.get_or_insert(now);
-            }
-        }
-        assert_eq!(first_drop, Some(150 * MS));
     }
 
     /// The lazy update equals a timer: catching up in one go or update by
