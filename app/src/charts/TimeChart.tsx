@@ -18,7 +18,7 @@ import { layoutLimitLabels } from './labels';
 import { MARKER_KINDS, markerPath, type MarkerKind } from './markers';
 import { flowColor, onDark } from './palette';
 import { linePath } from './path';
-import type { ChartSpec } from './specs';
+import { CHART_FLOWS_MAX, type ChartSpec } from './specs';
 import { brushDomain, nearestSample, panBy, upperBound, zoomAt, type Domain } from './timeLink';
 import { useElementSize } from './useElementWidth';
 
@@ -228,6 +228,11 @@ function TimeChartImpl(props: TimeChartProps) {
             </span>
           ))}
         </span>
+        {spec.flowsNotDrawn ? (
+          <span className="chart-note" data-flows-not-drawn={spec.flowsNotDrawn}>
+            lines of the first {CHART_FLOWS_MAX} of {CHART_FLOWS_MAX + spec.flowsNotDrawn} flows
+          </span>
+        ) : null}
       </figcaption>
       <p id={helpId} className="sr-only">
         Drag across the chart to zoom every chart to that time range; double-click or press 0 to reset. With the chart focused, left and right arrows move the

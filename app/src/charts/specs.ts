@@ -47,6 +47,8 @@ export interface ChartSpec {
   styles: { label: string; dash?: number[]; width: number; color?: string }[];
   /** The trailing average the drawn values carry, in ms (0: raw samples); throughput only. */
   averageMs?: number;
+  /** Flows of the run whose own lines are not drawn (beyond CHART_FLOWS_MAX); absent when every flow's are. */
+  flowsNotDrawn?: number;
 }
 
 const MB = 2 ** 20;
@@ -69,9 +71,20 @@ export function flowLabel(i: number): string {
   return `flow ${i}`;
 }
 
+/**
+ * Flows whose own lines the time charts draw (issue 28). A scenario may have
+ * 4 096 flows (64 hosts × 64); drawing each flow's lines made 40 000 series
+ * per run, redrawn on every frame, which cost the page hundreds of MB and
+ * its main thread. A run with more flows draws the first CHART_FLOWS_MAX
+ * flows' lines; the sum of throughput still counts every flow, the hosts'
+ * queues are all drawn, and every column is in the series CSV export.
+ */
+export const CHART_FLOWS_MAX = 64;
+
 export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: SpecOptions): ChartSpec[] {
   const mss = mssBytes(scenario.mtu_bytes);
-  const flows = series.flows;
+  const flows = series.flows.slice(0, CHART_FLOWS_MAX);
+  const flowsNotDrawn = series.flows.length - flows.length;
   const windows = scenario.hosts.flatMap((h) => h.flows.map((f) => f.window_bytes));
   const capacity = capacityBps(scenario);
   const bytes = opts.cwndUnit === 'bytes';
@@ -146,7 +159,7 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     y: opts.throughput?.[i] ?? f.throughput_bps,
     main: true,
   }));
-  if (flows.length > 1 && opts.sumThroughput) {
+  if (series.flows.length > 1 && opts.sumThroughput) {
     tputSeries.push({ id: 'sum.throughput_bps', label: 'sum', flow: null, color: SUM_COLOR, width: 2, y: opts.sumThroughput, main: true });
   }
   tputSeries.push({ id: 'capacity_bps', label: 'capacity', flow: null, color: LIMIT_COLOR, dash: DASH, width: 1, y: capacity, main: false });
@@ -163,7 +176,7 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     maxY: (capacity * 1.25) / 1e6,
     series: tputSeries,
     averageMs: opts.throughputAverageMs ?? 0,
-    styles: flows.length > 1 ? [{ label: 'sum of flows', width: 2 }, { label: 'capacity', dash: DASH, width: 1 }] : [{ label: 'capacity', dash: DASH, width: 1 }],
+    styles: series.flows.length > 1 ? [{ label: 'sum of flows', width: 2 }, { label: 'capacity', dash: DASH, width: 1 }] : [{ label: 'capacity', dash: DASH, width: 1 }],
   };
 
   const hostColor = (h: number) => {
@@ -223,14 +236,16 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     unit: 'ms',
     series: delaySeries,
     styles: [
-      { label: flows.length > 1 ? 'smoothed RTT (flow colour)' : 'smoothed RTT', width: 1.5, color: flowColor(0) },
+      { label: series.flows.length > 1 ? 'smoothed RTT (flow colour)' : 'smoothed RTT', width: 1.5, color: flowColor(0) },
       { label: 'queueing delay (bottleneck)', width: 1.5, color: BOTTLENECK_COLOR },
       ...(series.probe_rtt_ms.length === series.length && series.length > 0 ? [{ label: 'ping round trip', dash: DOT, width: 2, color: SUM_COLOR }] : []),
       { label: 'base RTT', dash: DASH, width: 1, color: LIMIT_COLOR },
     ],
   };
 
-  return [cwnd, outstanding, throughput, queues, delay];
+  const specs = [cwnd, outstanding, throughput, queues, delay];
+  if (flowsNotDrawn > 0) for (const c of specs) if (c.id !== 'queues') c.flowsNotDrawn = flowsNotDrawn;
+  return specs;
 }
 
 /**
@@ -252,7 +267,8 @@ export class MovingAverage {
       this.len = 0;
     }
     if (this.out.length < n) {
-      const cap = Math.max(n, this.out.length * 2, 1024);
+      // No floor of 1024 rows: a run of 4 096 flows keeps one average per flow.
+      const cap = Math.max(n, this.out.length * 2, 16);
       const grow = (a: Float64Array, size: number, keep: number) => {
         const g = new Float64Array(size);
         g.set(a.subarray(0, keep));

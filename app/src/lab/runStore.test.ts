@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EngineClient } from '../engine/client';
 import { createFakeWorker } from '../engine/testing/fakeWorker';
-import { createMockEngine, defaultMockScenario, mockCwnd } from '../engine/testing/mockEngine';
+import { createMockEngine, defaultMockScenario, mockCwnd, mockEstimate } from '../engine/testing/mockEngine';
 import { EngineSpeed } from '../engine/speed';
 import { CONFIRM_ABOVE_MS, RunStore, type RunState } from './runStore';
 import { RenderedRun } from '../testHooks';
@@ -165,6 +165,44 @@ describe('RenderedRun hooks', () => {
     const summary = hooks.summary()!;
     summary.total_throughput_bps = -1;
     expect(hooks.summary()!.total_throughput_bps).toBeGreaterThan(0);
+    client.dispose();
+  });
+});
+
+describe('RunStore: the page holds what the run records, no more (issue 28)', () => {
+  it('keeps the samples in the rows the run records, not a fixed 1024-row block per column', async () => {
+    // A 4 096-flow run has 41 091 columns: 1 024 rows each were 321 MiB for 40 rows of samples.
+    const { client, store } = setup();
+    const s = defaultMockScenario();
+    store.start(s);
+    const final = await store.whenDone();
+    const rows = mockEstimate(s).samples_per_flow;
+    expect(final.series!.length).toBe(rows);
+    for (const column of [final.series!.t, final.series!.flows[0].cwnd_pkts, final.series!.bottleneck_queue_pkts]) {
+      expect(column.buffer.byteLength).toBe(rows * 8);
+    }
+    client.dispose();
+  });
+
+  it('a chunk without new samples keeps the series object (nothing drawn from it is rebuilt)', async () => {
+    const { client, store } = setup();
+    // Samples every 500 ms, slices of 20 ms and more: most chunks carry no new row.
+    store.start({ ...defaultMockScenario(), sample_interval_ms: 500 });
+    const seen: { series: unknown; length: number }[] = [];
+    let chunks = 0;
+    store.subscribe(() => {
+      const snap = store.getSnapshot();
+      if (snap.state === 'running' && snap.series) {
+        chunks++;
+        if (seen.at(-1)?.series !== snap.series) seen.push({ series: snap.series, length: snap.series.length });
+      }
+    });
+    const final = await store.whenDone();
+    expect(final.series!.length).toBe(3);
+    // A new series object only when rows were added: its length always grew.
+    const lengths = seen.map((x) => x.length);
+    for (let i = 1; i < lengths.length; i++) expect(lengths[i]).toBeGreaterThan(lengths[i - 1]);
+    expect(chunks).toBeGreaterThan(seen.length);
     client.dispose();
   });
 });

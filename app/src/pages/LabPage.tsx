@@ -29,6 +29,7 @@ import type { LabStore } from '../lab/labStore';
 import * as pb from '../lab/playback';
 import { isSettled, type RunPublisher, type RunSnapshot, type RunState, type RunStore } from '../lab/runStore';
 import { flatFlows } from '../lab/topology';
+import { firstOf, LEGEND_FLOWS_MAX } from '../lab/manyFlows';
 import { PathView } from '../path/PathView';
 
 export interface LabPageProps {
@@ -310,6 +311,7 @@ export function LabPage(props: LabPageProps) {
   }, [firstDone, runState]);
 
   const flows = flatFlows(scenario);
+  const legendFlows = firstOf(flows, LEGEND_FLOWS_MAX);
   const selected = Math.min(state.view.selectedFlow, flows.length - 1);
   const info = catalogue.find((a) => a.id === flows[selected]?.flow.algorithm) ?? null;
   const chartShown = (id: string) => !props.visibleCharts || props.visibleCharts.includes(id);
@@ -372,12 +374,13 @@ export function LabPage(props: LabPageProps) {
           />
           <div className="chart-legend" data-testid="chart-legend">
             <span className="legend-group" aria-label="Flows">
-              {flows.map((f) => (
+              {legendFlows.shown.map((f) => (
                 <span key={f.global} className="legend-item">
                   <span className="swatch" style={{ background: flowColor(f.global) }} />
                   flow {f.global} · {catalogue.find((a) => a.id === f.flow.algorithm)?.name ?? f.flow.algorithm}
                 </span>
               ))}
+              {legendFlows.more > 0 && <span className="legend-item legend-more">and {legendFlows.more} more flows</span>}
             </span>
             <span className="legend-group" aria-label="Event markers">
               {MARKER_KINDS.filter((m) => lanes.includes(m.kind)).map((m) => (

@@ -8,7 +8,7 @@ import type { ChartSpec } from '../charts/specs';
 import type { AlgorithmInfo, Scenario } from '../engine/types';
 import type { LabStore } from '../lab/labStore';
 import type { RunStore } from '../lab/runStore';
-import { ChartTable, type TableColumn } from '../share/ChartTable';
+import { ChartTable, chartTableColumns } from '../share/ChartTable';
 import type { Validate } from '../share/sanitize';
 import { SharePanel, type ShareChart } from './SharePanel';
 import { useEmbedMessages, useUrlSync } from '../share/useShare';
@@ -61,21 +61,9 @@ export function ShareBridge({ lab, store, view, defaults, validate, catalogue }:
   );
 }
 
-/** The chart's main series in display units, for the text summary and the table. */
+/** The chart's main series in display units, for the text summary and the table (the first few of a run with many flows). */
 export function ChartAlternatives({ spec, x, count }: { spec: ChartSpec; x: Float64Array; count: number }) {
-  const columns = useMemo<TableColumn[]>(
-    () =>
-      spec.series
-        .filter((s) => s.main && typeof s.y !== 'number')
-        .map((s) => {
-          const y = s.y as Float64Array;
-          const f = (s.scale ?? 1) * spec.yFactor;
-          const values = new Float64Array(count);
-          for (let i = 0; i < count; i++) values[i] = y[i] * f;
-          return { label: `${s.label} (${spec.unit})`, values };
-        }),
-    [spec, count],
-  );
+  const { columns, more } = useMemo(() => chartTableColumns(spec, count), [spec, count]);
   const xs = useMemo(() => x.subarray(0, count), [x, count]);
-  return <ChartTable title={spec.title} xLabel="time (s)" x={xs} columns={columns} testId={`chart-${spec.id}-a11y`} />;
+  return <ChartTable title={spec.title} xLabel="time (s)" x={xs} columns={columns} moreSeries={more} testId={`chart-${spec.id}-a11y`} />;
 }

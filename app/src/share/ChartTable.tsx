@@ -2,6 +2,8 @@
 // screen readers in place of the drawing) and a data table in a <details>.
 
 import { useId, useMemo } from 'react';
+import type { ChartSpec } from '../charts/specs';
+import { firstOf, TABLE_SERIES_MAX } from '../lab/manyFlows';
 
 export interface TableColumn {
   label: string;
@@ -16,6 +18,8 @@ export interface ChartTableProps {
   columns: TableColumn[];
   /** Most rows shown (evenly spaced samples; the last sample always included). */
   maxRows?: number;
+  /** Series of the chart not in `columns` (a run with many flows, lab/manyFlows.ts). */
+  moreSeries?: number;
   /** Number formatting for the cells. */
   format?: (v: number) => string;
   testId?: string;
@@ -46,8 +50,28 @@ function range(values: ArrayLike<number>): [number, number] | null {
   return lo <= hi ? [lo, hi] : null;
 }
 
-/** "Congestion window over 0–20 s: flow 0 from 2 to 512 (mean 301), …". */
-export function chartSummaryText(title: string, xLabel: string, x: ArrayLike<number>, columns: TableColumn[], format = defaultFormat): string {
+/**
+ * A chart's main series (those drawn for the previous run too) as table
+ * columns in the display unit, samples [0, count): the first
+ * TABLE_SERIES_MAX of them, and how many more the chart draws. A column per
+ * flow of a 4 096-flow run made tables of half a million cells, rebuilt on
+ * every frame of the run (issue 28).
+ */
+export function chartTableColumns(spec: ChartSpec, count: number, max = TABLE_SERIES_MAX): { columns: TableColumn[]; more: number } {
+  const main = spec.series.filter((s) => s.main && typeof s.y !== 'number');
+  const { shown, more } = firstOf(main, max);
+  const columns = shown.map((s) => {
+    const y = s.y as Float64Array;
+    const f = (s.scale ?? 1) * spec.yFactor;
+    const values = new Float64Array(count);
+    for (let i = 0; i < count; i++) values[i] = y[i] * f;
+    return { label: `${s.label} (${spec.unit})`, values };
+  });
+  return { columns, more };
+}
+
+/** "Congestion window over 0–20 s: flow 0 from 2 to 512 (mean 301), …" (and "N more series" when `moreSeries`). */
+export function chartSummaryText(title: string, xLabel: string, x: ArrayLike<number>, columns: TableColumn[], format = defaultFormat, moreSeries = 0): string {
   const xr = range(x);
   if (!xr || columns.length === 0) return `${title}: no data yet.`;
   const parts = columns.map((c) => {
@@ -64,20 +88,22 @@ export function chartSummaryText(title: string, xLabel: string, x: ArrayLike<num
     }
     return `${c.label} between ${format(r[0])} and ${format(r[1])} (mean ${format(sum / n)})`;
   });
-  return `${title}, ${x.length} samples over ${xLabel} ${format(xr[0])} to ${format(xr[1])}: ${parts.join('; ')}.`;
+  const more = moreSeries > 0 ? `; ${moreSeries} more series (in the series CSV export)` : '';
+  return `${title}, ${x.length} samples over ${xLabel} ${format(xr[0])} to ${format(xr[1])}: ${parts.join('; ')}${more}.`;
 }
 
-export function ChartTable({ title, xLabel, x, columns, maxRows = 200, format = defaultFormat, testId }: ChartTableProps) {
+export function ChartTable({ title, xLabel, x, columns, maxRows = 200, moreSeries = 0, format = defaultFormat, testId }: ChartTableProps) {
   const id = useId();
   const rows = useMemo(() => tableRows(x.length, maxRows), [x, maxRows]);
-  const summary = useMemo(() => chartSummaryText(title, xLabel, x, columns, format), [title, xLabel, x, columns, format]);
+  const summary = useMemo(() => chartSummaryText(title, xLabel, x, columns, format, moreSeries), [title, xLabel, x, columns, format, moreSeries]);
+  const notes = [rows.length < x.length ? `${rows.length} of ${x.length} samples` : '', moreSeries > 0 ? `the first ${columns.length} of ${columns.length + moreSeries} series` : ''].filter(Boolean);
   return (
     <div className="chart-a11y" data-testid={testId}>
       <p className="sr-only" id={`${id}-summary`} data-chart-summary="">
         {summary}
       </p>
       <details className="chart-table">
-        <summary>Data table{rows.length < x.length ? ` (${rows.length} of ${x.length} samples)` : ''}</summary>
+        <summary>Data table{notes.length ? ` (${notes.join('; ')})` : ''}</summary>
         <div className="chart-table-scroll" tabIndex={0} role="region" aria-label={`${title} data table`}>
           <table>
             <caption>{title}</caption>

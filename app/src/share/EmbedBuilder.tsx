@@ -3,7 +3,7 @@
 // iframe; the code to paste (iframe snippet) and the plain link. The math
 // is in embedCode.ts.
 
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Scenario } from '../engine/types';
 import { SPEEDS } from '../lab/playback';
 import { useElementWidth } from '../charts/useElementWidth';
@@ -63,7 +63,11 @@ export function EmbedBuilder(p: EmbedBuilderProps) {
   const uid = useId();
   const c = p.choice;
   const set = (patch: Partial<EmbedChoice>) => p.onChoice({ ...c, ...patch });
-  const link = p.scenario && p.defaults ? embedLink(window.location.href, p.scenario, p.defaults, c) : '';
+  // Once per scenario and choice, not on every render: the page re-renders
+  // this panel with every chunk of a run, and the link of a 4 096-flow
+  // scenario (encoded, then decoded to check it) kept the page's main
+  // thread busy for the whole run (issue 28).
+  const link = useMemo(() => (p.scenario && p.defaults ? embedLink(window.location.href, p.scenario, p.defaults, c) : ''), [p.scenario, p.defaults, c]);
   const code = link ? iframeSnippet(link, c.size) : '';
   const previewLink = useDebounced(link, PREVIEW_DELAY_MS);
   const box = useRef<HTMLDivElement>(null);

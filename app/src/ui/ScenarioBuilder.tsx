@@ -23,6 +23,7 @@ import {
   updateFlow,
   updateHost,
 } from '../lab/topology';
+import { FLOW_CARDS_MAX, shownFlowCards } from '../lab/manyFlows';
 import { BdpReadout } from './BdpReadout';
 import { FlowCard } from './FlowCard';
 import { ProfileControl } from './ProfileControl';
@@ -50,6 +51,8 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
   const show = (c: ControlSpec | string) => !visibleControls || visibleControls.includes(typeof c === 'string' ? c : c.id);
   const up = (f: (x: Scenario) => Scenario) => lab.update(f);
   const flows = flatFlows(s);
+  // A scenario of thousands of flows (uploaded, or from a link) gets cards for the first few (lab/manyFlows.ts).
+  const cards = shownFlowCards(flows, view.selectedFlow);
   const custom = topo === 'custom';
   const windows = flows.map((f) => f.flow.window_bytes);
   const nics = s.hosts.map((h) => h.nic_bps);
@@ -212,7 +215,28 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
       {show('flows') && (
         <fieldset className="flows" data-control-id="flows">
           <legend>{flows.length > 1 ? `Flows (${flows.length})` : 'Flow'}</legend>
-          {flows.map((f) => (
+          {cards.more > 0 && (
+            <p className="more-flows muted">
+              Cards for the first {FLOW_CARDS_MAX} of {flows.length} flows
+              {view.selectedFlow >= FLOW_CARDS_MAX ? ' and the selected one' : ''}.{' '}
+              <label>
+                Edit flow{' '}
+                <input
+                  type="number"
+                  min={0}
+                  max={flows.length - 1}
+                  step={1}
+                  value={view.selectedFlow}
+                  aria-label={`Flow to edit (0 to ${flows.length - 1})`}
+                  onChange={(e) => {
+                    const v = Math.round(Number(e.currentTarget.value));
+                    if (Number.isFinite(v) && v >= 0 && v < flows.length) lab.setView({ selectedFlow: v });
+                  }}
+                />
+              </label>
+            </p>
+          )}
+          {cards.shown.map((f) => (
             <FlowCard
               key={f.global}
               index={f.global}

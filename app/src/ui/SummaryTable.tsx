@@ -10,6 +10,7 @@ import { memo, useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatMbps } from '../charts/format';
 import { flowColor } from '../charts/palette';
 import type { RunSummary } from '../engine/types';
+import { firstOf, SUMMARY_FLOW_ROWS_MAX } from '../lab/manyFlows';
 import { Tip } from './Tip';
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
@@ -93,7 +94,7 @@ export const SummaryTable = memo(function SummaryTable({ summary, running }: { s
               </tr>
             </thead>
             <tbody>
-              {summary.flows.map((f) => (
+              {firstOf(summary.flows, SUMMARY_FLOW_ROWS_MAX).shown.map((f) => (
                 <tr key={f.flow} data-testid={`summary-flow-${f.flow}`}>
                   <th scope="row">
                     <span className="flow-dot" style={{ background: flowColor(f.flow) }} aria-hidden="true" /> {f.flow}
@@ -126,6 +127,15 @@ export const SummaryTable = memo(function SummaryTable({ summary, running }: { s
                 </tr>
               ))}
             </tbody>
+            {summary.flows.length > SUMMARY_FLOW_ROWS_MAX && (
+              <tfoot>
+                <tr className="more-flows">
+                  <td colSpan={10} className="left muted">
+                    The first {SUMMARY_FLOW_ROWS_MAX} of {summary.flows.length} flows; the summary CSV export has every flow.
+                  </td>
+                </tr>
+              </tfoot>
+            )}
           </table>
         </ScrollBox>
       )}
