@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 16;
+export type ContractVersion = 17;
 
 // ------------------------------------------------------------------ run state
 
@@ -58,11 +58,24 @@ export interface LatencyProbe {
 }
 
 export interface Bottleneck {
-  /** b/s on the wire (Ethernet framing included). */
+  /** b/s on the wire (Ethernet framing included); ignored when `trace` is given. */
   rate_bps: number;
   /** Packets that may wait, not counting the one being transmitted. */
   buffer_pkts: number;
   aqm: Aqm;
+  /** A trace-driven link (Mahimahi's format): the link sends when the trace says. */
+  trace?: LinkTrace;
+}
+
+/**
+ * A delivery-opportunity trace in Mahimahi's format: each entry one
+ * opportunity for 1504 bytes at that millisecond (whole, non-decreasing);
+ * the trace repeats with its last entry as period.
+ */
+export interface LinkTrace {
+  /** For display: a file name, or a built-in trace's id. */
+  name?: string;
+  opportunities_ms: number[];
 }
 
 export type CwndCounting = 'per_packet' | 'per_ack';
@@ -305,6 +318,8 @@ export interface RunSeries {
   bottleneck_delay_ms: Float64Array;
   /** The latency probe's latest round trip, ms (NaN before the first); empty without a probe. */
   probe_rtt_ms: Float64Array;
+  /** A trace-driven bottleneck's delivery opportunities in each interval at 1504 bytes, b/s (`link.capacity_bps`); empty without a trace. */
+  link_capacity_bps: Float64Array;
   /** Each host's interface queue, the one in transmission included (0 … txqueuelen_pkts + 1). */
   /** `ring_pkts`: frames in the host's driver ring, the one on the wire included (`h<h>.ring_pkts`). */
   hosts: { ifq_pkts: Float64Array; ring_pkts?: Float64Array }[];

@@ -305,6 +305,13 @@ test('charts: every chart id, figure attribute and series id is documented, and 
   await readout(page, 'cwnd');
   await check('cwnd in bytes, hovered');
   expect(await page.getByTestId('chart-cwnd').getAttribute('data-run-id')).toBe(String(await page.evaluate(() => window.sawtooth!.runId())));
+  // A trace-driven bottleneck (section 9.1): its capacity line instead of capacity_bps.
+  const beforeTrace = await page.evaluate(() => window.sawtooth!.runId());
+  await page.getByTestId('trace-select').selectOption('constant-12mbps');
+  expect(await page.evaluate((id) => window.sawtooth!.whenDone(id), beforeTrace)).toBe('done');
+  await expect(page.locator('figure[data-chart][data-render="canvas"]')).toHaveCount(0);
+  await expect(page.getByTestId('chart-throughput')).toHaveAttribute('data-series-ids', /link\.capacity_bps/);
+  await check('a trace-driven bottleneck');
 
   for (const id of series) expect([...drawn].some((s) => pattern(id).test(s)), `documented series ${id} is drawn`).toBe(true);
 });

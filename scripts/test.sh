@@ -11,6 +11,9 @@ step() { printf '\n== %s ==\n' "$*"; }
 step "setup"
 bash scripts/setup.sh
 
+step "built-in link traces up to date (scripts/traces/generate.mjs)"
+node scripts/traces/generate.mjs --check
+
 step "engine: cargo test"
 # Run from engine-wasm/ so that engine-wasm/.cargo/config.toml applies (it
 # points ts-rs at app/src/engine/generated).

@@ -3,7 +3,7 @@
 // lab/views.ts and renders below). Integration points for sharing/embedding
 // are marked "share:".
 
-import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import type { RenderMode } from './charts/TimeChart';
 import type { EngineClient } from './engine/client';
 import type { EngineError } from './engine/errors';
@@ -68,6 +68,8 @@ export function App({ client, store, rendered, search }: AppProps) {
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [loadError, setLoadError] = useState<EngineError | null>(null);
   const params = useMemo(() => new URLSearchParams(search), [search]);
+  // The bottleneck's trace control asks the run worker's engine to read a file.
+  const readTrace = useCallback((text: string, name: string) => client.readTrace(text, name), [client]);
   const viewId = viewFromSearch(search);
   // Predict, then run: the Start-here path's prediction in a lab-page link (a guided lab reads its own).
   const startPrediction = useMemo(() => startPredictionFromLink(params.get(PREDICTION_PARAM)), [params]);
@@ -188,6 +190,7 @@ export function App({ client, store, rendered, search }: AppProps) {
           visibleCharts={loaded.view.charts}
           visibleControls={fitted ? controlIds : loaded.view.controls}
           hideBuilder={fitted && controlIds.length === 0}
+          readTrace={readTrace}
           // The path view: on the lab page; in fitted views (embeds, presentation) only with charts=path, as a cell of the grid.
           showPath={!fitted || pathChosen}
           pathInGrid={fitted && pathChosen}

@@ -22,7 +22,7 @@ import { labHookSnapshot, type LabHookSnapshot } from './guided/testHooks';
  * bump it, there and in docs/sawtooth-test-surface.d.ts, with every change
  * to what the contract promises.
  */
-export const CONTRACT_VERSION = 16 satisfies Contract.ContractVersion;
+export const CONTRACT_VERSION = 17 satisfies Contract.ContractVersion;
 
 /** window.sawtooth, exactly as the published declarations describe it. */
 export type SawtoothHooks = Contract.Sawtooth;
@@ -58,6 +58,7 @@ function copySeries(s: RunSeries): RunSeries {
     bottleneck_queue_pkts: s.bottleneck_queue_pkts.slice(),
     bottleneck_delay_ms: s.bottleneck_delay_ms.slice(),
     probe_rtt_ms: s.probe_rtt_ms.slice(),
+    link_capacity_bps: s.link_capacity_bps.slice(),
     hosts: s.hosts.map((h) => (h.ring_pkts ? { ifq_pkts: h.ifq_pkts.slice(), ring_pkts: h.ring_pkts.slice() } : { ifq_pkts: h.ifq_pkts.slice() })),
   };
 }

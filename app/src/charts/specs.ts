@@ -65,6 +65,8 @@ export interface SpecOptions {
   throughput?: Float64Array[] | null;
   /** That window, ms (for the axis label; 0 or absent: raw samples). */
   throughputAverageMs?: number;
+  /** A trace-driven link's capacity averaged over the same window (same length as the series), drawn instead of its raw samples. */
+  linkCapacity?: Float64Array | null;
 }
 
 export function flowLabel(i: number): string {
@@ -162,7 +164,22 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
   if (series.flows.length > 1 && opts.sumThroughput) {
     tputSeries.push({ id: 'sum.throughput_bps', label: 'sum', flow: null, color: SUM_COLOR, width: 2, y: opts.sumThroughput, main: true });
   }
-  tputSeries.push({ id: 'capacity_bps', label: 'capacity', flow: null, color: LIMIT_COLOR, dash: DASH, width: 1, y: capacity, main: false });
+  // A trace-driven link: its capacity as it varies (the engine's
+  // link.capacity_bps, 1504 bytes per opportunity) instead of a constant.
+  const traced = series.link_capacity_bps?.length === series.length && series.length > 0;
+  const linkCapacity = traced ? (opts.linkCapacity ?? series.link_capacity_bps) : null;
+  if (linkCapacity) {
+    tputSeries.push({ id: 'link.capacity_bps', label: 'trace capacity', flow: null, color: LIMIT_COLOR, dash: DASH, width: 1.25, y: linkCapacity, main: false });
+  } else {
+    tputSeries.push({ id: 'capacity_bps', label: 'capacity', flow: null, color: LIMIT_COLOR, dash: DASH, width: 1, y: capacity, main: false });
+  }
+  const capacityStyle = linkCapacity ? { label: 'trace capacity (1504 B per opportunity)', dash: DASH, width: 1.25 } : { label: 'capacity', dash: DASH, width: 1 };
+  let topBps = capacity;
+  if (linkCapacity) {
+    topBps = 0;
+    for (let i = 0; i < linkCapacity.length; i++) if (linkCapacity[i] > topBps) topBps = linkCapacity[i];
+    if (!(topBps > 0)) topBps = capacity;
+  }
   const throughput: ChartSpec = {
     id: 'throughput',
     testId: 'chart-throughput',
@@ -173,10 +190,10 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     // In-order delivery per sample spikes far above the link rate when a
     // recovery releases a window of buffered data at once: keep the axis on
     // the capacity (the spikes are clipped at the top).
-    maxY: (capacity * 1.25) / 1e6,
+    maxY: (topBps * 1.25) / 1e6,
     series: tputSeries,
     averageMs: opts.throughputAverageMs ?? 0,
-    styles: series.flows.length > 1 ? [{ label: 'sum of flows', width: 2 }, { label: 'capacity', dash: DASH, width: 1 }] : [{ label: 'capacity', dash: DASH, width: 1 }],
+    styles: series.flows.length > 1 ? [{ label: 'sum of flows', width: 2 }, capacityStyle] : [capacityStyle],
   };
 
   const hostColor = (h: number) => {

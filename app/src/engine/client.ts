@@ -2,7 +2,7 @@
 // message protocol. One run at a time; starting a run cancels the previous.
 
 import type { EngineError } from './errors';
-import type { EngineInfo, FromWorker, RunDebug, RunReply, ToWorker } from './protocol';
+import type { EngineInfo, FromWorker, RunDebug, RunReply, ToWorker, TraceRead } from './protocol';
 import type { ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
 /** The part of Worker the client uses (a fake in unit tests). */
@@ -101,6 +101,8 @@ export class EngineClient {
   private readonly createWorker: () => WorkerLike;
   /** Outstanding validate() requests by id. */
   private validations = new Map<number, { resolve: (e: ValidationError[]) => void; reject: (e: EngineError) => void }>();
+  /** Outstanding readTrace() requests by id. */
+  private traceReads = new Map<number, { resolve: (r: TraceRead) => void; reject: (e: EngineError) => void }>();
   /** The current worker has announced itself ready (a later failure is a crash, not a load error). */
   private workerReady = false;
 
@@ -156,6 +158,21 @@ export class EngineClient {
     });
   }
 
+  /**
+   * A Mahimahi trace file (its text) read by the engine's rules: the trace
+   * for `bottleneck.trace`, or the problems, each naming the file's line.
+   * Rejects with an EngineError when the engine cannot answer.
+   */
+  readTrace(text: string, name: string): Promise<TraceRead> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<TraceRead>((resolve, reject) => {
+      this.traceReads.set(id, { resolve, reject });
+      worker.postMessage({ id, call: { type: 'readTrace', text, name } });
+      this.expectAnswer();
+    });
+  }
+
   dispose(): void {
     this.cancelPending();
     this.worker?.terminate();
@@ -179,7 +196,7 @@ export class EngineClient {
   }
 
   private awaitingAnswer(): boolean {
-    return this.pending !== null || this.validations.size > 0;
+    return this.pending !== null || this.validations.size > 0 || this.traceReads.size > 0;
   }
 
   /**
@@ -272,6 +289,9 @@ export class EngineClient {
     const v = this.validations;
     this.validations = new Map();
     for (const { reject } of v.values()) reject(error);
+    const t = this.traceReads;
+    this.traceReads = new Map();
+    for (const { reject } of t.values()) reject(error);
   }
 
   private onMessage(w: WorkerLike, msg: FromWorker): void {
@@ -298,9 +318,10 @@ export class EngineClient {
   }
 
   private onError(w: WorkerLike, id: number, error: EngineError, fatal: boolean): void {
-    const validation = this.validations.get(id);
+    const validation = this.validations.get(id) ?? this.traceReads.get(id);
     if (validation) {
       this.validations.delete(id);
+      this.traceReads.delete(id);
       validation.reject(error);
     } else if (this.pending?.id === id) {
       const p = this.pending;
@@ -314,6 +335,11 @@ export class EngineClient {
     if (reply.type === 'validated') {
       this.validations.get(id)?.resolve(reply.errors);
       this.validations.delete(id);
+      return;
+    }
+    if (reply.type === 'traceRead') {
+      this.traceReads.get(id)?.resolve({ trace: reply.trace, mean_bps: reply.mean_bps, errors: reply.errors });
+      this.traceReads.delete(id);
       return;
     }
     const p = this.pending;

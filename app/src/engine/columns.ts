@@ -10,11 +10,13 @@
 //   sees: handed to the NIC driver, not yet acknowledged), then "q.bottleneck_pkts", "q.bottleneck_delay_ms" (the queueing
 //   delay of the packet that last left the bottleneck), per host h
 //   "h{h}.ifq_pkts", and with a latency probe "probe.rtt_ms" (the latest
-//   ping round trip; NaN before the first).
+//   ping round trip; NaN before the first), and with a trace-driven
+//   bottleneck "link.capacity_bps" (its delivery opportunities in the
+//   interval at 1504 bytes each).
 // drain_samples() returns new rows column-major: all of column 0, then all of
 // column 1, ... (length = columns × rows).
 
-import { FLOW_COLUMNS } from './generated/constants';
+import { FLOW_COLUMNS, TRACE_CAPACITY_COLUMN } from './generated/constants';
 
 /** Each flow's quantities, in the engine's column order (generated from record.rs FLOW_COLUMNS). */
 export const FLOW_FIELDS = FLOW_COLUMNS;
@@ -30,6 +32,8 @@ export interface ColumnLayout {
   bottleneckQueue: number;
   bottleneckDelay: number;
   probeRtt: number;
+  /** A trace-driven bottleneck's capacity column (`link.capacity_bps`), -1 without a trace. */
+  linkCapacity: number;
   hostQueues: number[];
   /** Each host's driver-ring column (`h<h>.ring_pkts`), -1 where the run has none. */
   hostRings: number[];
@@ -49,6 +53,8 @@ export interface RunSeries {
   bottleneck_delay_ms: Float64Array;
   /** The latency probe's latest round trip, ms; empty without a probe. */
   probe_rtt_ms: Float64Array;
+  /** A trace-driven bottleneck's capacity per sample interval, b/s; empty without a trace. */
+  link_capacity_bps: Float64Array;
   /** Per host: its interface queue and, from engines that record it, its driver ring (frames, the one on the wire included). */
   hosts: { ifq_pkts: Float64Array; ring_pkts?: Float64Array }[];
 }
@@ -76,6 +82,7 @@ export function parseColumns(names: readonly string[]): ColumnLayout {
   let bottleneckQueue = -1;
   let bottleneckDelay = -1;
   let probeRtt = -1;
+  let linkCapacity = -1;
 
   names.forEach((name, i) => {
     if (i === t) return;
@@ -89,6 +96,10 @@ export function parseColumns(names: readonly string[]): ColumnLayout {
     }
     if (name === 'probe.rtt_ms') {
       probeRtt = i;
+      return;
+    }
+    if (name === TRACE_CAPACITY_COLUMN) {
+      linkCapacity = i;
       return;
     }
     const f = FLOW_RE.exec(name);
@@ -123,7 +134,7 @@ export function parseColumns(names: readonly string[]): ColumnLayout {
   }
   if (rings.length > hostQueues.length) throw new ColumnError(`h${rings.length - 1}.ring_pkts has no interface queue column`);
   const hostRings = hostQueues.map((_, h) => rings[h] ?? -1);
-  return { names: [...names], t, flows: complete, bottleneckQueue, bottleneckDelay, probeRtt, hostQueues, hostRings, unknown };
+  return { names: [...names], t, flows: complete, bottleneckQueue, bottleneckDelay, probeRtt, linkCapacity, hostQueues, hostRings, unknown };
 }
 
 /** Number of rows in a column-major chunk; throws when the length does not divide. */
@@ -205,6 +216,7 @@ export class SeriesBuffer {
       bottleneck_queue_pkts: col(l.bottleneckQueue),
       bottleneck_delay_ms: col(l.bottleneckDelay),
       probe_rtt_ms: col(l.probeRtt),
+      link_capacity_bps: col(l.linkCapacity),
       hosts: l.hostQueues.map((i, h) => (l.hostRings[h] >= 0 ? { ifq_pkts: col(i), ring_pkts: col(l.hostRings[h]) } : { ifq_pkts: col(i) })),
     };
   }

@@ -5,7 +5,7 @@
 // with replies or an error, always an EngineError.
 
 import type { EngineError } from './errors';
-import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
+import type { AlgorithmInfo, AqmInfo, LinkTrace, ProfileCatalogue, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
 /** A request to an engine worker; its replies (or its error) carry the same id. */
 export interface WorkerRequest<Call> {
@@ -39,7 +39,9 @@ export type RunCall =
   /** Cancel the run the request id names (ignored when it is not the current one). */
   | { type: 'cancel' }
   /** Validate a scenario without running it (scenario uploads, shared links). */
-  | { type: 'validate'; scenario: Scenario };
+  | { type: 'validate'; scenario: Scenario }
+  /** Read a Mahimahi trace file (its text) by the engine's rules, for the bottleneck's trace. */
+  | { type: 'readTrace'; text: string; name: string };
 
 /**
  * Test switches: 'trap' makes the engine trap before the run starts; 'crash'
@@ -68,7 +70,21 @@ export type RunReply =
   | { type: 'done'; summary: RunSummary; wallMs: number; events: number }
   | { type: 'cancelled' }
   /** Answer to 'validate': every problem, empty when the scenario is valid. */
-  | { type: 'validated'; errors: ValidationError[] };
+  | { type: 'validated'; errors: ValidationError[] }
+  /** Answer to 'readTrace'. */
+  | ({ type: 'traceRead' } & TraceRead);
+
+/**
+ * A Mahimahi trace file as the engine reads it (`read_trace_json`): the
+ * trace for `bottleneck.trace`, or null with the problems (each naming the
+ * field and, in its message, the file's line).
+ */
+export interface TraceRead {
+  trace: LinkTrace | null;
+  /** Mean rate at 1504 bytes per opportunity, b/s (0 when refused). */
+  mean_bps: number;
+  errors: ValidationError[];
+}
 
 export type ToWorker = WorkerRequest<RunCall>;
 export type FromWorker = WorkerMessage<EngineInfo, RunReply>;

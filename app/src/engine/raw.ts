@@ -29,6 +29,8 @@ export interface RawEngine {
   validate_scenario(json: string): string;
   /** The resource model's estimate for a scenario (core/src/resources.rs), or `{"errors": […]}`. */
   estimate_resources_json(json: string): string;
+  /** A Mahimahi trace file read by the engine's rules (core/src/link_trace.rs): `{"trace", "mean_bps", "errors"}`. */
+  read_trace_json(text: string, name: string): string;
   /** Deliberately trap (a Rust panic), to test recovery end to end. */
   debug_trap?(): void;
 }

@@ -4,7 +4,7 @@
 import { isFatal, toEngineError, type EngineError } from './errors';
 import type { EngineInfo, FromWorker, RunDebug, RunReply, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
-import { aqmCatalogue, catalogue, defaultScenario, EngineRunError, estimateResources, profiles, Simulation, validateScenario } from './simulation';
+import { aqmCatalogue, catalogue, defaultScenario, EngineRunError, estimateResources, profiles, readTrace, Simulation, validateScenario } from './simulation';
 import type { Scenario } from './types';
 
 export interface RunnerDeps {
@@ -62,6 +62,9 @@ export class Runner {
       case 'validate':
         void this.validate(id, call.scenario);
         break;
+      case 'readTrace':
+        void this.readTrace(id, call.text, call.name);
+        break;
     }
   }
 
@@ -78,6 +81,20 @@ export class Runner {
     try {
       const engine = await this.loadEngine();
       this.reply(id, { type: 'validated', errors: validateScenario(engine, scenario) });
+    } catch (e) {
+      this.fail(id, e instanceof EngineRunError ? e.error : toEngineError(e));
+    }
+  }
+
+  /** Read a Mahimahi trace file; does not touch the run in progress. */
+  private async readTrace(id: number, text: string, name: string): Promise<void> {
+    if (this.poisoned) {
+      this.deps.post({ type: 'error', id, error: this.poisoned, fatal: true });
+      return;
+    }
+    try {
+      const engine = await this.loadEngine();
+      this.reply(id, { type: 'traceRead', ...readTrace(engine, text, name) });
     } catch (e) {
       this.fail(id, e instanceof EngineRunError ? e.error : toEngineError(e));
     }

@@ -3,6 +3,7 @@
 import { parseColumns, SeriesBuffer, type ColumnLayout, type RunSeries } from './columns';
 import { parseValidationErrors, toEngineError, type EngineError } from './errors';
 import { parseEvents } from './events';
+import type { TraceRead } from './protocol';
 import type { RawEngine, RawSimulationLike } from './raw';
 import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, EngineEvent, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';
 
@@ -147,6 +148,25 @@ export function validateScenario(engine: RawEngine, scenario: Scenario | string)
   const errors = parseValidationErrors(text);
   if (!errors) throw new EngineRunError({ kind: 'internal', message: `unexpected validate_scenario output: ${text.slice(0, 200)}` });
   return errors;
+}
+
+/**
+ * A Mahimahi trace file's text read by the engine (`read_trace_json`): the
+ * trace for `bottleneck.trace`, or the problems naming the file's line.
+ */
+export function readTrace(engine: RawEngine, text: string, name: string): TraceRead {
+  const out = guard(() => engine.read_trace_json(text, name));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(out);
+  } catch {
+    parsed = null;
+  }
+  const r = parsed as Partial<TraceRead> | null;
+  if (!r || !Array.isArray(r.errors) || typeof r.mean_bps !== 'number' || (r.trace !== null && typeof r.trace !== 'object')) {
+    throw new EngineRunError({ kind: 'internal', message: `unexpected read_trace_json output: ${out.slice(0, 200)}` });
+  }
+  return { trace: r.trace ?? null, mean_bps: r.mean_bps, errors: r.errors };
 }
 
 /**

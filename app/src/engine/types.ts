@@ -5,7 +5,7 @@
 
 import type { FlowSummary as GenFlowSummary, HostSummary as GenHostSummary, Summary as GenSummary } from './generated/summary';
 
-export type { Aqm, Bottleneck, Flow, Host, LatencyProbe, MechanismOverrides, Mechanisms, Scenario, TcpConfig, ValidationError } from './generated/scenario';
+export type { Aqm, Bottleneck, Flow, Host, LatencyProbe, LinkTrace, MechanismOverrides, Mechanisms, Scenario, TcpConfig, ValidationError } from './generated/scenario';
 export type { Profile, SwitchId, SwitchInfo } from './generated/profiles';
 
 import type { Profile, SwitchInfo } from './generated/profiles';

@@ -3,7 +3,7 @@
 // computed before running.
 
 import type { Scenario } from '../engine/types';
-import { bdpPackets, capacityBps, mssBytes, wireBytes } from '../model/path';
+import { bdpPackets, bottleneckRateBps, capacityBps, mssBytes, wireBytes } from '../model/path';
 
 export type WindowVerdict =
   /** The windows are below the BDP: throughput is capped at window/RTT. */
@@ -49,7 +49,7 @@ export function analyseWindow(s: Scenario): WindowAnalysis {
   const bdpPkts = bdpPackets(rateBps, rttMs, s.mtu_bytes);
   const windowBytes = s.hosts.reduce((a, h) => a + h.flows.reduce((b, f) => b + f.window_bytes, 0), 0);
   const windowPkts = windowBytes / mss;
-  const queueAt: 'ifq' | 'bottleneck' = s.hosts.length === 1 && s.hosts[0].nic_bps <= s.bottleneck.rate_bps ? 'ifq' : 'bottleneck';
+  const queueAt: 'ifq' | 'bottleneck' = s.hosts.length === 1 && s.hosts[0].nic_bps <= bottleneckRateBps(s) ? 'ifq' : 'bottleneck';
   const txqueuelenPkts = s.hosts.reduce((a, h) => Math.max(a, h.txqueuelen_pkts), 0);
   const bufferPkts = s.bottleneck.buffer_pkts;
   const capacityPkts = bdpPkts + (queueAt === 'ifq' ? txqueuelenPkts : bufferPkts);

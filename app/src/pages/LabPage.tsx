@@ -14,7 +14,7 @@ import { buildChartSpecs, CHART_IDS, ColumnSum, MovingAverage, type ChartSpec } 
 import { TimeChart, type RenderMode } from '../charts/TimeChart';
 import { clampDomain, isFullView, type Domain } from '../charts/timeLink';
 import type { EngineError } from '../engine/errors';
-import type { RunDebug } from '../engine/protocol';
+import type { RunDebug, TraceRead } from '../engine/protocol';
 import type { RunSeries } from '../engine/columns';
 import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, Scenario, ValidationError } from '../engine/types';
 import { ErrorPanel } from '../ui/ErrorPanel';
@@ -50,6 +50,8 @@ export interface LabPageProps {
   visibleControls?: string[] | null;
   /** Hide the scenario builder (embed views). */
   hideBuilder?: boolean;
+  /** The engine's reading of a Mahimahi trace file (the bottleneck's trace control). */
+  readTrace?: (text: string, name: string) => Promise<TraceRead>;
   /** Extra content above the charts (URL notices) and below the summary (sharing). */
   notices?: ReactNode;
   footer?: ReactNode;
@@ -214,25 +216,29 @@ export function LabPage(props: LabPageProps) {
   const ghostSum = useRef(new ColumnSum());
   const averages = useRef<MovingAverage[]>([]);
   const ghostAverages = useRef<MovingAverage[]>([]);
+  const capacityAverage = useRef(new MovingAverage());
+  const ghostCapacityAverage = useRef(new MovingAverage());
   const cwndUnit = state.view.cwndUnit;
   const avgMs = state.view.throughputAverageMs;
-  /** The flows' throughput averaged over avgMs (the raw samples when that is one sample), and their sum. */
-  const throughputOf = (key: unknown, s: RunSeries, sc: Scenario, avg: MovingAverage[], total: ColumnSum) => {
+  /** The flows' throughput averaged over avgMs (the raw samples when that is one sample), their sum, and a trace-driven link's capacity averaged alike. */
+  const throughputOf = (key: unknown, s: RunSeries, sc: Scenario, avg: MovingAverage[], total: ColumnSum, capAvg: MovingAverage) => {
     const window = Math.max(1, Math.round(avgMs / sc.sample_interval_ms));
     const cols = s.flows.map((f, i) => (window > 1 ? (avg[i] ??= new MovingAverage()).get(`${String(key)}|${window}`, f.throughput_bps, s.length, window) : f.throughput_bps));
-    return { cols, sum: s.flows.length > 1 ? total.get(`${String(key)}|${window}`, cols, s.length) : null };
+    const cap = s.link_capacity_bps;
+    const linkCapacity = cap.length === s.length && window > 1 ? capAvg.get(`${String(key)}|${window}`, cap, s.length, window) : null;
+    return { cols, sum: s.flows.length > 1 ? total.get(`${String(key)}|${window}`, cols, s.length) : null, linkCapacity };
   };
   const specs = useMemo<ChartSpec[] | null>(() => {
     if (!series || !snap.scenario) return null;
-    const t = throughputOf(snap.runId, series, snap.scenario, averages.current, sum.current);
-    return buildChartSpecs(series, snap.scenario, { cwndUnit, sumThroughput: t.sum, throughput: t.cols, throughputAverageMs: avgMs });
+    const t = throughputOf(snap.runId, series, snap.scenario, averages.current, sum.current, capacityAverage.current);
+    return buildChartSpecs(series, snap.scenario, { cwndUnit, sumThroughput: t.sum, throughput: t.cols, throughputAverageMs: avgMs, linkCapacity: t.linkCapacity });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [series, snap.scenario, snap.runId, cwndUnit, avgMs]);
   const ghost = showGhost ? snap.ghost : null;
   const ghostSpecs = useMemo<ChartSpec[] | null>(() => {
     if (!ghost) return null;
-    const t = throughputOf(ghost.runId, ghost.series, ghost.scenario, ghostAverages.current, ghostSum.current);
-    return buildChartSpecs(ghost.series, ghost.scenario, { cwndUnit, sumThroughput: t.sum, throughput: t.cols, throughputAverageMs: avgMs });
+    const t = throughputOf(ghost.runId, ghost.series, ghost.scenario, ghostAverages.current, ghostSum.current, ghostCapacityAverage.current);
+    return buildChartSpecs(ghost.series, ghost.scenario, { cwndUnit, sumThroughput: t.sum, throughput: t.cols, throughputAverageMs: avgMs, linkCapacity: t.linkCapacity });
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [ghost, cwndUnit, avgMs]);
 
@@ -341,7 +347,7 @@ export function LabPage(props: LabPageProps) {
         {!props.hideBuilder && (
           <aside className="lab-builder" aria-label="Scenario">
             <h2 className="section-title">Scenario</h2>
-            <ScenarioBuilder lab={lab} state={state} catalogue={catalogue} profiles={props.profiles} aqms={props.aqms} visibleControls={props.visibleControls} />
+            <ScenarioBuilder lab={lab} state={state} catalogue={catalogue} profiles={props.profiles} aqms={props.aqms} visibleControls={props.visibleControls} readTrace={props.readTrace} />
           </aside>
         )}
         <main className="lab-results" aria-label="Results">

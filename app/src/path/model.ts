@@ -11,7 +11,7 @@
 import { upperBound } from '../charts/timeLink';
 import type { RunSeries } from '../engine/columns';
 import type { Mechanisms, MechanismOverrides, Scenario } from '../engine/types';
-import { mssBytes } from '../model/path';
+import { bottleneckRateBps, mssBytes } from '../model/path';
 import type { EventIndex } from './events';
 
 /** Linux `tcp_ca_state` names, by the `f<i>.state` code. */
@@ -219,7 +219,8 @@ export function buildPathModel(input: PathInput): PathModel {
     sampleT: row >= 0 && series ? series.t[row] : null,
     windowS,
     bottleneck: {
-      rateBps: s.bottleneck.rate_bps,
+      // A trace-driven link at its mean rate.
+      rateBps: bottleneckRateBps(s),
       bufferPkts: s.bottleneck.buffer_pkts,
       aqm: aqm.kind,
       canMark,

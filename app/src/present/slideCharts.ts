@@ -15,6 +15,8 @@ export function slideCharts(series: RunSeries, scenario: Scenario, view: ChartVi
   const window = Math.max(1, Math.round(view.throughputAverageMs / scenario.sample_interval_ms));
   const throughput = series.flows.map((f) => (window > 1 ? new MovingAverage().get(null, f.throughput_bps, series.length, window) : f.throughput_bps));
   const sum = series.flows.length > 1 ? new ColumnSum().get(null, throughput, series.length) : null;
-  const specs = buildChartSpecs(series, scenario, { cwndUnit: view.cwndUnit, sumThroughput: sum, throughput, throughputAverageMs: view.throughputAverageMs });
+  const cap = series.link_capacity_bps;
+  const linkCapacity = cap.length === series.length && window > 1 ? new MovingAverage().get(null, cap, series.length, window) : null;
+  const specs = buildChartSpecs(series, scenario, { cwndUnit: view.cwndUnit, sumThroughput: sum, throughput, throughputAverageMs: view.throughputAverageMs, linkCapacity });
   return ids.flatMap((id) => specs.filter((s) => s.id === id)).map((spec) => ({ spec, x: series.t, count: series.length }));
 }

@@ -74,7 +74,7 @@ describe('the legend and caption on slides and video frames (issue 24 item 6)', 
   const n = 50;
   const col = () => new Float64Array(n).map((_, i) => i);
   const flow = () => ({ cwnd_pkts: col(), cwnd_bytes: col(), ssthresh_pkts: col(), outstanding_bytes: col(), outstanding_avg_bytes: col(), outstanding_wavg_bytes: col(), throughput_bps: col(), srtt_ms: col(), state: col(), outstanding_captured_bytes: col() });
-  const series = { length: n, t: col(), flows: [flow(), flow()], bottleneck_queue_pkts: col(), bottleneck_delay_ms: col(), probe_rtt_ms: new Float64Array(0), hosts: [{ ifq_pkts: col() }] } as unknown as RunSeries;
+  const series = { length: n, t: col(), flows: [flow(), flow()], bottleneck_queue_pkts: col(), bottleneck_delay_ms: col(), probe_rtt_ms: new Float64Array(0), link_capacity_bps: new Float64Array(0), hosts: [{ ifq_pkts: col() }] } as unknown as RunSeries;
   const specs = buildChartSpecs(series, scenario, { cwndUnit: 'packets', throughput: series.flows.map((f) => f.throughput_bps), sumThroughput: null, throughputAverageMs: 100 });
   const names = { reno: 'Standard TCP', scalable: 'Scalable TCP' };
 

@@ -125,7 +125,7 @@ export function scenarioCaption(s: Scenario, names: Record<string, string> = {})
   const algs = [...new Set(s.hosts.flatMap((h) => h.flows.map((f) => names[f.algorithm] ?? f.algorithm)))].join(', ');
   const flows = s.hosts.reduce((k, h) => k + h.flows.length, 0);
   const buf = s.bottleneck.buffer_pkts;
-  return `${algs}${flows > 1 ? ` (${flows} flows)` : ''} · ${formatBitrate(s.bottleneck.rate_bps)} bottleneck · RTT ${s.rtt_ms} ms · buffer ${buf.toLocaleString('en-US')} ${buf === 1 ? 'packet' : 'packets'} · seed ${s.seed}`;
+  return `${algs}${flows > 1 ? ` (${flows} flows)` : ''} · ${s.bottleneck.trace ? `trace ${s.bottleneck.trace.name ?? ''}`.trim() : formatBitrate(s.bottleneck.rate_bps)} bottleneck · RTT ${s.rtt_ms} ms · buffer ${buf.toLocaleString('en-US')} ${buf === 1 ? 'packet' : 'packets'} · seed ${s.seed}`;
 }
 
 /** The header's clock: "t = 3.20 s of 10 s". */

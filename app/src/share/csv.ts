@@ -30,6 +30,7 @@ export function seriesColumns(series: RunSeries): { name: string; values: Float6
   series.hosts.forEach((h, i) => cols.push({ name: `h${i}.ifq_pkts`, values: h.ifq_pkts }));
   series.hosts.forEach((h, i) => h.ring_pkts && cols.push({ name: `h${i}.ring_pkts`, values: h.ring_pkts }));
   if (series.probe_rtt_ms.length === series.length && series.length > 0) cols.push({ name: 'probe.rtt_ms', values: series.probe_rtt_ms });
+  if (series.link_capacity_bps.length === series.length && series.length > 0) cols.push({ name: 'link.capacity_bps', values: series.link_capacity_bps });
   return cols;
 }
 

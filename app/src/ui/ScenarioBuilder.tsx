@@ -3,6 +3,7 @@
 // one scenario in the LabStore.
 
 import { memo } from 'react';
+import type { TraceRead } from '../engine/protocol';
 import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, Scenario } from '../engine/types';
 import { CONTROLS, type ControlSpec } from '../lab/controls';
 import { bdpPackets, capacityBps, mssBytes } from '../model/path';
@@ -30,6 +31,7 @@ import { ProfileControl } from './ProfileControl';
 import { QuantityControl } from './QuantityControl';
 import { QueueControl } from './QueueControl';
 import { Tip } from './Tip';
+import { TraceControl } from './TraceControl';
 import { TopologyPicker } from './TopologyPicker';
 
 export interface ScenarioBuilderProps {
@@ -42,9 +44,11 @@ export interface ScenarioBuilderProps {
   aqms?: AqmInfo[];
   /** Control ids to show (embed views); null: all. */
   visibleControls?: string[] | null;
+  /** The engine's reading of a trace file; without it the trace control is not shown. */
+  readTrace?: (text: string, name: string) => Promise<TraceRead>;
 }
 
-export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catalogue, profiles, aqms, visibleControls }: ScenarioBuilderProps) {
+export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catalogue, profiles, aqms, visibleControls, readTrace }: ScenarioBuilderProps) {
   const s = state.scenario;
   const view = state.view;
   const topo = view.topology;
@@ -94,9 +98,13 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
           <QuantityControl
             spec={CONTROLS.bottleneckRate}
             value={s.bottleneck.rate_bps}
+            // A trace-driven link's rate is its trace's (the engine ignores rate_bps).
+            disabled={!!s.bottleneck.trace}
+            unit={s.bottleneck.trace ? 'set by the trace below' : undefined}
             onChange={(v) => up((x) => ({ ...x, bottleneck: { ...x.bottleneck, rate_bps: v } }))}
           />
         )}
+        {show('trace') && readTrace && <TraceControl scenario={s} onChange={up} readTrace={readTrace} />}
         {show(CONTROLS.bufferPkts) &&
           (bufferFraction === null ? (
             <QuantityControl

@@ -160,6 +160,39 @@ pub fn estimate_resources_json(scenario_json: &str) -> String {
     }
 }
 
+/// What `read_trace_json` answers: the trace, or why the file is refused.
+#[derive(serde::Serialize)]
+struct TraceRead<'a> {
+    trace: Option<&'a sawtooth_core::scenario::LinkTrace>,
+    /// Mean rate at 1504 bytes per opportunity, b/s (0 with errors).
+    mean_bps: f64,
+    errors: &'a [ValidationError],
+}
+
+/// A Mahimahi trace file (one millisecond timestamp per line) read and
+/// checked by the engine's rules (`LinkTrace::from_mahimahi`), for the lab
+/// page's upload and built-in traces: `{"trace":{name,opportunities_ms},
+/// "mean_bps":…,"errors":[]}`, or `{"trace":null,…,"errors":[…]}` naming
+/// the field and the file's line.
+#[wasm_bindgen]
+pub fn read_trace_json(text: &str, name: &str) -> String {
+    let name = (!name.is_empty()).then(|| name.to_string());
+    let read = sawtooth_core::scenario::LinkTrace::from_mahimahi(text, name);
+    let json = match &read {
+        Ok(trace) => serde_json::to_string(&TraceRead {
+            trace: Some(trace),
+            mean_bps: trace.mean_bps(),
+            errors: &[],
+        }),
+        Err(errors) => serde_json::to_string(&TraceRead {
+            trace: None,
+            mean_bps: 0.0,
+            errors,
+        }),
+    };
+    json.expect("a trace read serialises")
+}
+
 /// Deliberately trap, so the app's recovery from a WebAssembly trap can be
 /// tested end to end.
 #[wasm_bindgen]
@@ -170,6 +203,28 @@ pub fn debug_trap() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trace_file_is_read_or_refused_naming_its_line() {
+        let ok: serde_json::Value =
+            serde_json::from_str(&read_trace_json("1\n2\n", "x.trace")).unwrap();
+        assert_eq!(ok["trace"]["opportunities_ms"], serde_json::json!([1, 2]));
+        assert_eq!(ok["trace"]["name"], "x.trace");
+        assert_eq!(ok["mean_bps"], 12_032_000.0);
+        let bad: serde_json::Value =
+            serde_json::from_str(&read_trace_json("1\n3\n2\n", "")).unwrap();
+        assert!(bad["trace"].is_null());
+        assert_eq!(
+            bad["errors"][0]["field"],
+            "bottleneck.trace.opportunities_ms[2]"
+        );
+        assert!(bad["errors"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 3 of the file"));
+        let junk: serde_json::Value = serde_json::from_str(&read_trace_json("1\nx\n", "")).unwrap();
+        assert_eq!(junk["errors"][0]["field"], "bottleneck.trace");
+    }
 
     #[test]
     fn estimates_come_back_for_valid_and_over_budget_scenarios_and_errors_for_bad_json() {

@@ -48,10 +48,21 @@ enum Command {
         /// packet stores' peak memory.
         #[arg(long)]
         engine_stats: bool,
+        /// Drive the bottleneck with a Mahimahi delivery-opportunity trace
+        /// (one millisecond timestamp per line, each an opportunity for
+        /// 1504 bytes; the trace repeats): it becomes the scenario's
+        /// `bottleneck.trace`, replacing any there.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<String>,
     },
     /// What a scenario will record and roughly how much it will simulate
     /// (the resource model), as JSON, even if it fails validation.
-    Estimate { scenario: String },
+    Estimate {
+        scenario: String,
+        /// As for `run`: the bottleneck follows this Mahimahi trace.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<String>,
+    },
     /// Run corner scenarios at every limit the validator allows and check
     /// each: no panic, packets conserved, recorded bytes within the budget
     /// and the resource model. Prints a summary; failures go to standard
@@ -224,8 +235,16 @@ fn main() -> ExitCode {
             format,
             out: dir,
             engine_stats,
-        } => run(&scenario, format, dir.as_deref(), engine_stats, &mut out),
-        Command::Estimate { scenario } => estimate(&scenario, &mut out),
+            trace,
+        } => run(
+            &scenario,
+            trace.as_deref(),
+            format,
+            dir.as_deref(),
+            engine_stats,
+            &mut out,
+        ),
+        Command::Estimate { scenario, trace } => estimate(&scenario, trace.as_deref(), &mut out),
         Command::Fuzz {
             cases,
             seed,

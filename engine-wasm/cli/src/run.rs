@@ -30,8 +30,9 @@ fn scenario_errors(what: &str, path: &str, errors: &[sawtooth_core::ValidationEr
 }
 
 /// Parse (and with `validate` check) a scenario file's text, refusing a
-/// key given twice in one object.
-fn read_scenario(path: &str, validate: bool) -> Result<Scenario, String> {
+/// key given twice in one object; with `trace`, the bottleneck follows
+/// that Mahimahi trace file (`--trace`).
+fn read_scenario(path: &str, trace: Option<&str>, validate: bool) -> Result<Scenario, String> {
     let text = read_input(path)?;
     let what = if validate {
         "invalid scenario"
@@ -39,22 +40,70 @@ fn read_scenario(path: &str, validate: bool) -> Result<Scenario, String> {
         "unreadable scenario"
     };
     input::no_duplicate_keys(&text).map_err(|e| scenario_errors(what, path, &[e]))?;
-    let parsed = if validate {
-        Scenario::from_json(&text)
-    } else {
-        Scenario::parse_json(&text)
-    };
-    parsed.map_err(|errors| scenario_errors(what, path, &errors))
+    let mut scenario =
+        Scenario::parse_json(&text).map_err(|errors| scenario_errors(what, path, &errors))?;
+    if let Some(file) = trace {
+        scenario.bottleneck.trace = Some(read_trace(file)?);
+    }
+    if validate {
+        let errors = scenario.validate();
+        if !errors.is_empty() {
+            let errors: Vec<_> = errors.into_iter().map(|e| trace_line(e, trace)).collect();
+            return Err(scenario_errors(what, path, &errors));
+        }
+    }
+    Ok(scenario)
+}
+
+/// A Mahimahi trace file as a scenario's `bottleneck.trace`, named by its
+/// file name.
+fn read_trace(path: &str) -> Result<sawtooth_core::scenario::LinkTrace, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let opportunities_ms = sawtooth_core::link_trace::parse_mahimahi(&text)
+        .map_err(|e| format!("invalid trace {path}: {e}"))?;
+    let name = std::path::Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    // The trace's own rules are checked with the scenario's, which name
+    // the file's lines (`trace_line`).
+    Ok(sawtooth_core::scenario::LinkTrace {
+        name,
+        opportunities_ms,
+    })
+}
+
+/// A trace problem at one line, named by the file's line when the trace
+/// came from `--trace`.
+fn trace_line(
+    mut e: sawtooth_core::ValidationError,
+    trace: Option<&str>,
+) -> sawtooth_core::ValidationError {
+    const FIELD: &str = "bottleneck.trace.opportunities_ms";
+    if let Some(file) = trace {
+        let index = e
+            .field
+            .strip_prefix(FIELD)
+            .and_then(|rest| rest.strip_prefix('['))
+            .and_then(|rest| rest.strip_suffix(']'))
+            .and_then(|i| i.parse::<usize>().ok());
+        if let Some(i) = index {
+            e.field = format!("{file} line {} ({})", i + 1, e.field);
+        } else if e.field == FIELD {
+            e.field = format!("{file} ({FIELD})");
+        }
+    }
+    e
 }
 
 pub(crate) fn run(
     path: &str,
+    trace: Option<&str>,
     format: Format,
     out_dir: Option<&std::path::Path>,
     engine_stats: bool,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let scenario = read_scenario(path, true)?;
+    let scenario = read_scenario(path, trace, true)?;
     let mut sim = Simulation::new(&scenario).map_err(|e| format!("{e:?}"))?;
     let summary = sim.run_to_end();
     if engine_stats {
@@ -128,8 +177,12 @@ pub(crate) fn run(
     Ok(())
 }
 
-pub(crate) fn estimate(path: &str, out: &mut impl Write) -> Result<(), String> {
-    let scenario = read_scenario(path, false)?;
+pub(crate) fn estimate(
+    path: &str,
+    trace: Option<&str>,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    let scenario = read_scenario(path, trace, false)?;
     let estimate = sawtooth_core::resources::estimate(&scenario);
     writeln!(
         out,

@@ -354,3 +354,58 @@ fn fuzz_does_not_allocate_by_the_case_count() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--trace FILE` drives the bottleneck with a Mahimahi trace: one
+/// opportunity a millisecond (12.032 Mb/s) caps the flow's throughput at a
+/// 1448-byte payload a millisecond, whatever `rate_bps` says; the series
+/// gains the link's capacity column. A bad line is named by file and line.
+#[test]
+fn trace_drives_the_bottleneck_from_a_mahimahi_file() {
+    let dir = std::env::temp_dir().join(format!("sawtooth-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("constant.trace");
+    std::fs::write(&good, "1\n").unwrap();
+    let mut s = default_scenario();
+    s["duration_ms"] = 3000.into();
+    let text = s.to_string();
+    let out = sawtooth(&["run", "-", "--trace", good.to_str().unwrap()], &text);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let throughput = summary["total_throughput_bps"].as_f64().unwrap();
+    assert!(throughput <= 1448.0 * 8.0 * 1000.0, "{throughput}");
+    assert!(throughput > 1448.0 * 8.0 * 1000.0 * 0.5, "{throughput}");
+    let out = sawtooth(
+        &[
+            "run",
+            "-",
+            "--format",
+            "csv",
+            "--trace",
+            good.to_str().unwrap(),
+        ],
+        &text,
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",link.capacity_bps"));
+
+    let bad = dir.join("unordered.trace");
+    std::fs::write(&bad, "1\n2\n5\n4\n").unwrap();
+    let out = sawtooth(&["run", "-", "--trace", bad.to_str().unwrap()], &text);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unordered.trace line 4"), "{err}");
+    assert!(err.contains("non-decreasing"), "{err}");
+
+    let junk = dir.join("junk.trace");
+    std::fs::write(&junk, "1\n2\nabc\n").unwrap();
+    let out = sawtooth(&["run", "-", "--trace", junk.to_str().unwrap()], &text);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3"), "{err}");
+    assert!(err.contains("not a whole number"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

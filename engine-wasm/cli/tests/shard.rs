@@ -113,10 +113,11 @@ fn three_shards_merge_into_the_unsharded_csv_and_comparison() {
     let closing = unsharded.lines().last().unwrap();
     assert!(
         closing.starts_with(&format!(
-            "# sawtooth-sweep 1 lab=txqueuelen scale=quick series=all points={POINTS} engine="
+            "# sawtooth-sweep 2 lab=txqueuelen scale=quick series=all points={POINTS} engine="
         )),
         "{closing}"
     );
+    assert!(closing.contains(" results="), "{closing}");
     assert!(closing.contains(" digest="), "{closing}");
     // Each shard is that CSV's header and some of its rows, each row in
     // exactly one shard, no shard empty, none holding nearly everything.

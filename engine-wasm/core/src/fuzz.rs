@@ -18,7 +18,9 @@ use crate::profile::{
 };
 use crate::resources::{self, RECORDED_BYTES_BUDGET};
 use crate::rng::Rng;
-use crate::scenario::{limits, Aqm, Flow, Host, LatencyProbe, Scenario, ValidationError};
+use crate::scenario::{
+    limits, Aqm, Flow, Host, LatencyProbe, LinkTrace, Scenario, ValidationError,
+};
 use crate::sim::Simulation;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -130,9 +132,42 @@ pub fn case(seed: u64, index: u64, max_engine_events: u64) -> Scenario {
         s.duration_ms,
         limits::SAMPLE_INTERVAL_MS.1,
     ]);
+    if s.mtu_bytes <= limits::TRACE_MTU_BYTES.1 {
+        s.bottleneck.trace = link_trace(seed, index);
+    }
     shorten(&mut s, max_engine_events);
     s.tcp.initial_sequence = initial_sequence(seed, index);
     s
+}
+
+/// A trace-driven bottleneck for one case in four (of those whose MTU a
+/// trace carries), at the corners of the trace's limits: the slowest mean
+/// rate, the most opportunities in one millisecond, a first line at 0
+/// (falling with the previous cycle's last), an on/off trace. Its own
+/// generator, so the rest of every case is what it was before traces.
+fn link_trace(seed: u64, index: u64) -> Option<LinkTrace> {
+    let mut d = Dice(Rng::new(
+        seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x0054_5243,
+    ));
+    if !d.chance(0.25) {
+        return None;
+    }
+    let lines: Vec<f64> = match d.int(0, 4) {
+        // One opportunity a millisecond: 12 Mb/s.
+        0 => vec![1.0],
+        // One every 12 ms: just above the slowest mean rate (1 Mb/s).
+        1 => vec![12.0],
+        // The most opportunities one millisecond may hold (100 Gb/s).
+        2 => vec![1.0; limits::TRACE_PER_MS_MAX],
+        // A first line at 0 and several at once.
+        3 => vec![0.0, 0.0, 3.0, 3.0, 3.0],
+        // On for 100 ms, off for 900 but the period line.
+        _ => (1..=100).map(f64::from).chain([1000.0]).collect(),
+    };
+    Some(LinkTrace {
+        name: None,
+        opportunities_ms: lines,
+    })
 }
 
 /// The ISN of case `index`: half the time a few segments below 2^32, so
@@ -609,6 +644,18 @@ mod tests {
         assert!(any(&|s| s.hosts.iter().any(|h| h.flows.len() == 64)));
         assert!(any(&|s| s.sample_interval_ms == 1.0));
         assert!(any(&|s| s.bottleneck.rate_bps == 100e9));
+        assert!(any(&|s| s
+            .bottleneck
+            .trace
+            .as_ref()
+            .is_some_and(
+                |t| t.opportunities_ms.len() == limits::TRACE_PER_MS_MAX
+            )));
+        assert!(any(&|s| s
+            .bottleneck
+            .trace
+            .as_ref()
+            .is_some_and(|t| t.opportunities_ms == [12.0])));
         assert!(any(&|s| s.bottleneck.buffer_pkts == 1));
         assert!(any(&|s| s.rtt_ms == 0.0));
         assert!(any(&|s| s.loss_rate == 0.5));

@@ -11,6 +11,7 @@ pub mod fidelity;
 pub mod flags;
 pub mod fuzz;
 pub mod labs;
+pub mod link_trace;
 pub mod net;
 pub mod nic;
 pub mod parallel;

@@ -98,9 +98,16 @@ pub struct Recorder {
     columns: Vec<Vec<f64>>,
     flows: usize,
     next_column: usize,
+    /// The last column is `probe.rtt_ms` (or, with a trace, the one before).
+    probe: bool,
     events: Vec<RecordedEvent>,
     pub events_dropped: u64,
 }
+
+/// A trace-driven link's capacity column (`Recorder::with_trace_capacity`):
+/// its delivery opportunities in each sample interval at 1504 bytes each,
+/// in b/s (Mahimahi's capacity line).
+pub const TRACE_CAPACITY_COLUMN: &str = "link.capacity_bps";
 
 impl Recorder {
     /// A recorder whose columns hold `rows` samples without reallocating:
@@ -127,9 +134,30 @@ impl Recorder {
             columns,
             flows,
             next_column: 0,
+            probe,
             events: Vec::new(),
             events_dropped: 0,
         }
+    }
+
+    /// With `trace`, a last column [`TRACE_CAPACITY_COLUMN`]: a
+    /// trace-driven link's capacity over each sample interval. Runs without
+    /// a trace record exactly as before.
+    pub fn with_trace_capacity(mut self, trace: bool) -> Recorder {
+        if trace {
+            let rows = self.columns[0].capacity();
+            self.names.push(TRACE_CAPACITY_COLUMN.into());
+            self.columns.push(Vec::with_capacity(rows));
+        }
+        self
+    }
+
+    /// The trace-driven link's capacity for the row being written, after
+    /// [`queue_values`](Recorder::queue_values).
+    pub(crate) fn trace_capacity_value(&mut self, bps: f64) {
+        self.columns[self.next_column].push(bps);
+        self.next_column += 1;
+        debug_assert_eq!(self.next_column, self.columns.len());
     }
 
     pub fn column_names(&self) -> &[String] {
@@ -206,11 +234,11 @@ impl Recorder {
             self.columns[self.next_column].push(v);
             self.next_column += 1;
         }
-        if self.next_column < self.columns.len() {
+        if self.probe {
             self.columns[self.next_column].push(probe_rtt_ms);
             self.next_column += 1;
         }
-        debug_assert_eq!(self.next_column, self.columns.len());
+        debug_assert!(self.next_column + 1 >= self.columns.len());
         debug_assert!(self.flows * FLOW_COLUMNS.len() < self.columns.len());
     }
 

@@ -151,9 +151,11 @@ const EVENTS_PER_PROBE: f64 = 4.0;
 
 /// Sampled columns (record.rs `Recorder::new`): time, the flows', the
 /// bottleneck's occupancy and queueing delay, each host's interface queue
-/// and driver ring, the probe's.
+/// and driver ring, the probe's, a trace-driven link's capacity.
 pub fn columns(s: &Scenario) -> u64 {
-    3 + (s.flow_count() * FLOW_COLUMNS.len() + 2 * s.hosts.len()) as u64 + s.probe.is_some() as u64
+    3 + (s.flow_count() * FLOW_COLUMNS.len() + 2 * s.hosts.len()) as u64
+        + s.probe.is_some() as u64
+        + s.bottleneck.trace.is_some() as u64
 }
 
 /// Events one episode writes to the log, besides its drops or marks
@@ -253,7 +255,7 @@ impl PathPackets {
             .hosts
             .iter()
             .map(|h| h.nic_bps)
-            .fold(s.bottleneck.rate_bps, f64::max);
+            .fold(s.bottleneck_rate_bps(), f64::max);
         let longest_s = (s.rtt_ms
             + s.hosts
                 .iter()
@@ -273,7 +275,7 @@ impl PathPackets {
         let receiver_wait_s =
             (mech.receiver_interrupt_us + mech.receiver_interrupt_throttle_us).max(0.0) / 1e6;
         let receiver = if receiver_wait_s > 0.0 {
-            sane_div(s.bottleneck.rate_bps, wire_bits) * receiver_wait_s + 1.0
+            sane_div(s.bottleneck_rate_bps(), wire_bits) * receiver_wait_s + 1.0
         } else {
             0.0
         };
@@ -338,7 +340,7 @@ fn probe_link_bytes(s: &Scenario) -> u64 {
     let wire_bits = (s.mtu_bytes as f64 + crate::net::ETHERNET_OVERHEAD_BYTES as f64) * 8.0;
     let queue_s = sane_div(
         s.bottleneck.buffer_pkts as f64 * wire_bits,
-        s.bottleneck.rate_bps,
+        s.bottleneck_rate_bps(),
     );
     let round_trip_s = s.rtt_ms / 1e3 + queue_s + round_trip_granularity_s(s);
     let in_flight =

@@ -72,9 +72,67 @@ pub struct TcpConfig {
 #[serde(deny_unknown_fields)]
 #[ts(export, export_to = "scenario.ts")]
 pub struct Bottleneck {
+    /// The link's rate. Ignored when `trace` is given (the trace sets the
+    /// rate), but still checked, so the scenario stays runnable without it.
     pub rate_bps: f64,
     pub buffer_pkts: u32,
     pub aqm: Aqm,
+    /// A trace-driven link (Mahimahi's `mm-link`): the link sends when its
+    /// trace says, not at `rate_bps` (docs/ENGINE.md, "Trace-driven
+    /// links"). Absent: a constant-rate link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub trace: Option<LinkTrace>,
+}
+
+/// A delivery-opportunity trace in Mahimahi's format (`link_trace.rs`):
+/// each entry is one opportunity for 1504 bytes (an IP packet of up to 1500
+/// bytes and Mahimahi's 4-byte TUN header) at that millisecond; entries
+/// are whole, non-decreasing milliseconds, and the trace repeats with the
+/// last one as its period. Opportunities that find the queue empty are
+/// lost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export, export_to = "scenario.ts")]
+pub struct LinkTrace {
+    /// What the trace is called (a file name or a built-in trace's id),
+    /// for display; the run does not read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub name: Option<String>,
+    /// The lines of a Mahimahi trace file, in order: one delivery
+    /// opportunity each, in milliseconds from the start of the run.
+    #[serde(serialize_with = "whole_numbers")]
+    pub opportunities_ms: Vec<f64>,
+}
+
+/// Whole numbers written without a fraction (`12`, not `12.0`), so a
+/// trace in a scenario reads like its file; other values as they are.
+fn whole_numbers<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(values.len()))?;
+    for &x in values {
+        if x.fract() == 0.0 && x.abs() < 9.007_199_254_740_992e15 {
+            seq.serialize_element(&(x as i64))?;
+        } else {
+            seq.serialize_element(&x)?;
+        }
+    }
+    seq.end()
+}
+
+impl LinkTrace {
+    /// The trace's mean rate in b/s of opportunity bytes (1504 per
+    /// opportunity, as Mahimahi counts its link's capacity); 0 for a trace
+    /// that does not validate.
+    pub fn mean_bps(&self) -> f64 {
+        match self.opportunities_ms.last() {
+            Some(&last) if last > 0.0 => {
+                crate::link_trace::mean_bps_of(self.opportunities_ms.len(), last)
+            }
+            _ => 0.0,
+        }
+    }
 }
 
 /// Queue management at the bottleneck.
@@ -334,6 +392,23 @@ pub mod limits {
     /// (20 IPv4 + 8 ICMP bytes) to the MTU.
     pub const PROBE_INTERVAL_MS: (f64, f64) = (1.0, 60_000.0);
     pub const PROBE_MIN_SIZE_BYTES: u32 = 28;
+    /// A trace's lines (`bottleneck.trace.opportunities_ms`): 8 bytes each
+    /// in the engine, twice (the scenario and the schedule), so at most
+    /// 16 MB.
+    pub const TRACE_LINES_MAX: usize = 1_000_000;
+    /// A trace's `name`, in characters.
+    pub const TRACE_NAME_CHARS: usize = 200;
+    /// A trace's timestamps: up to the longest run.
+    pub const TRACE_MS: (f64, f64) = (0.0, DURATION_MS.1);
+    /// A trace's mean rate, in b/s of opportunity bytes: the range of a
+    /// constant-rate link.
+    pub const TRACE_MEAN_BPS: (f64, f64) = RATE_BPS;
+    /// Opportunities in one millisecond: no more than the fastest link
+    /// (100 Gb/s) carries, 1504 bytes each.
+    pub const TRACE_PER_MS_MAX: usize = 8_311;
+    /// The MTU a trace-driven link carries: Mahimahi's 1504-byte
+    /// opportunity less its 4-byte TUN header.
+    pub const TRACE_MTU_BYTES: (u32, u32) = (MTU_BYTES.0, crate::link_trace::MAX_IP_BYTES);
 }
 
 /// Scenario format 1 → 2: the run keeps today's mechanisms through the
@@ -375,18 +450,67 @@ impl Scenario {
         self.mtu_bytes - crate::net::TCP_IP_HEADER_BYTES
     }
 
+    /// The bottleneck's rate as the rest of the engine reasons about it
+    /// (b/s of Ethernet wire time, like `rate_bps`): `rate_bps`, or for a
+    /// trace-driven link the wire time of the full-size packets its mean
+    /// opportunity rate carries. A trace's opportunity carries one packet
+    /// of the MTU and Mahimahi's 4-byte TUN header per 1504 bytes, so its
+    /// mean rate counts (MTU + 38) wire bytes per (MTU + 4) opportunity
+    /// bytes: 12.304 Mb/s for one opportunity a millisecond at MTU 1500.
+    /// BDP, capacity, utilisation and the resource model read this.
+    pub fn bottleneck_rate_bps(&self) -> f64 {
+        match &self.bottleneck.trace {
+            None => self.bottleneck.rate_bps,
+            Some(trace) => {
+                let wire = (self.mtu_bytes + crate::net::ETHERNET_OVERHEAD_BYTES) as f64;
+                let tun = (self.mtu_bytes + crate::link_trace::TUN_HEADER_BYTES) as f64;
+                trace.mean_bps() * wire / tun
+            }
+        }
+    }
+
     /// The bottleneck's bandwidth-delay product in full-size packets on
     /// the wire (the base round trip at the bottleneck's rate).
     pub fn bdp_pkts(&self) -> f64 {
         let wire_bits = ((self.mtu_bytes + crate::net::ETHERNET_OVERHEAD_BYTES) * 8) as f64;
-        self.bottleneck.rate_bps * self.rtt_ms / 1e3 / wire_bits
+        self.bottleneck_rate_bps() * self.rtt_ms / 1e3 / wire_bits
     }
 
-    /// The path's capacity: the bottleneck rate, or the senders' NICs
-    /// together when they are slower (b/s of wire time).
+    /// The path's capacity over the run: the bottleneck rate, or the
+    /// senders' NICs together when they are slower (b/s of wire time). A
+    /// trace-driven link counts the opportunities that fall within the
+    /// run's duration, after time 0 (in wire terms, as
+    /// `bottleneck_rate_bps`), so a run
+    /// shorter than the trace's period, or not a whole number of periods,
+    /// is measured against what its link could carry in that time.
     pub fn capacity_bps(&self) -> f64 {
         let nic_sum: f64 = self.hosts.iter().map(|h| h.nic_bps).sum();
-        self.bottleneck.rate_bps.min(nic_sum)
+        let bottleneck = match &self.bottleneck.trace {
+            None => self.bottleneck.rate_bps,
+            Some(trace) => {
+                let ms = &trace.opportunities_ms;
+                let period = ms.last().copied().unwrap_or(0.0);
+                let duration = self.duration_ms.floor();
+                if !(period > 0.0 && duration > 0.0) {
+                    0.0
+                } else {
+                    let cycles = (duration / period).floor();
+                    let rest = duration - cycles * period;
+                    // Opportunities in (0, duration]: one at time 0 serves
+                    // nothing (a packet waits for the next after its arrival).
+                    let count = cycles * ms.len() as f64
+                        + ms.partition_point(|&x| x <= rest) as f64
+                        - ms.partition_point(|&x| x <= 0.0) as f64;
+                    let wire = (self.mtu_bytes + crate::net::ETHERNET_OVERHEAD_BYTES) as f64;
+                    let tun = (self.mtu_bytes + crate::link_trace::TUN_HEADER_BYTES) as f64;
+                    count * crate::link_trace::OPPORTUNITY_BYTES as f64 * 8.0 * 1e3
+                        / self.duration_ms
+                        * wire
+                        / tun
+                }
+            }
+        };
+        bottleneck.min(nic_sum)
     }
 
     /// The initial sequence number of flow `flow` (counted across hosts
@@ -454,6 +578,7 @@ impl Scenario {
                 rate_bps: 100e6,
                 buffer_pkts: 40,
                 aqm: Aqm::DropTail {},
+                trace: None,
             },
             hosts: vec![Host {
                 nic_bps: 1e9,

@@ -334,7 +334,12 @@ pub fn summarise(s: &Scenario, totals: &RunTotals, rec: &Recorder) -> Summary {
         hosts,
         total_throughput_bps,
         capacity_bps,
-        utilisation: total_throughput_bps / capacity_bps,
+        // A trace-driven link may offer nothing within a short run.
+        utilisation: if capacity_bps > 0.0 {
+            total_throughput_bps / capacity_bps
+        } else {
+            0.0
+        },
         bottleneck_drops: totals.bottleneck_drops,
         ecn_marks: totals.bottleneck_ecn_marks,
         packets_delivered: totals.bottleneck_sent_pkts,

@@ -7,7 +7,7 @@
 use crate::cc;
 use crate::profile;
 use crate::scenario::{
-    limits, migrate_v1, range_message, Scenario, ValidationError, SCENARIO_VERSION,
+    limits, migrate_v1, range_message, LinkTrace, Scenario, ValidationError, SCENARIO_VERSION,
 };
 use std::fmt::Display;
 
@@ -238,6 +238,9 @@ impl Scenario {
             BUFFER_PKTS,
             "packets",
         );
+        if let Some(trace) = &self.bottleneck.trace {
+            self.validate_trace(trace, &mut v);
+        }
         // The queue discipline's fields: read where construction reads them.
         let queue_mtu_bytes = self.mtu_bytes as u64 + crate::net::ETHERNET_HEADER_BYTES as u64;
         let (_, aqm_problems) = crate::aqm::settings::read(
@@ -365,6 +368,108 @@ impl Scenario {
             }
         }
         v.errors
+    }
+}
+
+impl LinkTrace {
+    /// The trace's own rules (`link_trace::check` with `limits`' bounds,
+    /// and its name's length), each problem named by its field in a
+    /// scenario (`bottleneck.trace.opportunities_ms[i]`); the scenario's
+    /// rules (the MTU) are `Scenario::validate`'s.
+    pub fn validate(&self) -> Vec<ValidationError> {
+        use limits::*;
+        let mut v = Validator::default();
+        let field = "bottleneck.trace.opportunities_ms";
+        for p in crate::link_trace::check(
+            &self.opportunities_ms,
+            TRACE_LINES_MAX,
+            TRACE_MS.1,
+            TRACE_PER_MS_MAX,
+            TRACE_MEAN_BPS,
+        ) {
+            let at = match p.index {
+                Some(i) => format!("{field}[{i}]"),
+                None => field.to_string(),
+            };
+            v.push(&at, p.value, p.message);
+        }
+        if let Some(name) = &self.name {
+            if name.chars().count() > TRACE_NAME_CHARS {
+                v.push(
+                    "bottleneck.trace.name",
+                    format!("{} characters", name.chars().count()),
+                    format!("is too long: at most {TRACE_NAME_CHARS} characters"),
+                );
+            }
+        }
+        v.errors
+    }
+
+    /// A Mahimahi trace file (`link_trace::parse_mahimahi`) as a trace
+    /// called `name`, checked by [`LinkTrace::validate`]: for the app's
+    /// upload and the CLI's `--trace`. A problem at a line says which line
+    /// of the file (1-based) in its message.
+    pub fn from_mahimahi(
+        text: &str,
+        name: Option<String>,
+    ) -> Result<LinkTrace, Vec<ValidationError>> {
+        let opportunities_ms = crate::link_trace::parse_mahimahi(text).map_err(|e| {
+            vec![ValidationError {
+                field: "bottleneck.trace".into(),
+                value: if e.line == 0 {
+                    String::new()
+                } else {
+                    format!("line {}: {:?}", e.line, e.text)
+                },
+                message: e.message,
+            }]
+        })?;
+        let trace = LinkTrace {
+            name,
+            opportunities_ms,
+        };
+        let errors = trace.validate();
+        if !errors.is_empty() {
+            return Err(errors
+                .into_iter()
+                .map(|mut e| {
+                    if let Some(i) = e
+                        .field
+                        .strip_prefix("bottleneck.trace.opportunities_ms[")
+                        .and_then(|r| r.strip_suffix(']'))
+                        .and_then(|i| i.parse::<usize>().ok())
+                    {
+                        e.message = format!("line {} of the file {}", i + 1, e.message);
+                    }
+                    e
+                })
+                .collect());
+        }
+        Ok(trace)
+    }
+}
+
+impl Scenario {
+    /// A trace-driven link's rules ([`LinkTrace::validate`]) and the MTU
+    /// it carries.
+    fn validate_trace(&self, trace: &LinkTrace, v: &mut Validator) {
+        use limits::*;
+        v.errors.extend(trace.validate());
+        if !(TRACE_MTU_BYTES.0..=TRACE_MTU_BYTES.1).contains(&self.mtu_bytes) {
+            v.push(
+                "mtu_bytes",
+                self.mtu_bytes,
+                format!(
+                    "must be between {} and {} bytes with bottleneck.trace: a delivery \
+                     opportunity carries {} bytes, an IP packet and Mahimahi's {}-byte TUN \
+                     header (Mahimahi refuses larger packets)",
+                    TRACE_MTU_BYTES.0,
+                    TRACE_MTU_BYTES.1,
+                    crate::link_trace::OPPORTUNITY_BYTES,
+                    crate::link_trace::TUN_HEADER_BYTES,
+                ),
+            );
+        }
     }
 }
 

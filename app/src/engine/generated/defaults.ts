@@ -63,6 +63,7 @@ export const LIMITS = {
   extra_delay_ms: [0, 1000],
   nic_bps: [1000000, 100000000000],
   probe_interval_ms: [1, 60000],
+  trace_mtu_bytes: [576, 1500],
 } as const;
 
 /** The latency probe's defaults (scenario.rs `LatencyProbe`). */

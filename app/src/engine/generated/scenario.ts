@@ -71,7 +71,18 @@ ecn?: boolean, } | { "kind": "step_mark",
  */
 threshold_pkts?: number, };
 
-export type Bottleneck = { rate_bps: number, buffer_pkts: number, aqm: Aqm, };
+export type Bottleneck = { 
+/**
+ * The link's rate. Ignored when `trace` is given (the trace sets the
+ * rate), but still checked, so the scenario stays runnable without it.
+ */
+rate_bps: number, buffer_pkts: number, aqm: Aqm, 
+/**
+ * A trace-driven link (Mahimahi's `mm-link`): the link sends when its
+ * trace says, not at `rate_bps` (docs/ENGINE.md, "Trace-driven
+ * links"). Absent: a constant-rate link.
+ */
+trace?: LinkTrace, };
 
 /**
  * Which generation of CUBIC's and BIC's rules.
@@ -141,6 +152,26 @@ interval_ms?: number,
  * 8 ICMP header + 20 IPv4 header.
  */
 size_bytes?: number, };
+
+/**
+ * A delivery-opportunity trace in Mahimahi's format (`link_trace.rs`):
+ * each entry is one opportunity for 1504 bytes (an IP packet of up to 1500
+ * bytes and Mahimahi's 4-byte TUN header) at that millisecond; entries
+ * are whole, non-decreasing milliseconds, and the trace repeats with the
+ * last one as its period. Opportunities that find the queue empty are
+ * lost.
+ */
+export type LinkTrace = { 
+/**
+ * What the trace is called (a file name or a built-in trace's id),
+ * for display; the run does not read it.
+ */
+name?: string, 
+/**
+ * The lines of a Mahimahi trace file, in order: one delivery
+ * opportunity each, in milliseconds from the start of the run.
+ */
+opportunities_ms: Array<number>, };
 
 /**
  * How a lost retransmission is found before the retransmission timer

@@ -233,6 +233,16 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     profiles_json: () => JSON.stringify({ profiles: [], switches: [] }),
     validate_scenario: (json: string) => JSON.stringify({ errors: validate(JSON.parse(json) as Scenario) }),
     estimate_resources_json: (json: string) => JSON.stringify(mockEstimate(JSON.parse(json) as Scenario)),
+    // Lines of whole numbers only (the engine's rules are tested in engine-wasm).
+    read_trace_json: (text: string, name: string) => {
+      const lines = text.split('\n').filter((l) => l.trim() !== '');
+      const ms = lines.map(Number);
+      if (ms.length === 0 || ms.some((x) => !Number.isInteger(x) || x < 0)) {
+        return JSON.stringify({ trace: null, mean_bps: 0, errors: [{ field: 'bottleneck.trace', value: '', message: 'is not a trace' }] });
+      }
+      const trace = { ...(name ? { name } : {}), opportunities_ms: ms };
+      return JSON.stringify({ trace, mean_bps: (ms.length * 1504 * 8 * 1000) / ms[ms.length - 1], errors: [] });
+    },
     debug_trap: () => {
       throw trapError();
     },

@@ -10,7 +10,10 @@
 //! has finished, or at once when a frame arrives at an idle link. That is
 //! when CoDel measures a packet's sojourn time (RFC 8289 §3.1) and may drop
 //! it; the frames it drops leave the queue at that instant without using
-//! the link.
+//! the link. A trace-driven link (`link_trace.rs`) dequeues at its delivery
+//! opportunities instead, Mahimahi's way: each opportunity's 1504 bytes
+//! serve the frame on the wire and then the next frames the discipline
+//! hands out (`Bottleneck::serve_opportunity`).
 
 pub mod catalogue;
 pub mod codel;
@@ -20,6 +23,7 @@ pub mod red;
 pub mod settings;
 pub mod step;
 
+use crate::link_trace::TraceSchedule;
 use crate::net::{Frame, Packet, TxTime};
 use crate::rng::Rng;
 use crate::scenario::Aqm;
@@ -112,6 +116,34 @@ impl CodelQueue for FifoView<'_> {
     }
 }
 
+/// A trace-driven link's service (`link_trace.rs`, Mahimahi's
+/// `LinkQueue::rationalize`): the link waits for its trace's next delivery
+/// opportunity rather than a frame's serialisation time.
+struct TraceService {
+    schedule: TraceSchedule,
+    /// The opportunity the link's one pending event is for, if it has one:
+    /// none while the queue is empty (opportunities then pass unused).
+    pending_ns: Option<u64>,
+    /// Bytes of the frame on the wire (`on_wire`) not yet served.
+    left_bytes: u32,
+    /// Frames that arrived at the very instant of the pending opportunity:
+    /// they join the queue after it is served, as Mahimahi burns the
+    /// current millisecond's opportunities before it enqueues an arrival.
+    held: Vec<Frame>,
+    /// Packets the last opportunity delivered, in order, for the caller.
+    delivered: Vec<Packet>,
+    /// Opportunities counted up to the last sample (`sample_capacity_bps`).
+    sampled_through_ns: u64,
+}
+
+/// What a frame uses of a trace's opportunities: its IP packet (the
+/// Ethernet header not counted) and Mahimahi's TUN header. An IP packet
+/// under 46 bytes counts as padded to the Ethernet minimum (`Frame` keeps
+/// no other size); only a latency probe of under 46 bytes is.
+fn trace_bytes(f: &Frame) -> u32 {
+    f.len_bytes - crate::net::ETHERNET_HEADER_BYTES + crate::link_trace::TUN_HEADER_BYTES
+}
+
 /// The bottleneck port: its queue (one FIFO, or FQ-CoDel's flow queues),
 /// the frame on the wire and the discipline.
 pub struct Bottleneck {
@@ -129,6 +161,9 @@ pub struct Bottleneck {
     sent_pkts: u64,
     last_sojourn_ns: u64,
     dequeued_since_sample: bool,
+    /// The trace a trace-driven link follows; `None`: the link sends at
+    /// its rate (`tx`).
+    trace: Option<Box<TraceService>>,
 }
 
 impl Bottleneck {
@@ -175,7 +210,32 @@ impl Bottleneck {
             sent_pkts: 0,
             last_sojourn_ns: 0,
             dequeued_since_sample: false,
+            trace: None,
         }
+    }
+
+    /// The link follows `schedule` (Mahimahi's delivery opportunities)
+    /// instead of its rate. Its rate (`new`'s `rate_bps`) should be the
+    /// trace's mean rate in wire terms (`Scenario::bottleneck_rate_bps`):
+    /// RED reads a packet's transmission time from it.
+    pub fn with_trace(mut self, schedule: TraceSchedule) -> Bottleneck {
+        self.trace = Some(Box::new(TraceService {
+            schedule,
+            pending_ns: None,
+            left_bytes: 0,
+            held: Vec::new(),
+            delivered: Vec::new(),
+            sampled_through_ns: 0,
+        }));
+        self
+    }
+
+    /// Whether the link follows a trace: its event is then
+    /// [`serve_opportunity`](Bottleneck::serve_opportunity), not
+    /// [`finish`](Bottleneck::finish).
+    #[inline]
+    pub fn is_trace_driven(&self) -> bool {
+        self.trace.is_some()
     }
 
     /// The port's clock runs `ppb` parts per billion off nominal (its
@@ -199,7 +259,18 @@ impl Bottleneck {
             Discipline::FqCodel(fq) => fq.allocated_bytes(),
             _ => 0,
         };
-        (self.fifo.capacity() * std::mem::size_of::<Frame>()) as u64 + fq
+        let trace = self.trace.as_ref().map_or(0, |t| {
+            t.held.capacity() * std::mem::size_of::<Frame>()
+                + t.delivered.capacity() * std::mem::size_of::<Packet>()
+        });
+        (self.fifo.capacity() * std::mem::size_of::<Frame>()) as u64 + fq + trace as u64
+    }
+
+    /// Frames that arrived at the instant of a trace-driven link's pending
+    /// opportunity and join the queue once it is served (for the packet
+    /// accounting; 0 at any other time).
+    pub fn held_pkts(&self) -> usize {
+        self.trace.as_ref().map_or(0, |t| t.held.len())
     }
 
     pub fn occupancy_pkts(&self) -> usize {
@@ -220,7 +291,30 @@ impl Bottleneck {
     /// then. Drops and marks wait in
     /// [`take_signals`](Bottleneck::take_signals).
     #[inline]
-    pub fn arrive(&mut self, mut f: Frame, now_ns: u64, rng: &mut Rng) -> Option<u64> {
+    pub fn arrive(&mut self, f: Frame, now_ns: u64, rng: &mut Rng) -> Option<u64> {
+        if self.trace.is_some() {
+            return self.arrive_traced(f, now_ns, rng);
+        }
+        self.enqueue(f, now_ns, rng)
+    }
+
+    /// A frame arrives at a trace-driven link: held if it comes at the
+    /// very instant of the pending opportunity, else queued.
+    #[cold]
+    #[inline(never)]
+    fn arrive_traced(&mut self, f: Frame, now_ns: u64, rng: &mut Rng) -> Option<u64> {
+        let t = self.trace.as_mut().expect("a trace-driven link");
+        if t.pending_ns == Some(now_ns) {
+            t.held.push(f);
+            return None;
+        }
+        self.enqueue(f, now_ns, rng)
+    }
+
+    /// [`arrive`](Bottleneck::arrive)'s work: the discipline's verdict,
+    /// the frame queued, and the link started if it was idle.
+    #[inline(always)]
+    fn enqueue(&mut self, mut f: Frame, now_ns: u64, rng: &mut Rng) -> Option<u64> {
         f.enqueued_ns = now_ns;
         let waiting = self.waiting_pkts();
         let full = waiting >= self.capacity_pkts;
@@ -248,11 +342,7 @@ impl Bottleneck {
                         self.signals.drop(&d.packet);
                     }
                 }
-                return if self.on_wire.is_none() {
-                    self.start_next(now_ns)
-                } else {
-                    None
-                };
+                return self.kick(now_ns);
             }
         };
         if verdict == Verdict::Drop || full {
@@ -267,11 +357,130 @@ impl Bottleneck {
         if let Discipline::Red(red) = &mut self.discipline {
             red.idle_since_ns = None;
         }
+        self.kick(now_ns)
+    }
+
+    /// A frame has joined the queue at `now_ns`: an idle link starts. A
+    /// constant-rate link puts the next frame on the wire and returns when
+    /// it will have been sent; a trace-driven link with no opportunity
+    /// pending waits for the first one after `now_ns`.
+    #[inline(always)]
+    fn kick(&mut self, now_ns: u64) -> Option<u64> {
+        if self.trace.is_some() {
+            return self.kick_traced(now_ns);
+        }
         if self.on_wire.is_none() {
             self.start_next(now_ns)
         } else {
             None
         }
+    }
+
+    /// [`kick`](Bottleneck::kick) for a trace-driven link.
+    #[cold]
+    #[inline(never)]
+    fn kick_traced(&mut self, now_ns: u64) -> Option<u64> {
+        let busy = self.on_wire.is_some() || self.waiting_pkts() > 0;
+        let t = self.trace.as_mut().expect("a trace-driven link");
+        if t.pending_ns.is_some() || !busy {
+            return None;
+        }
+        let at = t.schedule.first_after_ns(now_ns);
+        t.pending_ns = Some(at);
+        Some(at)
+    }
+
+    /// A trace-driven link's pending opportunity has come (`now_ns`):
+    /// every opportunity at this instant serves the queue, 1504 bytes
+    /// each, as Mahimahi's `rationalize` does: the frame on the wire takes
+    /// what it still needs, then frames leave the queue in turn (the
+    /// discipline deciding, as at any dequeue) until the bytes run out or
+    /// the queue is empty, when the rest is lost. A frame whose last byte
+    /// is served leaves now ([`take_delivered`](Bottleneck::take_delivered));
+    /// one served in part stays on the wire for the next opportunity.
+    /// Frames that arrived at this instant then join the queue. Returns
+    /// the next opportunity the link waits for, if it has frames left.
+    #[cold]
+    #[inline(never)]
+    pub fn serve_opportunity(&mut self, now_ns: u64, rng: &mut Rng) -> Option<u64> {
+        let t = self.trace.as_mut().expect("a trace-driven link");
+        debug_assert_eq!(t.pending_ns, Some(now_ns));
+        t.pending_ns = None;
+        let mut budget =
+            t.schedule.count_at_ns(now_ns) * crate::link_trace::OPPORTUNITY_BYTES as u64;
+        while budget > 0 {
+            if self.on_wire.is_none() {
+                let Some(frame) = self.dequeue(now_ns) else {
+                    break;
+                };
+                let t = self.trace.as_mut().expect("a trace-driven link");
+                t.left_bytes = trace_bytes(&frame);
+                self.on_wire = Some(frame);
+            }
+            let t = self.trace.as_mut().expect("a trace-driven link");
+            let served = budget.min(t.left_bytes as u64);
+            budget -= served;
+            t.left_bytes -= served as u32;
+            if t.left_bytes == 0 {
+                let f = self.on_wire.take().expect("a frame on the wire");
+                if !f.packet.is_probe() {
+                    self.sent_pkts += 1;
+                }
+                t.delivered.push(f.packet);
+            }
+        }
+        let t = self.trace.as_mut().expect("a trace-driven link");
+        let held = std::mem::take(&mut t.held);
+        for f in &held {
+            // Each may start the link: the first that does sets the
+            // pending opportunity, after which `kick` returns None.
+            self.enqueue(*f, now_ns, rng);
+        }
+        let busy = self.on_wire.is_some() || self.waiting_pkts() > 0;
+        let t = self.trace.as_mut().expect("a trace-driven link");
+        t.held = held;
+        t.held.clear();
+        if t.pending_ns.is_none() && busy {
+            let at = t.schedule.first_after_ns(now_ns);
+            t.pending_ns = Some(at);
+        }
+        let next = t.pending_ns;
+        if next.is_none() {
+            if let Discipline::Red(red) = &mut self.discipline {
+                red.idle_since_ns = Some(now_ns);
+            }
+        }
+        next
+    }
+
+    /// The packets the last opportunity delivered, in order (empty for a
+    /// constant-rate link).
+    pub fn take_delivered(&mut self) -> Vec<Packet> {
+        match &mut self.trace {
+            Some(t) => std::mem::take(&mut t.delivered),
+            None => Vec::new(),
+        }
+    }
+
+    /// Give back the (emptied) vector `take_delivered` handed out, so the
+    /// link reuses its allocation.
+    pub fn return_delivered(&mut self, mut v: Vec<Packet>) {
+        if let Some(t) = &mut self.trace {
+            v.clear();
+            t.delivered = v;
+        }
+    }
+
+    /// A trace-driven link's capacity since the previous call: its
+    /// delivery opportunities up to `now_ns` (used or not) at 1504 bytes,
+    /// over `interval_s` (b/s, Mahimahi's capacity line); `None` for a
+    /// constant-rate link.
+    pub fn sample_capacity_bps(&mut self, now_ns: u64, interval_s: f64) -> Option<f64> {
+        let t = self.trace.as_mut()?;
+        let opportunities =
+            t.schedule.count_through_ns(now_ns) - t.schedule.count_through_ns(t.sampled_through_ns);
+        t.sampled_through_ns = now_ns;
+        Some(opportunities as f64 * crate::link_trace::OPPORTUNITY_BYTES as f64 * 8.0 / interval_s)
     }
 
     /// The frame on the wire has been sent at `now_ns`: returns its packet,
@@ -297,6 +506,16 @@ impl Bottleneck {
     /// Dequeue the next frame to send (the discipline may drop some
     /// first) and put it on the wire; returns when it will have been sent.
     fn start_next(&mut self, now_ns: u64) -> Option<u64> {
+        let frame = self.dequeue(now_ns)?;
+        let done_ns = now_ns + self.tx.of(frame.wire_bytes);
+        self.on_wire = Some(frame);
+        Some(done_ns)
+    }
+
+    /// Take the next frame from the queue at `now_ns` (the discipline may
+    /// drop some first), recording its sojourn.
+    #[inline(always)]
+    fn dequeue(&mut self, now_ns: u64) -> Option<Frame> {
         let frame = match &mut self.discipline {
             Discipline::Codel(params, codel) => {
                 let mut fifo = FifoView {
@@ -320,9 +539,7 @@ impl Bottleneck {
         if let Discipline::Pie(pie) = &mut self.discipline {
             pie.on_dequeue(now_ns, sojourn_ns, self.fifo_bytes);
         }
-        let done_ns = now_ns + self.tx.of(frame.wire_bytes);
-        self.on_wire = Some(frame);
-        Some(done_ns)
+        Some(frame)
     }
 
     /// The drops and marks since the last call, in order.

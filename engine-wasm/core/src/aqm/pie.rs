@@ -343,7 +343,10 @@ mod tests {
         assert_eq!(MAX_BURST_MS, 150.0, "§4.4 MAX_BURST");
         assert_eq!(MARK_ECNTH, 0.1, "§5.1 mark_ecnth");
         assert_eq!(IDLE_DECAY, 0.984_375, "Linux: prob -= prob / 64");
-        assert_eq!(FIRST_UPDATE_MS, T_UPDATE_MS, "the qdisc's timer runs before the traffic");
+        assert_eq!(
+            FIRST_UPDATE_MS, T_UPDATE_MS,
+            "the qdisc's timer runs before the traffic"
+        );
         assert_eq!((ACCU_NO_DROP, ACCU_FORCE_DROP), (0.85, 8.5), "§5.4");
         assert_eq!(Pie::new(params()).next_update_ns, FIRST);
     }
@@ -565,7 +568,11 @@ mod tests {
         pie.catch_up(10_000 * MS);
         assert_eq!(pie.drop_prob, 0.0);
         assert_eq!(pie.burst_allowance_ns, 150 * MS);
-        assert_eq!(pie.next_update_ns, 10_010 * MS, "updates stay on the grid");
+        assert_eq!(
+            pie.next_update_ns,
+            10_005 * MS,
+            "updates stay on the grid (k·15 ms)"
+        );
     }
 
     /// A queue held at a 30 ms sojourn from time zero, one dequeue a

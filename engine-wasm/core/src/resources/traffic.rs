@@ -169,7 +169,8 @@ pub fn flows(s: &Scenario) -> Vec<FlowTraffic> {
     let mech = s.resolved_mechanisms();
     let mss_bytes = s.mtu_bytes.saturating_sub(52).max(1);
     let wire_bits = (s.mtu_bytes as f64 + ETHERNET_OVERHEAD_BYTES as f64) * 8.0;
-    let bottleneck_bps = sane(s.bottleneck.rate_bps);
+    // A trace-driven link at its mean rate (Scenario::bottleneck_rate_bps).
+    let bottleneck_bps = sane(s.bottleneck_rate_bps());
     let bottleneck_pps = bottleneck_bps / wire_bits;
     let duration_s = sane(s.duration_ms) / 1e3;
     let p = sane(s.loss_rate).min(1.0);

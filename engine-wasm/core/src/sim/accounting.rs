@@ -21,7 +21,7 @@ impl Simulation {
         }
         // Arrived at the receiver's NIC, waiting for its interrupt.
         a.in_flight_on_wire += self.receiver_irq.pending_len() as u64;
-        a.in_queues += self.bottleneck.occupancy_pkts() as u64;
+        a.in_queues += (self.bottleneck.occupancy_pkts() + self.bottleneck.held_pkts()) as u64;
         a.received = self.flows.iter().map(|f| f.receiver_arrivals()).sum();
         if let Some(p) = &self.probe {
             // A probe is in flight from its send until its reply returns.

@@ -62,6 +62,10 @@ impl Simulation {
     }
 
     pub(super) fn bottleneck_tx_done(&mut self) {
+        if self.bottleneck.is_trace_driven() {
+            self.bottleneck_opportunity();
+            return;
+        }
         let now = self.now_ns;
         let (p, next) = self.bottleneck.finish(now);
         // CoDel drops at dequeue, when the next frame starts.
@@ -69,6 +73,32 @@ impl Simulation {
         if let Some(t) = next {
             self.events.push(t, Event::BottleneckTxDone);
         }
+        self.leave_bottleneck(p);
+    }
+
+    /// A trace-driven link's delivery opportunity (`link_trace.rs`): the
+    /// link serves its queue, and the packets it delivered leave in order.
+    #[cold]
+    #[inline(never)]
+    fn bottleneck_opportunity(&mut self) {
+        let now = self.now_ns;
+        let next = self.bottleneck.serve_opportunity(now, &mut self.rng);
+        self.take_signals();
+        if let Some(t) = next {
+            self.events.push(t, Event::BottleneckTxDone);
+        }
+        let delivered = self.bottleneck.take_delivered();
+        for &p in &delivered {
+            self.leave_bottleneck(p);
+        }
+        self.bottleneck.return_delivered(delivered);
+    }
+
+    /// Packet `p` has crossed the bottleneck: onto its forward path (a
+    /// probe onto the probe's), unless lost at random after the link.
+    #[inline(always)]
+    fn leave_bottleneck(&mut self, p: Packet) {
+        let now = self.now_ns;
         if p.flow == PROBE_FLOW {
             let probe = self.probe.as_mut().expect("a probe needs a probe host");
             if let Some(t) = probe.fwd.push(now, p) {

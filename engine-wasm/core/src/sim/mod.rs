@@ -366,6 +366,9 @@ impl Simulation {
                 .last()
                 .map_or(f64::NAN, |p| p.rtt_ns as f64 / 1e6),
         );
+        if let Some(bps) = self.bottleneck.sample_capacity_bps(now, interval_s) {
+            self.recorder.trace_capacity_value(bps);
+        }
     }
 
     /// Is flow `f`'s sender in a congestion episode right now?

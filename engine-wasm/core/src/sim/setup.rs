@@ -7,6 +7,7 @@ use super::{FlowState, HostState, ProbeState, Simulation};
 use crate::aqm::Bottleneck;
 use crate::cc;
 use crate::event_queue::EventQueue;
+use crate::link_trace::TraceSchedule;
 use crate::net::{DelayLine, ETHERNET_HEADER_BYTES, ETHERNET_OVERHEAD_BYTES};
 use crate::nic::{HostInterrupt, Port, RingSize, SkbLayout, TickClock};
 use crate::profile;
@@ -31,14 +32,21 @@ impl Simulation {
         let end_ns = ms_to_ns(s.duration_ms);
         let one_way_ns = ms_to_ns(s.rtt_ms) / 2;
         let flow_count: usize = s.hosts.iter().map(|h| h.flows.len()).sum();
+        // A trace-driven link's rate is its trace's mean in wire terms
+        // (RED's transmission time); its service follows the trace.
         let mut bottleneck = Bottleneck::new(
             &s.bottleneck.aqm,
-            s.bottleneck.rate_bps as u64,
+            s.bottleneck_rate_bps() as u64,
             s.bottleneck.buffer_pkts as usize,
             wire_bytes,
             s.mtu_bytes + ETHERNET_HEADER_BYTES,
             flow_count,
         );
+        if let Some(trace) = &s.bottleneck.trace {
+            let schedule = TraceSchedule::new(&trace.opportunities_ms)
+                .expect("a validated trace has a schedule");
+            bottleneck = bottleneck.with_trace(schedule);
+        }
         let mut hosts = Vec::new();
         let mut flows = Vec::new();
         assert!(
@@ -192,7 +200,8 @@ impl Simulation {
             }
         });
         let rows = crate::resources::samples_per_flow(&s) as usize;
-        let recorder = Recorder::new(flows.len(), hosts.len(), scenario.probe.is_some(), rows);
+        let recorder = Recorder::new(flows.len(), hosts.len(), scenario.probe.is_some(), rows)
+            .with_trace_capacity(scenario.bottleneck.trace.is_some());
         Ok(Simulation {
             rng,
             receiver_clock,
