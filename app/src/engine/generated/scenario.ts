@@ -85,9 +85,9 @@ rate_bps: number, buffer_pkts: number, aqm: Aqm,
 trace?: LinkTrace, };
 
 /**
- * Which generation of CUBIC's and BIC's rules.
+ * Which generation of CUBIC's and BIC's rules (`cc/cubic/`).
  */
-export type CubicVersion = "rfc9438" | "linux2622";
+export type CubicVersion = "rfc9438" | "linux2622" | "linux6";
 
 /**
  * What one ACK adds to the window in slow start and congestion avoidance.

@@ -217,7 +217,7 @@ impl CongestionControl for Compound {
     /// Restart after idle: new samples before the next dwnd decision
     /// (BaseRTT is kept, as the CTCP draft says).
     fn cwnd_event(&mut self, _w: &Window, event: CaEvent, _now_ns: u64) {
-        if event == CaEvent::TxStart {
+        if matches!(event, CaEvent::TxStart { .. }) {
             self.restart_round = true;
         }
     }

@@ -19,6 +19,8 @@ pub mod dctcp;
 pub mod fast;
 pub mod highspeed;
 pub mod htcp;
+pub mod hystart;
+pub mod hystart_pp;
 pub mod reno;
 pub mod scalable;
 pub mod vegas;
@@ -61,8 +63,10 @@ pub enum CeEcho {
 /// Linux `enum tcp_ca_event` (the subset a bulk sender produces).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CaEvent {
-    /// First transmission when nothing was in flight.
-    TxStart,
+    /// First transmission when nothing was in flight (`CA_EVENT_TX_START`),
+    /// `idle_ns` after the previous transmission (Linux `now − lsndtime`;
+    /// 0 for the connection's first).
+    TxStart { idle_ns: u64 },
     /// CWR or Recovery finished (`CA_EVENT_COMPLETE_CWR`).
     CompleteCwr,
     /// Retransmission timeout (`CA_EVENT_LOSS`).

@@ -173,7 +173,7 @@ impl CongestionControl for Vegas {
 
     /// A restart after idle forgets BaseRTT (`tcp_vegas_cwnd_event`).
     fn cwnd_event(&mut self, w: &Window, event: CaEvent, now_ns: u64) {
-        if event == CaEvent::TxStart {
+        if matches!(event, CaEvent::TxStart { .. }) {
             let mut w = *w;
             self.init(&mut w, now_ns);
         }

@@ -137,12 +137,13 @@ pub static PROFILES: &[Profile] = &[
     Profile {
         id: "linux-6",
         name: "Linux 6 (current kernel)",
-        description: "A current Linux kernel, for free play: per-packet counting, PRR, RFC 9438 CUBIC, the Linux RTO estimator, 1 s initial RTO.",
+        description: "A current Linux kernel, for free play: per-packet counting, PRR, CUBIC as Linux's tcp_cubic.c (RFC 9438 with HyStart), the Linux RTO estimator, 1 s initial RTO.",
         mechanisms: Mechanisms {
             highspeed: HighSpeedRule::Table,
             scalable: ScalableRule::LinuxAiCount,
             rto: RtoRule::Linux,
             lost_retransmit: LostRetransmitRule::Rack,
+            cubic: CubicVersion::Linux6,
             ..SAWTOOTH_1
         },
     },

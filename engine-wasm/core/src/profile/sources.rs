@@ -119,15 +119,15 @@ pub static SWITCHES: &[SwitchInfo] = &[
     SwitchInfo {
         id: SwitchId::Cubic,
         name: "CUBIC and BIC version",
-        explanation: "Current CUBIC (RFC 9438: β = 0.7, HyStart) or the CUBIC 2.1 of Linux 2.6.22 (β = 0.8, growth capped at 16 packets per 100 ms of RTT, no HyStart).",
+        explanation: "Current CUBIC as Linux's tcp_cubic.c runs it (RFC 9438 in Linux's integer arithmetic: β = 717/1024, C = 410/1024, HyStart); the engine's earlier floating-point CUBIC after RFC 9438 (β = 0.7, the HyStart of older kernels); or the CUBIC 2.1 of Linux 2.6.22 (β = 0.8, growth capped at 16 packets per 100 ms of RTT, no HyStart). Slow start is a per-flow parameter: standard, HyStart or HyStart++ (RFC 9406).",
         sources: &[
             ("linux-2.4", "Linux 2.4 had no CUBIC or BIC; the nearest era's rules (2.6.22) apply if one is chosen."),
             ("linux-2.4-ixgb", "As linux-2.4: no CUBIC or BIC in 2.4; the 2.6.22 rules if one is chosen."),
             ("linux-2.6.22", "CUBIC 2.1: 2.6.22 net/ipv4/tcp_cubic.c (beta 819/1024, bic_scale 41, max_increment 16, cnt = 50 before the first loss, delayed_ack scaling; HyStart came in 2.6.29). BIC: 2.6.22 tcp_bic.c (beta 819, max_increment 16, low_window 14) as the engine's BIC already models it."),
             ("ns-2", "The HighSpeed TCP ns-2 study runs no CUBIC; the plain default (RFC 9438)."),
             ("nist", "Mills et al. (NIST) runs BIC, not CUBIC; the plain default (RFC 9438)."),
-            ("linux-6", "RFC 9438 (Linux tcp_cubic.c: beta 717/1024, HyStart)."),
-            ("sawtooth-1", "RFC 9438 (the engine before profiles)."),
+            ("linux-6", "Linux 6 tcp_cubic.c: net/ipv4/tcp_cubic.c v2.3 (read in torvalds/linux and in two later 6.x trees with the January 2025 fix \"tcp_cubic: fix incorrect HyStart round start detection\"): beta 717/1024, bic_scale 41, K and the target in 1/1024 s integers, W_est + 1 per (cwnd·15)>>3 ACKed packets (no switch to α = 1: the 2024 netdev patch was not merged), cnt ≥ 2, 5 % per RTT before the first loss, the epoch shifted over idle time (CA_EVENT_TX_START), all state reset on a timeout. Slow start: HyStart (Ha & Rhee), the hystart parameter's default 1, because tcp_cubic.c implements HyStart — its ACK-train and delay detectors (HYSTART_ACK_TRAIN | HYSTART_DELAY, hystart_low_window 16, HYSTART_DELAY_MIN/MAX 4/16 ms, hystart_ack_delta_us 2000) — and has no HyStart++ (RFC 9406's Conservative Slow Start); a search of the indexed sources for HyStart++ (its name, CSS_GROWTH_DIVISOR, cssBaselineMinRtt) finds no Linux TCP code, only the proposed in-kernel QUIC stack (net/quic/cong.c, posted to netdev in 2025, not TCP). HyStart++ stays selectable per flow (hystart = 2)."),
+            ("sawtooth-1", "RFC 9438 in the engine's floating-point model, HyStart as older kernels ran it (the engine before profiles)."),
         ],
     },
     SwitchInfo {

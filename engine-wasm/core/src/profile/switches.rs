@@ -168,6 +168,7 @@ impl SwitchId {
             SwitchId::Cubic => match m.cubic {
                 CubicVersion::Rfc9438 => "RFC 9438".into(),
                 CubicVersion::Linux2622 => "Linux 2.6.22".into(),
+                CubicVersion::Linux6 => "Linux 6 tcp_cubic.c".into(),
             },
             SwitchId::NicRing => {
                 if m.nic_ring_descriptors > 0 {

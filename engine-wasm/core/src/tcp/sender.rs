@@ -129,6 +129,9 @@ pub struct Sender {
     // Delivery-rate state (Linux tcp_rate.c).
     delivered: u64,
     delivered_ns: u64,
+    /// When the last segment left (Linux `lsndtime`), for the idle time
+    /// `CA_EVENT_TX_START` reports; None before the first.
+    last_tx_ns: Option<u64>,
     /// The algorithm reads delivery-rate samples (else they are not made).
     rate_samples: bool,
     /// CWR episodes reduce by PRR (the algorithm's `cwr_by_prr`: DCTCP).
@@ -186,6 +189,7 @@ impl Sender {
             backoff: 0,
             delivered: 0,
             delivered_ns: now_ns,
+            last_tx_ns: None,
             rate_samples: cc.uses_delivery_rate(),
             cwr_prr: cc.cwr_by_prr(),
             cwr_rule: config.cwr,
@@ -253,8 +257,10 @@ impl Sender {
         if self.packets_out() == 0 {
             self.delivered_ns = now_ns;
             let w = self.window;
-            self.cc.cwnd_event(&w, CaEvent::TxStart, now_ns);
+            let idle_ns = self.last_tx_ns.map_or(0, |t| now_ns.saturating_sub(t));
+            self.cc.cwnd_event(&w, CaEvent::TxStart { idle_ns }, now_ns);
         }
+        self.last_tx_ns = Some(now_ns);
         let entry = Segment::sent(self.delivered, self.delivered_ns);
         self.stats.segments_sent += 1;
         if self.state == CaState::Recovery || (self.cwr_prr && self.state == CaState::Cwr) {

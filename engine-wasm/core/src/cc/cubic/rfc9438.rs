@@ -1,6 +1,9 @@
-//! CUBIC: RFC 9438 (Xu, Ha, Rhee, Goel, Eggert 2023) with the structure of
-//! Linux `tcp_cubic.c` (per-ACK `cnt`, target one RTT ahead, Reno-friendly
-//! estimate, fast convergence, HyStart). Seed 001 Appendix A.
+//! The engine's floating-point CUBIC, as it modelled RFC 9438 before the
+//! `linux-6` profile followed `tcp_cubic.c` rule for rule (`linux6.rs`):
+//! the `cubic` switch's `Rfc9438` (profiles `sawtooth-1`, `ns-2`, `nist`)
+//! and, with `linux_2622`, the CUBIC 2.1 of Linux 2.6.22. Unchanged so that
+//! scenarios and links of those profiles keep their results. Seed 001
+//! Appendix A.
 //!
 //! * W_cubic(t) = C·(t − K)³ + W_max, K = ∛((W_max − cwnd_epoch)/C)
 //!   (RFC 9438 §4.2, eq. 1–2; K = ∛(W_max·(1 − β)/C) right after a loss).
@@ -9,38 +12,22 @@
 //! * Reno-friendly region (§4.3): W_est grows by α = 3(1 − β)/(1 + β) per
 //!   RTT; if W_est > W_cubic cwnd follows W_est.
 //! * Fast convergence (§4.7): W_max ← cwnd·(1 + β)/2 if cwnd < W_max.
-//! * HyStart (Ha & Rhee 2011, Linux): leave slow start early when the
-//!   ACK train of a round lasts half the minimum RTT, or when the RTT of a
-//!   round exceeds the minimum by clamp(min/8, 4 ms, 16 ms).
+//! * HyStart (Ha & Rhee 2011) with older kernels' rules: leave slow start
+//!   early when the ACK train of a round lasts half the minimum RTT (no
+//!   TSO cushion, added to Linux in 2020), or when the smallest RTT of a
+//!   round's first eight samples (later samples ignored, as before Linux's
+//!   2020 fix) exceeds the minimum by clamp(min/8, 4 ms, 16 ms); rounds
+//!   counted by delivered packets in `cong_avoid` (Linux now counts them
+//!   by SND.NXT on every slow-start ACK: `cc/hystart.rs`).
+//! * HyStart++ (RFC 9406, `cc/hystart_pp.rs`) when the `hystart`
+//!   parameter is 2.
+//!
+//! Where this model differs from the current kernel, see `linux6.rs`.
 
-use super::{
-    AckSample, AlgorithmInfo, CaEvent, CaState, Citation, CongestionControl, ParamInfo, Params,
-    RoundCounter, Window,
-};
-use crate::profile::CubicVersion;
-
-pub static INFO: AlgorithmInfo = AlgorithmInfo {
-    id: "cubic",
-    name: "CUBIC",
-    explanation: "CUBIC grows the window as a cubic function of the time since the last loss, not of the number of ACKs, so flows with different RTTs grow alike. After a loss (window cut to β = 0.7) the window first rises quickly, then flattens out as it approaches W_max — the window where the loss happened — lingers there, and then accelerates again to probe for more bandwidth. On short-RTT or small-BDP paths, where a Standard TCP would grow faster, it follows a Reno-like line instead (the TCP-friendly region). It is the default in Linux, Windows and macOS.",
-    expect_on_chart: "Each tooth is an S-shaped curve: a concave rise flattening into a plateau at the previous peak, then a convex climb — teeth equally long in seconds regardless of the RTT. On short RTTs the rise is a straight Reno-like line.",
-    increase_tex: r"W(t) = C\,(t - K)^3 + W_{\max},\quad K = \sqrt[3]{\frac{W_{\max}(1-\beta)}{C}}",
-    decrease_tex: r"W_{\max} \leftarrow w\ \left(\text{or } w\,\tfrac{1+\beta}{2}\right),\quad w \leftarrow \beta\,w",
-    params: &[
-        ParamInfo { id: "c", name: "C (scaling)", default: 0.4, min: 0.01, max: 4.0, step: 0.01, unit: "packets/s³", log_scale: true, description: "How fast the cubic curve moves away from W_max." },
-        ParamInfo { id: "beta", name: "β (window kept on loss)", default: 0.7, min: 0.5, max: 0.95, step: 0.01, unit: "fraction", log_scale: false, description: "Window multiplied by β on a loss (RFC 9438: 0.7; kernels before 2.6.25 used 0.8)." },
-        ParamInfo { id: "fast_convergence", name: "Fast convergence", default: 1.0, min: 0.0, max: 1.0, step: 1.0, unit: "on/off", log_scale: false, description: "Release bandwidth faster: a loss below the previous W_max remembers (1 + β)/2 of the window." },
-        ParamInfo { id: "tcp_friendliness", name: "TCP-friendly region", default: 1.0, min: 0.0, max: 1.0, step: 1.0, unit: "on/off", log_scale: false, description: "Never grow slower than a Reno flow with the same β would." },
-        ParamInfo { id: "hystart", name: "HyStart", default: 1.0, min: 0.0, max: 1.0, step: 1.0, unit: "on/off", log_scale: false, description: "Leave slow start before the first loss when ACK trains or RTTs show the pipe is full (Linux default on)." },
-    ],
-    citations: &[
-        Citation { label: "RFC 9438", reference: "L. Xu, S. Ha, I. Rhee, V. Goel, L. Eggert. CUBIC for Fast and Long-Distance Networks. RFC 9438, 2023, §4." },
-        Citation { label: "Ha, Rhee, Xu 2008", reference: "S. Ha, I. Rhee, L. Xu. CUBIC: A New TCP-Friendly High-Speed TCP Variant. ACM SIGOPS OSR 42(5), 2008." },
-        Citation { label: "Ha, Rhee 2011", reference: "S. Ha, I. Rhee. Taming the elephants: New TCP slow start (HyStart). Computer Networks 55(9), 2011." },
-        Citation { label: "Linux tcp_cubic.c", reference: "S. Ha, S. Hemminger. Linux net/ipv4/tcp_cubic.c (bic_scale 41 ≈ C 0.4, beta 717 ≈ 0.7, HyStart)." },
-        Citation { label: "Bateman et al. 2008", reference: "A Comparison of TCP Behaviour at High Speeds Using ns-2 and Linux, Appendix A: Cubic TCP." },
-    ],
-};
+use super::cubic_window;
+use crate::cc::hystart::SlowStartMode;
+use crate::cc::hystart_pp::HyStartPlusPlus;
+use crate::cc::{AckSample, CaEvent, CaState, CongestionControl, RoundCounter, Window};
 
 /// HyStart: only at or above this window (`hystart_low_window`).
 const HYSTART_LOW_WINDOW: u32 = 16;
@@ -50,28 +37,6 @@ const HYSTART_MIN_SAMPLES: u32 = 8;
 const HYSTART_ACK_DELTA_NS: u64 = 2_000_000;
 const HYSTART_DELAY_MIN_NS: u64 = 4_000_000;
 const HYSTART_DELAY_MAX_NS: u64 = 16_000_000;
-
-pub fn build(p: &Params) -> Box<dyn CongestionControl> {
-    let mut cubic = Cubic::new(
-        p.get("c"),
-        p.get("beta"),
-        p.get("fast_convergence") >= 0.5,
-        p.get("tcp_friendliness") >= 0.5,
-        p.get("hystart") >= 0.5,
-    );
-    cubic.linux_2622 = p.mechanisms.cubic == CubicVersion::Linux2622;
-    Box::new(cubic)
-}
-
-/// K = ∛(W_max·(1 − β)/C), in seconds (RFC 9438 eq. 2 right after a loss).
-pub fn cubic_k(w_max: f64, beta: f64, c: f64) -> f64 {
-    (w_max * (1.0 - beta) / c).cbrt()
-}
-
-/// W(t) = C·(t − K)³ + W_max (RFC 9438 eq. 1).
-pub fn cubic_window(t_s: f64, k_s: f64, w_max: f64, c: f64) -> f64 {
-    c * (t_s - k_s).powi(3) + w_max
-}
 
 #[derive(Clone, Copy, Debug, Default)]
 struct HyStart {
@@ -88,7 +53,9 @@ pub struct Cubic {
     beta: f64,
     fast_convergence: bool,
     tcp_friendliness: bool,
-    hystart_on: bool,
+    /// Slow start (the `hystart` parameter); HyStart here is this model's
+    /// own, with the rules of older kernels.
+    slow_start: SlowStartMode,
     /// W_max (`last_max_cwnd`).
     last_max_cwnd: f64,
     /// Start of the current congestion-avoidance epoch.
@@ -100,9 +67,10 @@ pub struct Cubic {
     /// Reno-friendly estimate W_est (`tcp_cwnd`).
     tcp_cwnd: f64,
     /// Minimum RTT (`delay_min`), 0 before the first sample.
-    delay_min_ns: u64,
+    pub(super) delay_min_ns: u64,
     cnt: u32,
     hystart: HyStart,
+    hystart_pp: HyStartPlusPlus,
     /// Linux 2.6.22's CUBIC 2.1 rules (profile switch `cubic`).
     pub linux_2622: bool,
 }
@@ -119,14 +87,14 @@ impl Cubic {
         beta: f64,
         fast_convergence: bool,
         tcp_friendliness: bool,
-        hystart: bool,
+        slow_start: SlowStartMode,
     ) -> Self {
         Cubic {
             c,
             beta,
             fast_convergence,
             tcp_friendliness,
-            hystart_on: hystart,
+            slow_start,
             last_max_cwnd: 0.0,
             epoch_start_ns: None,
             k_s: 0.0,
@@ -136,13 +104,18 @@ impl Cubic {
             delay_min_ns: 0,
             cnt: 0,
             hystart: HyStart::default(),
+            hystart_pp: HyStartPlusPlus::new(),
             linux_2622: false,
         }
     }
 
     /// RFC 9438 defaults (HyStart off, for clean unit tests).
     pub fn rfc9438() -> Self {
-        Cubic::new(0.4, 0.7, true, true, false)
+        Cubic::new(0.4, 0.7, true, true, SlowStartMode::Standard)
+    }
+
+    fn hystart_on(&self) -> bool {
+        self.slow_start == SlowStartMode::HyStart
     }
 
     pub fn w_max(&self) -> f64 {
@@ -164,11 +137,20 @@ impl Cubic {
             self.beta,
             self.fast_convergence,
             self.tcp_friendliness,
-            self.hystart_on,
+            self.slow_start,
         );
         let linux_2622 = self.linux_2622;
+        let hystart_pp = self.hystart_pp;
         *self = Cubic::new(c, beta, fc, tf, hs);
         self.linux_2622 = linux_2622;
+        // HyStart++ runs in the initial slow start only (RFC 9406 §4.3):
+        // a timeout does not re-arm it.
+        self.hystart_pp = hystart_pp;
+    }
+
+    #[cfg(test)]
+    pub(super) fn test_update(&mut self, cwnd: u32, acked: u32, now_ns: u64) {
+        self.update(cwnd, acked, now_ns);
     }
 
     /// `bictcp_update`: ACKs per one-packet increase.
@@ -280,12 +262,14 @@ impl CongestionControl for Cubic {
 
     fn init(&mut self, _w: &mut Window, _now_ns: u64) {
         self.reset();
+        self.hystart_pp = HyStartPlusPlus::new();
     }
 
     /// `bictcp_recalc_ssthresh`: end the epoch, remember W_max (fast
     /// convergence), ssthresh = β·cwnd.
     fn ssthresh(&mut self, w: &Window, _now_ns: u64) -> u32 {
         let cwnd = w.cwnd_pkts as f64;
+        self.hystart_pp.on_congestion();
         self.epoch_start_ns = None;
         self.last_max_cwnd = if cwnd < self.last_max_cwnd && self.fast_convergence {
             cwnd * (1.0 + self.beta) / 2.0
@@ -296,6 +280,9 @@ impl CongestionControl for Cubic {
     }
 
     fn pkts_acked(&mut self, w: &Window, ack: &AckSample) {
+        if self.slow_start == SlowStartMode::HyStartPlusPlus {
+            self.hystart_pp.on_ack(w, ack);
+        }
         let Some(rtt) = ack.rtt_ns else { return };
         // Discard delay samples right after a reduction (Linux: 1 s).
         if let Some(e) = self.epoch_start_ns {
@@ -307,7 +294,7 @@ impl CongestionControl for Cubic {
         if self.delay_min_ns == 0 || delay < self.delay_min_ns {
             self.delay_min_ns = delay;
         }
-        if self.hystart_on && w.in_slow_start() && w.cwnd_pkts >= HYSTART_LOW_WINDOW {
+        if self.hystart_on() && w.in_slow_start() && w.cwnd_pkts >= HYSTART_LOW_WINDOW {
             // Linux sets ssthresh = cwnd here; the Window is read-only in
             // this hook, so cong_avoid applies it on this same ACK.
             self.hystart_update(delay, ack.now_ns);
@@ -316,8 +303,14 @@ impl CongestionControl for Cubic {
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
         let mut acked = ack.acked_pkts;
-        if w.in_slow_start() {
-            if self.hystart_on {
+        if w.in_slow_start() && self.slow_start == SlowStartMode::HyStartPlusPlus {
+            let left = self.hystart_pp.grow(w, ack.counted_pkts);
+            if left == 0 {
+                return;
+            }
+            acked = acked.min(left);
+        } else if w.in_slow_start() {
+            if self.hystart_on() {
                 if self.hystart.found {
                     // HyStart found the exit point: slow start ends here.
                     w.ssthresh_pkts = w.cwnd_pkts;
@@ -350,7 +343,7 @@ impl CongestionControl for Cubic {
     }
 
     fn cwnd_event(&mut self, _w: &Window, event: CaEvent, _now_ns: u64) {
-        if event == CaEvent::TxStart {
+        if matches!(event, CaEvent::TxStart { .. }) {
             // Idle restart: do not count the idle time into the curve
             // (Linux shifts epoch_start; restarting the epoch is the
             // conservative equivalent when the idle time is unknown).
@@ -362,6 +355,7 @@ impl CongestionControl for Cubic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cc::cubic::cubic_k;
     use crate::cc::testing::{grow_for_rtts, grow_from, loss_event, run_fluid, FluidPath};
 
     fn window(cwnd: u32) -> Window {
@@ -421,7 +415,7 @@ mod tests {
     /// minimum RTT, whatever the cubic curve asks for.
     #[test]
     fn linux_2622_caps_growth_at_max_increment() {
-        let mut cc = Cubic::new(0.4, 0.8, true, false, false);
+        let mut cc = Cubic::new(0.4, 0.8, true, false, SlowStartMode::Standard);
         cc.linux_2622 = true;
         let mut w = window(1000);
         w.ssthresh_pkts = 10;
@@ -437,7 +431,7 @@ mod tests {
         // with β = 0.7 adds α = 3·0.3/1.7 ≈ 0.53 packets per RTT.
         let rtt = 1_000_000u64;
         let run = |friendly: bool| {
-            let mut cc = Cubic::new(0.4, 0.7, true, friendly, false);
+            let mut cc = Cubic::new(0.4, 0.7, true, friendly, SlowStartMode::Standard);
             cc.delay_min_ns = rtt;
             let mut w = window(100);
             loss_event(&mut cc, &mut w, 0);
@@ -473,7 +467,12 @@ mod tests {
     fn hystart_leaves_slow_start_when_the_rtt_rises() {
         // 10 000 pkt/s, 50 ms: BDP 500 packets, unbounded buffer.
         let run = |hystart: bool| {
-            let mut cc = Cubic::new(0.4, 0.7, true, true, hystart);
+            let mode = if hystart {
+                SlowStartMode::HyStart
+            } else {
+                SlowStartMode::Standard
+            };
+            let mut cc = Cubic::new(0.4, 0.7, true, true, mode);
             let mut w = Window {
                 cwnd_pkts: 10,
                 cwnd_cnt: 0,
