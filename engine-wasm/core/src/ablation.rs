@@ -80,21 +80,15 @@ fn lab_mechanisms(lab: &Lab) -> Mechanisms {
     lab.base.resolved_mechanisms()
 }
 
-/// Does the switch act in this lab at all? Algorithm-specific switches only
-/// where a series runs that algorithm.
+/// Does the switch act in this lab at all? An algorithm's own rule only
+/// where a series runs that algorithm (`SwitchId::algorithm`).
 fn relevant(lab: &Lab, id: SwitchId) -> bool {
-    let runs = |alg: &str| {
+    id.algorithm().is_none_or(|alg| {
         lab.series
             .iter()
             .flat_map(|s| &s.flows)
             .any(|f| f.algorithm == alg)
-    };
-    match id {
-        SwitchId::Highspeed => runs("highspeed"),
-        SwitchId::Scalable => runs("scalable"),
-        SwitchId::Cubic => runs("cubic"),
-        _ => true,
-    }
+    })
 }
 
 /// The variants of a lab: index 0 is the profile as a whole, then one per

@@ -85,7 +85,8 @@ rate_bps: number, buffer_pkts: number, aqm: Aqm,
 trace?: LinkTrace, };
 
 /**
- * Which generation of CUBIC's and BIC's rules (`cc/cubic/`).
+ * Which generation of CUBIC's and BIC's rules: the kernel-dependent rule a
+ * profile chooses (`Mechanisms::cubic`, switch `cubic`).
  */
 export type CubicVersion = "rfc9438" | "linux2622" | "linux6";
 
@@ -122,7 +123,8 @@ window_bytes: number, start_ms: number, stop_ms: number | null,
 extra_delay_ms: number, };
 
 /**
- * How HighSpeed TCP finds a(w) and b(w).
+ * How HighSpeed TCP finds a(w) and b(w): the kernel-dependent rule a
+ * profile chooses (`Mechanisms::highspeed`, switch `highspeed`).
  */
 export type HighSpeedRule = "formula" | "table";
 
@@ -281,7 +283,8 @@ export type RecoveryRule = "prr" | "rate_halving" | "rfc6675";
 export type RtoRule = "rfc6298" | "linux";
 
 /**
- * Scalable TCP's behaviour at small windows.
+ * Scalable TCP's behaviour at small windows: the kernel-dependent rule a
+ * profile chooses (`Mechanisms::scalable`, switch `scalable`).
  */
 export type ScalableRule = "kelly" | "linux_ai_count";
 

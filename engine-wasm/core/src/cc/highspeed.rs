@@ -19,7 +19,32 @@
 use super::{
     AckSample, AlgorithmInfo, Citation, CongestionControl, Increase, ParamInfo, Params, Window,
 };
-use crate::profile::HighSpeedRule;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How HighSpeed TCP finds a(w) and b(w): the kernel-dependent rule a
+/// profile chooses (`Mechanisms::highspeed`, switch `highspeed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum HighSpeedRule {
+    /// RFC 3649 §5's continuous formulas.
+    Formula,
+    /// RFC 3649 Appendix B's table as the kernels used it: a = k + 1 for
+    /// table[k−1] < w ≤ table[k], b from the table's row, the row found
+    /// only in congestion avoidance (Linux `tcp_highspeed.c`).
+    Table,
+}
+
+impl HighSpeedRule {
+    /// The rule in words (the ablation view and docs/profiles.md).
+    pub fn describe(self) -> &'static str {
+        match self {
+            HighSpeedRule::Formula => "RFC 3649 formulas",
+            HighSpeedRule::Table => "RFC 3649 table (kernel lookup)",
+        }
+    }
+}
 
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "highspeed",
@@ -49,7 +74,7 @@ pub fn build(p: &Params) -> Box<dyn CongestionControl> {
         high_p: p.get("high_p"),
         high_decrease: p.get("high_decrease"),
     };
-    Box::new(match p.mechanisms.highspeed {
+    Box::new(match p.rules.highspeed {
         HighSpeedRule::Formula => HighSpeed::new(params),
         HighSpeedRule::Table => HighSpeed::with_table(params),
     })

@@ -6,7 +6,6 @@
 //! Windows are in packets with Linux's `snd_cwnd_cnt` fractional counter, so
 //! the additive-increase helpers below behave exactly like `tcp_cong.c`.
 
-use crate::profile::Mechanisms;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use ts_rs::TS;
@@ -26,7 +25,9 @@ pub mod scalable;
 pub mod vegas;
 
 pub use bbr::{Bbr, BbrMode};
-pub use highspeed::{highspeed_a_b, highspeed_table, HighSpeedParams, HighSpeedRow};
+pub use cubic::CubicVersion;
+pub use highspeed::{highspeed_a_b, highspeed_table, HighSpeedParams, HighSpeedRow, HighSpeedRule};
+pub use scalable::ScalableRule;
 
 #[cfg(test)]
 pub(crate) mod testing;
@@ -354,12 +355,36 @@ pub struct AlgorithmInfo {
     pub citations: &'static [Citation],
 }
 
+/// The kernel-dependent rules of the algorithms whose rules differ between
+/// kernels: each rule's type and meaning live in its algorithm's file, and
+/// a testbed profile chooses them (`profile::Mechanisms`, one switch each;
+/// `Mechanisms::algorithm_rules`). Adding such an algorithm adds its field
+/// here and its row in the profile's switch table (`profile/table.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AlgorithmRules {
+    pub highspeed: HighSpeedRule,
+    pub scalable: ScalableRule,
+    pub cubic: CubicVersion,
+}
+
+impl AlgorithmRules {
+    /// The rules of the engine before profiles (`sawtooth-1`): the RFCs'
+    /// and the papers' own descriptions.
+    pub const PLAIN: AlgorithmRules = AlgorithmRules {
+        highspeed: HighSpeedRule::Formula,
+        scalable: ScalableRule::Kelly,
+        cubic: CubicVersion::Rfc9438,
+    };
+}
+
 /// Resolved parameter values for one flow (defaults filled in), and the
-/// profile's mechanisms that change an algorithm's rules.
+/// kernel-dependent rules the profile chose.
 #[derive(Clone, Debug)]
 pub struct Params {
     values: BTreeMap<&'static str, f64>,
-    pub mechanisms: Mechanisms,
+    /// The parameters the flow set itself (the rest are defaults).
+    given: Vec<&'static str>,
+    pub rules: AlgorithmRules,
 }
 
 impl Params {
@@ -370,10 +395,32 @@ impl Params {
             .iter()
             .map(|p| (p.id, given.get(p.id).copied().unwrap_or(p.default)))
             .collect();
+        let given = info
+            .params
+            .iter()
+            .filter(|p| given.contains_key(p.id))
+            .map(|p| p.id)
+            .collect();
         Params {
             values,
-            mechanisms: crate::profile::SAWTOOTH_1,
+            given,
+            rules: AlgorithmRules::PLAIN,
         }
+    }
+
+    /// These parameters with `defaults` in place of the catalogue's
+    /// defaults, for the ones the flow did not set itself (a kernel
+    /// version's own defaults, e.g. CUBIC 2.1's β in Linux 2.6.22).
+    pub fn with_defaults(&self, defaults: &[(&'static str, f64)]) -> Params {
+        let mut out = self.clone();
+        for &(id, value) in defaults {
+            if let Some(v) = out.values.get_mut(id) {
+                if !self.given.contains(&id) {
+                    *v = value;
+                }
+            }
+        }
+        out
     }
 
     /// The value of parameter `id`. Panics on an id the algorithm does not
@@ -417,30 +464,23 @@ pub fn algorithm_info(id: &str) -> Option<&'static AlgorithmInfo> {
 }
 
 /// Build the controller for algorithm `id` with validated parameters and
-/// the engine's mechanisms before profiles (`sawtooth-1`).
+/// the rules of the engine before profiles (`sawtooth-1`).
 pub fn build(id: &str, given: &BTreeMap<String, f64>) -> Option<Box<dyn CongestionControl>> {
-    build_with(id, given, &crate::profile::SAWTOOTH_1)
+    build_with(id, given, &AlgorithmRules::PLAIN)
 }
 
-/// Build the controller for algorithm `id` under a profile's mechanisms.
+/// Build the controller for algorithm `id` under a profile's rules.
 pub fn build_with(
     id: &str,
     given: &BTreeMap<String, f64>,
-    mechanisms: &Mechanisms,
+    rules: &AlgorithmRules,
 ) -> Option<Box<dyn CongestionControl>> {
     REGISTRY
         .iter()
         .find(|(info, _)| info.id == id)
         .map(|(info, builder)| {
-            let mut given = given.clone();
-            if mechanisms.cubic == crate::profile::CubicVersion::Linux2622 && info.id == "cubic" {
-                // CUBIC 2.1's defaults in Linux 2.6.22 (`tcp_cubic.c`):
-                // beta 819/1024, no HyStart (added in 2.6.29).
-                given.entry("beta".into()).or_insert(0.8);
-                given.entry("hystart".into()).or_insert(0.0);
-            }
-            let mut params = Params::resolve(info, &given);
-            params.mechanisms = *mechanisms;
+            let mut params = Params::resolve(info, given);
+            params.rules = *rules;
             builder(&params)
         })
 }

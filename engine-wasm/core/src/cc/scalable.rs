@@ -14,7 +14,31 @@
 use super::{
     AckSample, AlgorithmInfo, Citation, CongestionControl, Increase, ParamInfo, Params, Window,
 };
-use crate::profile::ScalableRule;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Scalable TCP's behaviour at small windows: the kernel-dependent rule a
+/// profile chooses (`Mechanisms::scalable`, switch `scalable`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum ScalableRule {
+    /// Kelly 2003: Standard TCP (halving) at or below the legacy window.
+    Kelly,
+    /// Linux `tcp_scalable.c`: one packet per min(cwnd, 1/a) counted ACKs
+    /// (Standard-like growth below 1/a packets), always decrease by b.
+    LinuxAiCount,
+}
+
+impl ScalableRule {
+    /// The rule in words (the ablation view and docs/profiles.md).
+    pub fn describe(self) -> &'static str {
+        match self {
+            ScalableRule::Kelly => "Kelly's legacy window",
+            ScalableRule::LinuxAiCount => "Linux AI count",
+        }
+    }
+}
 
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "scalable",
@@ -38,7 +62,7 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
 
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
     let mut s = Scalable::new(p.get("a"), p.get("b"), p.get("legacy_window"));
-    s.rule = p.mechanisms.scalable;
+    s.rule = p.rules.scalable;
     Box::new(s)
 }
 

@@ -1,7 +1,7 @@
 //! What each switch is and where each profile's value comes from: the
 //! citations rendered into docs/profiles.md and shown in the app.
 
-use super::switches::SwitchId;
+use super::SwitchId;
 use serde::Serialize;
 use ts_rs::TS;
 

@@ -89,7 +89,7 @@ impl Simulation {
                 let id = flows.len() as u32;
                 let start_ns = ms_to_ns(flow.start_ms);
                 let stop_ns = flow.stop_ms.map_or(u64::MAX, ms_to_ns);
-                let cc = cc::build_with(&flow.algorithm, &flow.params, &mech)
+                let cc = cc::build_with(&flow.algorithm, &flow.params, &mech.algorithm_rules())
                     .expect("validated algorithm");
                 let paces = cc.paces();
                 let ce_echo = cc.ce_echo();

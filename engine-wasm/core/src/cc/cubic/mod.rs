@@ -20,13 +20,54 @@
 
 use super::hystart::SlowStartMode;
 use super::{AlgorithmInfo, Citation, CongestionControl, ParamInfo, Params};
-use crate::profile::CubicVersion;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 pub mod linux6;
 pub mod rfc9438;
 
 pub use linux6::CubicLinux;
 pub use rfc9438::Cubic;
+
+/// Which generation of CUBIC's and BIC's rules: the kernel-dependent rule a
+/// profile chooses (`Mechanisms::cubic`, switch `cubic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum CubicVersion {
+    /// RFC 9438 (β = 0.7 by default) in the engine's floating-point model
+    /// with Linux's structure and the HyStart of older kernels: the CUBIC
+    /// of the profiles before `linux-6` followed `tcp_cubic.c` exactly.
+    Rfc9438,
+    /// Linux 2.6.22's `tcp_cubic.c` 2.1 and `tcp_bic.c`: β = 819/1024,
+    /// window steps scaled by the measured packets per ACK, no HyStart.
+    Linux2622,
+    /// The current Linux `tcp_cubic.c` (v2.3) rule for rule, in its integer
+    /// arithmetic, with HyStart as current kernels run it. BIC as for
+    /// `Rfc9438`.
+    Linux6,
+}
+
+impl CubicVersion {
+    /// The version in words (the ablation view and docs/profiles.md).
+    pub fn describe(self) -> &'static str {
+        match self {
+            CubicVersion::Rfc9438 => "RFC 9438",
+            CubicVersion::Linux2622 => "Linux 2.6.22",
+            CubicVersion::Linux6 => "Linux 6 tcp_cubic.c",
+        }
+    }
+
+    /// The parameters this version sets where a flow gives none: CUBIC
+    /// 2.1's defaults in Linux 2.6.22 (`tcp_cubic.c`): beta 819/1024, no
+    /// HyStart (added in 2.6.29).
+    fn defaults(self) -> &'static [(&'static str, f64)] {
+        match self {
+            CubicVersion::Linux2622 => &[("beta", 0.8), ("hystart", 0.0)],
+            CubicVersion::Rfc9438 | CubicVersion::Linux6 => &[],
+        }
+    }
+}
 
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
     id: "cubic",
@@ -53,10 +94,12 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
 };
 
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
+    let version = p.rules.cubic;
+    let p = &p.with_defaults(version.defaults());
     let slow_start = SlowStartMode::from_param(p.get("hystart"));
     let fast_convergence = p.get("fast_convergence") >= 0.5;
     let tcp_friendliness = p.get("tcp_friendliness") >= 0.5;
-    match p.mechanisms.cubic {
+    match version {
         CubicVersion::Linux6 => Box::new(CubicLinux::new(
             p.get("c"),
             p.get("beta"),

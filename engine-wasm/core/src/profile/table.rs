@@ -1,0 +1,238 @@
+//! The one table of switches. Each field of [`Mechanisms`] is one setting a
+//! profile fixes from a source; each switch groups the fields that one
+//! mechanism needs and, for an algorithm's own kernel-dependent rule, names
+//! the algorithm (the rule's type lives in its `cc/` file). From the table
+//! come the settings, a scenario's override keys ([`MechanismOverrides`]),
+//! the switch ids ([`SwitchId`]), which fields a switch turns back, whether
+//! two settings differ in a switch, and the ablation's relevance check
+//! ([`SwitchId::algorithm`]). Adding a switch is one field line per setting
+//! and one switch line here, its values in each profile
+//! (`catalogue.rs`), its sources (`sources.rs`) and its words
+//! (`switches.rs`).
+
+use super::{
+    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, RecoveryRule, RtoRule,
+    ScalableRule,
+};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+macro_rules! switch_table {
+    (
+        fields {
+            $( $(#[$field_meta:meta])* $field:ident : $ty:ty, )*
+        }
+        switches {
+            $( $id:ident for $algorithm:expr => [ $( $covers:ident ),+ ], )*
+        }
+    ) => {
+        /// Every switch, fully resolved.
+        #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, TS)]
+        #[serde(deny_unknown_fields)]
+        #[ts(export, export_to = "scenario.ts")]
+        pub struct Mechanisms {
+            $( $(#[$field_meta])* pub $field: $ty, )*
+        }
+
+        /// Single-switch overrides a scenario may carry on top of its profile.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+        #[serde(deny_unknown_fields)]
+        #[ts(export, export_to = "scenario.ts")]
+        pub struct MechanismOverrides {
+            $(
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                #[ts(optional)]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl MechanismOverrides {
+            pub fn is_empty(&self) -> bool {
+                *self == MechanismOverrides::default()
+            }
+
+            /// `base` with every override applied.
+            pub fn apply(&self, base: Mechanisms) -> Mechanisms {
+                Mechanisms {
+                    $( $field: self.$field.unwrap_or(base.$field), )*
+                }
+            }
+
+            /// The override that turns switch `id` back to `value`'s setting.
+            pub fn with_switch_from(mut self, id: SwitchId, value: &Mechanisms) -> Self {
+                match id {
+                    $( SwitchId::$id => { $( self.$covers = Some(value.$covers); )+ } )*
+                }
+                self
+            }
+        }
+
+        /// The switches, in the order the docs and the app list them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+        #[serde(rename_all = "snake_case")]
+        #[ts(export, export_to = "profiles.ts")]
+        pub enum SwitchId {
+            $( $id, )*
+        }
+
+        impl SwitchId {
+            pub const ALL: [SwitchId; [$( stringify!($id) ),*].len()] = [$( SwitchId::$id ),*];
+
+            /// Does this switch differ between two mechanism sets?
+            pub fn differs(self, a: &Mechanisms, b: &Mechanisms) -> bool {
+                match self {
+                    $( SwitchId::$id => false $( || a.$covers != b.$covers )+, )*
+                }
+            }
+
+            /// The algorithm whose own rule this switch sets (it acts only
+            /// in runs of that algorithm); `None` for the host's and the
+            /// stack's mechanisms, which act in every run.
+            pub fn algorithm(self) -> Option<&'static str> {
+                match self {
+                    $( SwitchId::$id => $algorithm, )*
+                }
+            }
+        }
+    };
+}
+
+switch_table! {
+    fields {
+        cwnd_counting: CwndCounting,
+        highspeed: HighSpeedRule,
+        scalable: ScalableRule,
+        rto: RtoRule,
+        /// RTO before the first RTT sample.
+        initial_rto_ms: f64,
+        recovery: RecoveryRule,
+        cubic: CubicVersion,
+        /// Packets the NIC driver's transmit ring holds behind the interface
+        /// queue (0: none). Local congestion happens only when the interface
+        /// queue itself is full.
+        nic_ring_pkts: u32,
+        /// Interrupt moderation on the sender's receive path: ACKs reach TCP at
+        /// most once per this interval, in batches (0: each ACK at once).
+        interrupt_interval_us: f64,
+        /// Receive-buffer accounting as Linux 2.4 did it, with this
+        /// `net.core.rmem_max` (0: none, the window is advertised exactly as
+        /// set): see [`advertised_window_bytes`].
+        rmem_max_bytes: u32,
+        /// The sending host's own ceiling (bus, CPU) in b/s; 0: the NIC's line
+        /// rate.
+        host_send_limit_bps: f64,
+        /// Delay lines release packets only at multiples of this (a netem
+        /// router on a 1000 Hz kernel: whole jiffies); 0: exact delays.
+        delay_granularity_us: f64,
+        /// The driver's transmit ring in descriptors (0: counted in packets,
+        /// `nic_ring_pkts`). Each frame takes one descriptor per buffer of
+        /// Linux 2.4's skb layout (`nic::SkbLayout`): 1 at MTU 1500, 3–4 at
+        /// MTU 9000.
+        #[serde(default)]
+        nic_ring_descriptors: u32,
+        /// Sent frames' descriptors are reclaimed by the host's interrupt,
+        /// which fires this long after the first write-back (the e1000's TADV);
+        /// 0: reclaimed the moment the frame leaves.
+        #[serde(default)]
+        tx_completion_us: f64,
+        /// Minimum gap between the host's network interrupts (the e1000's ITR);
+        /// 0: none.
+        #[serde(default)]
+        interrupt_throttle_us: f64,
+        /// The kernel's timer tick (HZ): retransmission and delayed-ACK timers
+        /// expire on ticks, each host's ticks at its own phase; 0: exact
+        /// timers.
+        #[serde(default)]
+        timer_hz: u32,
+        /// Each port's transmit clock (each host's NIC, the bottleneck port)
+        /// runs off nominal by an amount drawn per run, uniform within ± this
+        /// many parts per million; 0: every clock exact.
+        #[serde(default)]
+        clock_tolerance_ppm: f64,
+        /// Where a back-off without loss (CWR) takes ssthresh from.
+        #[serde(default)]
+        cwr: CwrRule,
+        /// Interrupt moderation on the receiving host: data segments reach its
+        /// TCP (which acknowledges them) at its network interrupt, which fires
+        /// this long after the first segment that waits for it (the e1000's
+        /// RADV); 0 with no throttle: each segment at once.
+        #[serde(default)]
+        receiver_interrupt_us: f64,
+        /// Minimum gap between the receiving host's network interrupts (its
+        /// NIC's ITR); 0: none.
+        #[serde(default)]
+        receiver_interrupt_throttle_us: f64,
+        /// How a lost retransmission is detected.
+        #[serde(default)]
+        lost_retransmit: LostRetransmitRule,
+    }
+    switches {
+        CwndCounting for None => [cwnd_counting],
+        Highspeed for Some("highspeed") => [highspeed],
+        Scalable for Some("scalable") => [scalable],
+        Rto for None => [rto, initial_rto_ms],
+        Recovery for None => [recovery],
+        Cwr for None => [cwr],
+        LostRetransmit for None => [lost_retransmit],
+        Cubic for Some("cubic") => [cubic],
+        NicRing for None => [nic_ring_pkts, nic_ring_descriptors],
+        TxCompletion for None => [tx_completion_us],
+        InterruptModeration for None => [interrupt_interval_us, interrupt_throttle_us],
+        ReceiverInterrupt for None => [receiver_interrupt_us, receiver_interrupt_throttle_us],
+        TimerTick for None => [timer_hz],
+        ClockTolerance for None => [clock_tolerance_ppm],
+        ReceiveBuffer for None => [rmem_max_bytes],
+        HostSendLimit for None => [host_send_limit_bps],
+        DelayGranularity for None => [delay_granularity_us],
+    }
+}
+
+impl Mechanisms {
+    /// The algorithms' own kernel-dependent rules, as the congestion
+    /// controllers take them.
+    pub fn algorithm_rules(&self) -> crate::cc::AlgorithmRules {
+        crate::cc::AlgorithmRules {
+            highspeed: self.highspeed,
+            scalable: self.scalable,
+            cubic: self.cubic,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::{PROFILES, SAWTOOTH_1};
+
+    /// Every field belongs to a switch: turning on each switch of a profile
+    /// over the plain model, one after another, gives the profile.
+    #[test]
+    fn the_switches_cover_every_setting_of_every_profile() {
+        for p in PROFILES {
+            let mut o = MechanismOverrides::default();
+            for id in SwitchId::ALL {
+                o = o.with_switch_from(id, &p.mechanisms);
+            }
+            assert_eq!(o.apply(SAWTOOTH_1), p.mechanisms, "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn only_the_algorithms_own_rules_name_an_algorithm() {
+        let named: Vec<_> = SwitchId::ALL
+            .into_iter()
+            .filter_map(|id| id.algorithm().map(|a| (id, a)))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                (SwitchId::Highspeed, "highspeed"),
+                (SwitchId::Scalable, "scalable"),
+                (SwitchId::Cubic, "cubic")
+            ]
+        );
+        for (_, a) in named {
+            assert!(crate::cc::algorithm_info(a).is_some(), "{a}");
+        }
+    }
+}
