@@ -443,7 +443,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         )}
         {snap.aheadProblem && (
           <p className="field-error" role="status" data-testid="ahead-problem">
-            The faithful results computed ahead are not shown: {snap.aheadProblem.replace(/^the results computed ahead (were not shown: )?/, '')}. Run the sweep here instead.
+            The faithful results computed ahead are not shown: {snap.aheadProblem.kind === 'fetch' ? `they could not be fetched (${snap.aheadProblem.reason})` : snap.aheadProblem.reason}. Run the sweep here instead.
           </p>
         )}
         {anyResults && <PredictionVerdict q={question} prediction={prediction} snap={snap} />}

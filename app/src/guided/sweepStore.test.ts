@@ -475,7 +475,7 @@ describe('SweepStore shows the faithful results computed ahead (issue 27)', () =
     void refused.store.load();
     await settle(100);
     expect(refused.store.getSnapshot()).toMatchObject({ state: 'idle', imported: null });
-    expect(refused.store.getSnapshot().aheadProblem).toMatch(/^the results computed ahead were not shown: /);
+    expect(refused.store.getSnapshot().aheadProblem).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/another/) });
     const none = setup({ quick: false, ahead: async () => null });
     void none.store.load();
     await settle(100);
@@ -483,6 +483,6 @@ describe('SweepStore shows the faithful results computed ahead (issue 27)', () =
     const failed = setup({ quick: false, ahead: async () => Promise.reject(new Error('404')) });
     void failed.store.load();
     await settle(100);
-    expect(failed.store.getSnapshot()).toMatchObject({ state: 'idle', aheadProblem: 'the results computed ahead could not be fetched (404)' });
+    expect(failed.store.getSnapshot()).toMatchObject({ state: 'idle', aheadProblem: { kind: 'fetch', reason: '404' } });
   });
 });

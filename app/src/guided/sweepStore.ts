@@ -79,7 +79,16 @@ export interface SweepSnapshot {
   /** The results were opened from a sweep file the CLI wrote (null: run here, or none). */
   imported: ImportedFrom | null;
   /** Why the faithful results shipped with the site were not shown (null: shown, or not asked). */
-  aheadProblem: string | null;
+  aheadProblem: AheadProblem | null;
+}
+
+/**
+ * Why the faithful results computed ahead are not on screen: the file could not be fetched, or the engine refused
+ * it (another engine's results, a damaged file); `reason` in the fetch's or the engine's words.
+ */
+export interface AheadProblem {
+  kind: 'fetch' | 'refused';
+  reason: string;
 }
 
 export interface SweepStoreDeps {
@@ -351,11 +360,11 @@ export class SweepStore {
       text = (await this.deps.ahead?.(id)) ?? null;
     } catch (e) {
       text = null;
-      this.set({ aheadProblem: `the results computed ahead could not be fetched (${(e as Error).message})` });
+      this.set({ aheadProblem: { kind: 'fetch', reason: (e as Error).message } });
     }
     if (text === null) return false;
     const out = await this.applyFile(`results/${id}.csv`, text, true);
-    if (!out.ok) this.set({ aheadProblem: `the results computed ahead were not shown: ${out.message}` });
+    if (!out.ok) this.set({ aheadProblem: { kind: 'refused', reason: out.message } });
     return out.ok;
   }
 

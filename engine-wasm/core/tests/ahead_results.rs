@@ -9,7 +9,7 @@
 //! run again here, must give its records bit for bit.
 
 use sawtooth_core::labs::record::encode;
-use sawtooth_core::labs::sweep_file::{open, results_stamp};
+use sawtooth_core::labs::sweep_file::{open, results_stamp, SweepFile};
 use sawtooth_core::labs::{labs, run_point, Lab, Scale, SweepPoint};
 use sawtooth_core::parallel;
 use sawtooth_core::resources::estimate;
@@ -30,6 +30,23 @@ fn read(lab: &Lab) -> String {
             lab.number,
             path.display()
         )
+    })
+}
+
+/// Every lab's shipped file, read and opened once for both tests: the
+/// opened file, or the engine's reason for refusing it.
+fn shipped() -> &'static Vec<(&'static Lab, Result<SweepFile, String>)> {
+    static FILES: std::sync::OnceLock<Vec<(&'static Lab, Result<SweepFile, String>)>> =
+        std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        labs()
+            .labs
+            .iter()
+            .map(|lab| {
+                let opened = open(&read(lab), Some((&lab.id, Scale::Full)));
+                (lab, opened.map_err(|p| p.to_string()))
+            })
+            .collect()
     })
 }
 
@@ -58,9 +75,9 @@ fn sample(points: &[SweepPoint]) -> Vec<usize> {
 
 #[test]
 fn every_lab_ships_faithful_results_from_an_engine_with_this_builds_results() {
-    for lab in &labs().labs {
-        let text = read(lab);
-        let file = open(&text, Some((&lab.id, Scale::Full)))
+    for (lab, opened) in shipped() {
+        let file = opened
+            .as_ref()
             .unwrap_or_else(|p| panic!("public/results/{}.csv: {p}; {REGENERATE}", lab.id));
         assert_eq!(
             file.results_stamp,
@@ -83,9 +100,8 @@ fn every_lab_ships_faithful_results_from_an_engine_with_this_builds_results() {
 #[test]
 fn a_sample_of_faithful_runs_gives_the_shipped_records_bit_for_bit() {
     let mut jobs = Vec::new();
-    for lab in &labs().labs {
-        let text = read(lab);
-        let Ok(file) = open(&text, Some((&lab.id, Scale::Full))) else {
+    for (lab, opened) in shipped() {
+        let Ok(file) = opened else {
             // The test above names the problem.
             continue;
         };

@@ -45,8 +45,10 @@ const DIGESTS_JSON: &str = include_str!("../../tests/fixtures/digests.json");
 /// discipline). The files shipped with the site carry it
 /// (`public/results/`); "none" for a lab without digests yet.
 pub fn results_stamp(lab: &Lab) -> String {
+    // Parsed once per process: the page's worker stamps every file it opens.
+    static DIGESTS: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    let digests = DIGESTS.get_or_init(|| serde_json::from_str(DIGESTS_JSON).unwrap_or_default());
     let key = format!("{:02}-{}", lab.number, lab.id);
-    let digests: serde_json::Value = serde_json::from_str(DIGESTS_JSON).unwrap_or_default();
     let mut h = FNV_OFFSET;
     for section in ["labs_quick", "labs_short"] {
         let Some(d) = digests[section][&key].as_str() else {
