@@ -1,5 +1,5 @@
 // The scenario builder's numeric controls as data: the engine field each one
-// sets, its range (the engine's own limits, generated from scenario.rs, so a
+// sets, its range (the engine's own limits, generated from scenario/limits.rs, so a
 // value the engine accepts is never refused here), unit, slider ladder and
 // default. Parsing of the typed
 // field reports problems in the engine's own format (field, value, rule), so

@@ -127,7 +127,7 @@ fn defaults_ts() -> String {
          import type {{ Scenario }} from './scenario';\n\n\
          /** The engine's default scenario (Scenario::default_scenario). */\n\
          export const DEFAULT_SCENARIO: Scenario = {scenario};\n\n\
-         /** Validation ranges (scenario.rs `limits`), inclusive: [min, max] in the field's unit. */\n\
+         /** Validation ranges (scenario/limits.rs), inclusive: [min, max] in the field's unit. */\n\
          export const LIMITS = {{\n{ranges}}} as const;\n\n\
          /** The latency probe's defaults (scenario.rs `LatencyProbe`). */\n\
          export const PROBE_DEFAULTS = {{ interval_ms: {}, size_bytes: {} }} as const;\n",

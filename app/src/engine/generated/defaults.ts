@@ -44,7 +44,7 @@ export const DEFAULT_SCENARIO: Scenario = {
   ]
 };
 
-/** Validation ranges (scenario.rs `limits`), inclusive: [min, max] in the field's unit. */
+/** Validation ranges (scenario/limits.rs), inclusive: [min, max] in the field's unit. */
 export const LIMITS = {
   duration_ms: [1, 3600000],
   sample_interval_ms: [1, 10000],
