@@ -614,12 +614,16 @@ fn lab07_fast_algorithms_gain_shrinks_with_more_streams() {
 /// Scalable 909 Mb/s, against about 988 with no delay; with two clients
 /// Scalable was the dominant protocol for every number of streams.
 ///
-/// Not reproduced: the drops (5, 3, 1 in the paper's plotted runs). The
-/// simulated 10 Gb/s NIC sends slow-start and recovery bursts at the full
-/// 10 Gb/s into the assumed 116-packet switch buffer, so every algorithm
-/// drops hundreds or thousands of packets, the aggressive ones most; 2004
-/// hosts may not have sustained 10 Gb/s bursts, and the paper counted the
-/// drops of one plotted run (the lab's model differences). Throughput with
+/// Not reproduced: the drops (5, 3, 1 in the paper's plotted runs) and the
+/// single flow's throughput at 30 ms. The simulated 10 Gb/s NIC sends its
+/// last slow-start round at the full 10 Gb/s into the assumed 116-packet
+/// switch buffer, so every algorithm drops 8 packets in one event; after
+/// that each sits at Linux 2.4's receive-window cap (3.75 MiB) with about
+/// 22 packets queued and never loses again, where the testbed's flows lost
+/// packets at that cap several times a minute (see
+/// `known_gap_lab08_lone_flow_repeats_from_seed_to_seed`). The paper
+/// counted the drops of one plotted run (the lab's model differences).
+/// Throughput with
 /// two clients also rises less regularly with the number of streams than
 /// in Table 14 (HighSpeed dips at 2 and 4). Asserted: the single-flow
 /// order, the no-delay ceiling, Scalable leading with two clients, and
@@ -683,6 +687,43 @@ fn lab08_single_flow_standard_below_highspeed_below_scalable() {
             "{a}: 8 streams per client do not beat 1"
         );
     }
+}
+
+/// Seed 002 Table 2: ten identical 60-s runs of one Standard TCP flow at
+/// 30 ms gave 515 to 746 Mb/s, and Fig. 6 shows the flow losing packets
+/// five times in 60 s, at the top of its outstanding data (about 3.75 MB,
+/// Linux 2.4's receive-window cap for the 5 MB setting). Known gap on the
+/// `linux-2.4-ixgb` profile: the flow loses packets once, in slow start,
+/// then sits at the cap with about 22 packets queued at the switch and
+/// never loses again, so every seed gives the same throughput and the same
+/// drops (docs/profiles.md, "A lone flow's losses at the window cap": no
+/// sourced mechanism loses packets there). Fails when the seeds' runs
+/// differ by more than 1 % or in their drops; then assert the paper's
+/// run-to-run spread instead.
+#[test]
+fn known_gap_lab08_lone_flow_repeats_from_seed_to_seed() {
+    let l = lab("ten-into-one").unwrap();
+    let rs = run_jobs(
+        l,
+        &grid(&["reno-1c-30ms"], &[1.0], &[1, 2, 3]),
+        duration(60000.0),
+    );
+    let v: Vec<f64> = rs.iter().map(total).collect();
+    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().copied().fold(0.0, f64::max);
+    say!(
+        l,
+        "one Standard flow at 30 ms, seeds 1-3: {lo:.2} to {hi:.2} Mb/s, drops {:?} (paper: 515 to 746 Mb/s over ten runs)",
+        rs.iter().map(|r| r.drops).collect::<Vec<_>>()
+    );
+    assert!(
+        hi - lo < 0.01 * hi,
+        "seeds now differ ({lo} to {hi} Mb/s), as the testbed's runs did: flip this test"
+    );
+    assert!(
+        rs.iter().all(|r| r.drops == rs[0].drops && r.timeouts == 0),
+        "the seeds' losses now differ: flip this test"
+    );
 }
 
 // ---------------------------------------------------------------------------
