@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 18;
+export type ContractVersion = 19;
 
 // ------------------------------------------------------------------ run state
 
@@ -49,7 +49,19 @@ export type Aqm =
   /** PIE (RFC 8033); defaults 15 ms, 15 ms, 0.125, 1.25, 150 ms, no ECN. */
   | { kind: 'pie'; target_ms?: number; t_update_ms?: number; alpha?: number; beta?: number; max_burst_ms?: number; ecn?: boolean }
   /** DCTCP's step marking (RFC 8257 §3.1): mark CE from K packets waiting; default K = 20. */
-  | { kind: 'step_mark'; threshold_pkts?: number };
+  | { kind: 'step_mark'; threshold_pkts?: number }
+  /** DualPI2, the L4S dual queue (RFC 9332; Linux sch_dualpi2.c); defaults 15 ms, 16 ms, 41/256, 819/256, 1 ms, k = 2, 10 %, drop on overload. */
+  | {
+      kind: 'dualpi2';
+      target_ms?: number;
+      t_update_ms?: number;
+      alpha?: number;
+      beta?: number;
+      step_thresh_ms?: number;
+      coupling?: number;
+      c_protection_pct?: number;
+      drop_overload?: boolean;
+    };
 
 /** A ping through the bottleneck at a fixed interval (defaults 200 ms, 84 bytes). */
 export interface LatencyProbe {

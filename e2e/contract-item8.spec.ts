@@ -264,8 +264,8 @@ test('aqm-kind: a <select> whose option values are the engine kinds; each one ru
   const problems = watchConsole(page);
   // Section 1 `aqm`: a link can name one with fields; section 9 `aqm`:
   // data-testid="aqm-kind" is a <select> whose option values are
-  // drop_tail, red, codel, fq_codel, pie, step_mark (shown as drop-tail, RED,
-  // CoDel, FQ-CoDel, PIE, step marking); ECN is the checkbox aqm-param-ecn;
+  // drop_tail, red, codel, fq_codel, pie, step_mark, dualpi2 (shown as
+  // drop-tail, RED, CoDel, FQ-CoDel, PIE, step marking, DualPI2); ECN is the checkbox aqm-param-ecn;
   // aqm-param-<param> is shown when the discipline has the parameter.
   await open(page, `${BASE.replace('dur=2', 'dur=1')}&aqm=codel(target_ms=7;ecn=1)`);
   const select = page.getByTestId('aqm-kind');
@@ -277,6 +277,7 @@ test('aqm-kind: a <select> whose option values are the engine kinds; each one ru
     fq_codel: 'FQ-CoDel',
     pie: 'PIE',
     step_mark: 'step marking',
+    dualpi2: 'DualPI2',
   };
   const opts = await select.locator('option').evaluateAll((os) => os.map((o) => ({ value: (o as HTMLOptionElement).value, text: (o.textContent ?? '').trim() })));
   expect(opts.map((o) => o.value).sort()).toEqual(Object.keys(shown).sort());
@@ -290,7 +291,7 @@ test('aqm-kind: a <select> whose option values are the engine kinds; each one ru
   await expect(page.getByTestId('aqm-param-ecn')).toBeChecked();
   await expect(page.locator('[data-control-id="aqm-param-target_ms"]')).toBeVisible();
 
-  for (const kind of ['drop_tail', 'red', 'fq_codel', 'pie', 'step_mark', 'codel']) {
+  for (const kind of ['drop_tail', 'red', 'fq_codel', 'pie', 'step_mark', 'dualpi2', 'codel']) {
     const before = await runId(page);
     await select.selectOption(kind);
     expect(await whenDoneAfter(page, before)).toBe('done');

@@ -510,6 +510,6 @@ function PathViewImpl(props: PathViewProps) {
   );
 }
 
-const AQM_NAMES: Record<string, string> = { drop_tail: 'drop-tail', red: 'RED', codel: 'CoDel', fq_codel: 'FQ-CoDel', pie: 'PIE', step_mark: 'step marking' };
+const AQM_NAMES: Record<string, string> = { drop_tail: 'drop-tail', red: 'RED', codel: 'CoDel', fq_codel: 'FQ-CoDel', pie: 'PIE', step_mark: 'step marking', dualpi2: 'DualPI2' };
 
 export const PathView = memo(PathViewImpl);

@@ -157,7 +157,7 @@ export function buildPathModel(input: PathInput): PathModel {
   const from = t - windowS;
   const mss = mssBytes(s.mtu_bytes);
   const aqm = s.bottleneck.aqm;
-  const canMark = aqm.kind === 'step_mark' || ('ecn' in aqm && aqm.ecn === true);
+  const canMark = aqm.kind === 'step_mark' || aqm.kind === 'dualpi2' || ('ecn' in aqm && aqm.ecn === true);
 
   const flows: FlowModel[] = [];
   const hosts: HostModel[] = s.hosts.map((h, hi) => {

@@ -155,6 +155,7 @@ const AQM_FIELDS: Record<string, readonly string[]> = {
   fq_codel: ['target_ms', 'interval_ms', 'quantum_bytes', 'flows', 'ecn'],
   pie: ['target_ms', 't_update_ms', 'alpha', 'beta', 'max_burst_ms', 'ecn'],
   step_mark: ['threshold_pkts'],
+  dualpi2: ['target_ms', 't_update_ms', 'alpha', 'beta', 'step_thresh_ms', 'coupling', 'c_protection_pct', 'drop_overload'],
 };
 
 /** "k=v;k=v" of an object's defined fields (booleans as 1/0), in `order`. */
@@ -173,7 +174,7 @@ function parseFields(text: string, allowed: readonly string[]): Record<string, n
     const eq = part.indexOf('=');
     const k = part.slice(0, eq);
     if (eq <= 0 || !allowed.includes(k) || k in out) return null;
-    const v = k === 'ecn' ? parseBool(part.slice(eq + 1)) : parseNumber(part.slice(eq + 1));
+    const v = k === 'ecn' || k === 'drop_overload' ? parseBool(part.slice(eq + 1)) : parseNumber(part.slice(eq + 1));
     if (v === null) return null;
     out[k] = v;
   }
@@ -336,7 +337,7 @@ function parseAlgToken(text: string): { algorithm: string; params: Record<string
 
 function parseAqm(text: string): Aqm | null {
   if (text === 'droptail' || text === 'drop_tail') return { kind: 'drop_tail' };
-  const other = /^(codel|fq_codel|pie|step_mark)(?:\((.*)\))?$/.exec(text);
+  const other = /^(codel|fq_codel|pie|step_mark|dualpi2)(?:\((.*)\))?$/.exec(text);
   if (other) {
     const fields = parseFields(other[2] ?? '', AQM_FIELDS[other[1]]);
     return fields ? ({ kind: other[1], ...fields } as Aqm) : null;
@@ -489,7 +490,7 @@ export function decodeScenario(search: string, defaults: Scenario): DecodedScena
   scalar('sack', parseBool, (x) => (s.tcp = { ...s.tcp, sack: x }), '1 or 0');
   scalar('rate', (t) => parseWithUnits(t, RATE_UNITS), (x) => (s.bottleneck = { ...s.bottleneck, rate_bps: x }), 'a rate in b/s, like 1G or 100M');
   scalar('buf', parseU32, (x) => (s.bottleneck = { ...s.bottleneck, buffer_pkts: x }), 'a whole number of packets');
-  scalar('aqm', parseAqm, (x) => (s.bottleneck = { ...s.bottleneck, aqm: x }), 'droptail, red(min=…;max=…;p=…;w=…;ecn=0|1), codel, fq_codel, pie or step_mark, optionally with (field=value;…)');
+  scalar('aqm', parseAqm, (x) => (s.bottleneck = { ...s.bottleneck, aqm: x }), 'droptail, red(min=…;max=…;p=…;w=…;ecn=0|1), codel, fq_codel, pie, step_mark or dualpi2, optionally with (field=value;…)');
   scalar('probe', (t) => (t === '1' ? {} : parseFields(t, PROBE_FIELDS)), (x) => (s = { ...s, probe: x as LatencyProbe }), '1 or interval_ms=…;size_bytes=…');
 
   if (!shaped) {

@@ -39,6 +39,11 @@ pub struct Packet {
     pub retransmission: bool,
     /// Congestion Experienced, set by a queue marking instead of dropping.
     pub ce: bool,
+    /// The sender set the ECN field to ECT(1), the L4S identifier (RFC
+    /// 9331 §4.1), instead of the classic ECT(0) every other TCP flow
+    /// uses (TCP Prague: `TCP_CONG_WANTS_ECT_1`). DualPI2 classifies by it
+    /// (RFC 9332 §2.3).
+    pub ect1: bool,
 }
 
 impl Packet {
@@ -102,6 +107,11 @@ pub struct Ack {
     pub echo_sent_ns: u64,
     /// The echoed segment was a retransmission (no RTT sample: Karn).
     pub echo_retransmission: bool,
+    /// AccECN's ACE field (RFC 9768 §3.2.2): the three least significant
+    /// bits of the receiver's count of CE-marked packets (r.cep). Only an
+    /// AccECN receiver ([`CeEcho::AccEcn`](crate::cc::CeEcho)) sets it; 0
+    /// otherwise, and then unread.
+    pub ace: u8,
 }
 
 /// Nanoseconds to serialise `bytes` at `rate_bps`, rounded up.

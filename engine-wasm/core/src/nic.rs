@@ -516,6 +516,7 @@ mod tests {
                 sent_ns: 0,
                 retransmission: false,
                 ce: false,
+                ect1: false,
             },
             1500,
         );

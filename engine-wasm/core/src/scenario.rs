@@ -85,56 +85,6 @@ pub struct Bottleneck {
     pub trace: Option<LinkTrace>,
 }
 
-/// A delivery-opportunity trace in Mahimahi's format (`link_trace.rs`):
-/// each entry is one opportunity for 1504 bytes (an IP packet of up to 1500
-/// bytes and Mahimahi's 4-byte TUN header) at that millisecond; entries
-/// are whole, non-decreasing milliseconds, and the trace repeats with the
-/// last one as its period. Opportunities that find the queue empty are
-/// lost.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(deny_unknown_fields)]
-#[ts(export, export_to = "scenario.ts")]
-pub struct LinkTrace {
-    /// What the trace is called (a file name or a built-in trace's id),
-    /// for display; the run does not read it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub name: Option<String>,
-    /// The lines of a Mahimahi trace file, in order: one delivery
-    /// opportunity each, in milliseconds from the start of the run.
-    #[serde(serialize_with = "whole_numbers")]
-    pub opportunities_ms: Vec<f64>,
-}
-
-/// Whole numbers written without a fraction (`12`, not `12.0`), so a
-/// trace in a scenario reads like its file; other values as they are.
-fn whole_numbers<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(values.len()))?;
-    for &x in values {
-        if x.fract() == 0.0 && x.abs() < 9.007_199_254_740_992e15 {
-            seq.serialize_element(&(x as i64))?;
-        } else {
-            seq.serialize_element(&x)?;
-        }
-    }
-    seq.end()
-}
-
-impl LinkTrace {
-    /// The trace's mean rate in b/s of opportunity bytes (1504 per
-    /// opportunity, as Mahimahi counts its link's capacity); 0 for a trace
-    /// that does not validate.
-    pub fn mean_bps(&self) -> f64 {
-        match self.opportunities_ms.last() {
-            Some(&last) if last > 0.0 => {
-                crate::link_trace::mean_bps_of(self.opportunities_ms.len(), last)
-            }
-            _ => 0.0,
-        }
-    }
-}
-
 /// Queue management at the bottleneck.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -232,6 +182,46 @@ pub enum Aqm {
         #[ts(optional)]
         threshold_pkts: Option<u32>,
     },
+    /// DualPI2, the L4S Dual-Queue Coupled AQM (RFC 9332; Linux
+    /// `sch_dualpi2.c`): ECT(1) packets in a low-latency queue marked at a
+    /// 1 ms step or with k·p', the others in a classic queue under a PI
+    /// controller whose p' is squared. Missing fields take Linux's defaults.
+    #[serde(rename = "dualpi2")]
+    #[ts(rename = "dualpi2")]
+    DualPi2 {
+        /// The classic queue's delay target, default 15 ms.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        target_ms: Option<f64>,
+        /// The PI controller's update interval, default 16 ms.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        t_update_ms: Option<f64>,
+        /// Integral gain, per second, default 41/256 (≈ 0.16).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        alpha: Option<f64>,
+        /// Proportional gain, per second, default 819/256 (≈ 3.2).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        beta: Option<f64>,
+        /// The L queue's marking step (sojourn time), default 1 ms.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        step_thresh_ms: Option<f64>,
+        /// Coupling factor k (p_CL = k·p'), default 2.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        coupling: Option<u32>,
+        /// The classic queue's scheduling weight in per cent, default 10.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        c_protection_pct: Option<u32>,
+        /// Drop (true, default) rather than mark L4S packets on overload.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        drop_overload: Option<bool>,
+    },
 }
 
 impl Aqm {
@@ -244,6 +234,7 @@ impl Aqm {
             Aqm::FqCodel { .. } => "fq_codel",
             Aqm::Pie { .. } => "pie",
             Aqm::StepMark { .. } => "step_mark",
+            Aqm::DualPi2 { .. } => "dualpi2",
         }
     }
 
@@ -256,7 +247,7 @@ impl Aqm {
             Aqm::Codel { ecn, .. } | Aqm::FqCodel { ecn, .. } | Aqm::Pie { ecn, .. } => {
                 ecn.unwrap_or(false)
             }
-            Aqm::StepMark { .. } => true,
+            Aqm::StepMark { .. } | Aqm::DualPi2 { .. } => true,
         }
     }
 }
@@ -343,6 +334,8 @@ impl Display for ValidationError {
 
 /// Allowed ranges, shared by validation and the app's controls.
 pub mod limits;
+mod trace;
+pub use trace::LinkTrace;
 
 /// Scenario format 1 → 2: the run keeps today's mechanisms through the
 /// `sawtooth-1` profile.

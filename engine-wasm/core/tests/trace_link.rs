@@ -23,6 +23,7 @@ fn frame(seq: u32, ip_bytes: u32) -> Frame {
             sent_ns: 0,
             retransmission: false,
             ce: false,
+            ect1: false,
         },
         ip_bytes,
     )

@@ -69,7 +69,39 @@ ecn?: boolean, } | { "kind": "step_mark",
 /**
  * K, default 20 packets (Alizadeh et al., SIGCOMM 2010, §4).
  */
-threshold_pkts?: number, };
+threshold_pkts?: number, } | { "kind": "dualpi2", 
+/**
+ * The classic queue's delay target, default 15 ms.
+ */
+target_ms?: number, 
+/**
+ * The PI controller's update interval, default 16 ms.
+ */
+t_update_ms?: number, 
+/**
+ * Integral gain, per second, default 41/256 (≈ 0.16).
+ */
+alpha?: number, 
+/**
+ * Proportional gain, per second, default 819/256 (≈ 3.2).
+ */
+beta?: number, 
+/**
+ * The L queue's marking step (sojourn time), default 1 ms.
+ */
+step_thresh_ms?: number, 
+/**
+ * Coupling factor k (p_CL = k·p'), default 2.
+ */
+coupling?: number, 
+/**
+ * The classic queue's scheduling weight in per cent, default 10.
+ */
+c_protection_pct?: number, 
+/**
+ * Drop (true, default) rather than mark L4S packets on overload.
+ */
+drop_overload?: boolean, };
 
 export type Bottleneck = { 
 /**

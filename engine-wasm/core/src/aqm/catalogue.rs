@@ -5,7 +5,7 @@
 //! (`settings.rs`: the default it takes, the range it validates), so the
 //! controls, validation and construction share one home.
 
-use super::{codel, fq_codel, pie, step};
+use super::{codel, dualpi2, fq_codel, pie, step};
 use crate::cc::{Citation, ParamInfo};
 use crate::scenario::limits;
 use serde::Serialize;
@@ -104,6 +104,23 @@ pub const PIE_MAX_BURST: ParamInfo = ParamInfo { id: "max_burst_ms", name: "Burs
 #[rustfmt::skip]
 pub const STEP_THRESHOLD: ParamInfo = ParamInfo { id: "threshold_pkts", name: "Marking threshold K", default: step::THRESHOLD_PKTS as f64, min: 1.0, max: limits::BUFFER_PKTS.1 as f64, step: 1.0, unit: "packets", log_scale: true, description: "Packets waiting at arrival from which a packet is marked; at most the buffer." };
 
+// DualPI2's (Linux `sch_dualpi2.c` `dualpi2_reset_default`; RFC 9332).
+pub const DUALPI2_TARGET: ParamInfo = target(dualpi2::TARGET_MS, limits::DUALPI2_TARGET_MS);
+#[rustfmt::skip]
+pub const DUALPI2_T_UPDATE: ParamInfo = ParamInfo { id: "t_update_ms", name: "Update interval", default: dualpi2::T_UPDATE_MS, min: limits::DUALPI2_T_UPDATE_MS.0, max: limits::DUALPI2_T_UPDATE_MS.1, step: 1.0, unit: "ms", log_scale: true, description: "How often the base probability p' is recomputed (Linux tupdate, 16 ms)." };
+#[rustfmt::skip]
+pub const DUALPI2_ALPHA: ParamInfo = ParamInfo { id: "alpha", name: "α", default: dualpi2::ALPHA, min: limits::DUALPI2_ALPHA_BETA.0, max: limits::DUALPI2_ALPHA_BETA.1, step: 1.0 / 256.0, unit: "per second", log_scale: true, description: "Integral gain: weight of the delay's distance from the target (Linux 41/256 Hz)." };
+#[rustfmt::skip]
+pub const DUALPI2_BETA: ParamInfo = ParamInfo { id: "beta", name: "β", default: dualpi2::BETA, min: limits::DUALPI2_ALPHA_BETA.0, max: limits::DUALPI2_ALPHA_BETA.1, step: 1.0 / 256.0, unit: "per second", log_scale: true, description: "Proportional gain: weight of the delay's change since the last update (Linux 819/256 Hz)." };
+#[rustfmt::skip]
+pub const DUALPI2_STEP_THRESH: ParamInfo = ParamInfo { id: "step_thresh_ms", name: "L4S step threshold", default: dualpi2::STEP_THRESH_MS, min: limits::DUALPI2_STEP_THRESH_MS.0, max: limits::DUALPI2_STEP_THRESH_MS.1, step: 0.1, unit: "ms", log_scale: false, description: "An L4S packet that waited longer than this is marked as it leaves (Linux step_thresh, 1 ms)." };
+#[rustfmt::skip]
+pub const DUALPI2_COUPLING: ParamInfo = ParamInfo { id: "coupling", name: "Coupling factor k", default: dualpi2::COUPLING as f64, min: limits::DUALPI2_COUPLING.0 as f64, max: limits::DUALPI2_COUPLING.1 as f64, step: 1.0, unit: "", log_scale: false, description: "L4S packets are marked with k·p' while classic ones see (p')²: k = 2 balances equal-RTT flows (RFC 9332 §2.1)." };
+#[rustfmt::skip]
+pub const DUALPI2_C_PROTECTION: ParamInfo = ParamInfo { id: "c_protection_pct", name: "Classic queue weight", default: dualpi2::C_PROTECTION_PCT as f64, min: limits::DUALPI2_C_PROTECTION_PCT.0 as f64, max: limits::DUALPI2_C_PROTECTION_PCT.1 as f64, step: 1.0, unit: "%", log_scale: false, description: "The classic queue's share of the round robin while both queues wait (Linux c_protection, 10 %)." };
+#[rustfmt::skip]
+pub const DUALPI2_DROP_OVERLOAD: ParamInfo = ParamInfo { id: "drop_overload", name: "Drop on overload", default: 1.0, min: 0.0, max: 1.0, step: 1.0, unit: "on/off", log_scale: false, description: "Once k·p' exceeds 1, drop with (p')² rather than keep marking L4S packets (Linux drop_overload, on)." };
+
 /// Every discipline, drop-tail first.
 pub fn aqm_catalogue() -> Vec<AqmInfo> {
     vec![
@@ -159,6 +176,26 @@ pub fn aqm_catalogue() -> Vec<AqmInfo> {
             ],
             params: vec![STEP_THRESHOLD],
         },
+        AqmInfo {
+            kind: "dualpi2",
+            name: "DualPI2 (L4S)",
+            explanation: "The L4S dual queue. Packets marked ECT(1) (TCP Prague) wait in a low-latency queue, the rest (classic TCP, pings) in a classic queue. A PI controller watches the queueing delay and moves a base probability p' so that the classic queue stays near its 15 ms target; classic packets are dropped or marked with probability p'², L4S packets marked with probability 2·p', and also whenever they waited more than 1 ms. Squaring suits classic TCP's 1/√p response and the linear mark suits scalable 1/p senders, so the two kinds share the link about equally while L4S packets see about a millisecond of queue. A weighted round robin gives the low-latency queue priority but always leaves the classic queue 10 %.",
+            citations: vec![
+                Citation { label: "RFC 9332", reference: "K. De Schepper, B. Briscoe, G. White, Dual-Queue Coupled Active Queue Management (AQM) for Low Latency, Low Loss, and Scalable Throughput (L4S), RFC 9332, 2023" },
+                Citation { label: "De Schepper et al. (2016)", reference: "K. De Schepper, O. Bondarenko, I.-J. Tsang, B. Briscoe, PI²: A Linearized AQM for both Classic and Scalable TCP, ACM CoNEXT 2016" },
+                Citation { label: "Linux sch_dualpi2.c", reference: "Linux net/sched/sch_dualpi2.c (merged in 6.17; read at 6.18): dualpi2_reset_default (target 15 ms, tupdate 16 ms, alpha 41/256 Hz, beta 819/256 Hz, step 1 ms, coupling 2, c_protection 10 %, drop_overload), calculate_probability, must_drop, dequeue_packet, do_step_aqm" },
+            ],
+            params: vec![
+                DUALPI2_TARGET,
+                DUALPI2_T_UPDATE,
+                DUALPI2_ALPHA,
+                DUALPI2_BETA,
+                DUALPI2_STEP_THRESH,
+                DUALPI2_COUPLING,
+                DUALPI2_C_PROTECTION,
+                DUALPI2_DROP_OVERLOAD,
+            ],
+        },
     ]
 }
 
@@ -174,7 +211,15 @@ mod tests {
         let kinds: Vec<&str> = aqm_catalogue().iter().map(|a| a.kind).collect();
         assert_eq!(
             kinds,
-            ["drop_tail", "red", "codel", "fq_codel", "pie", "step_mark"]
+            [
+                "drop_tail",
+                "red",
+                "codel",
+                "fq_codel",
+                "pie",
+                "step_mark",
+                "dualpi2"
+            ]
         );
         for info in aqm_catalogue() {
             let mut aqm = serde_json::Map::new();
@@ -227,5 +272,14 @@ mod tests {
         assert_eq!(get("pie", "beta"), 1.25);
         assert_eq!(get("pie", "max_burst_ms"), 150.0); // RFC 8033 §4.4 MAX_BURST
         assert_eq!(get("step_mark", "threshold_pkts"), 20.0); // DCTCP paper, 1 Gb/s
+                                                              // Linux sch_dualpi2.c dualpi2_reset_default.
+        assert_eq!(get("dualpi2", "target_ms"), 15.0);
+        assert_eq!(get("dualpi2", "t_update_ms"), 16.0);
+        assert_eq!(get("dualpi2", "alpha"), 41.0 / 256.0);
+        assert_eq!(get("dualpi2", "beta"), 819.0 / 256.0);
+        assert_eq!(get("dualpi2", "step_thresh_ms"), 1.0);
+        assert_eq!(get("dualpi2", "coupling"), 2.0);
+        assert_eq!(get("dualpi2", "c_protection_pct"), 10.0);
+        assert_eq!(get("dualpi2", "drop_overload"), 1.0);
     }
 }

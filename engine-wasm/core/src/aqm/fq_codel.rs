@@ -248,6 +248,7 @@ mod tests {
                 sent_ns: now,
                 retransmission: false,
                 ce: false,
+                ect1: false,
             },
             ip_bytes,
         );

@@ -1,6 +1,6 @@
 //! Queue management at the bottleneck: the port that every flow and the
 //! latency probe share, with its discipline (drop-tail, RED, CoDel,
-//! FQ-CoDel, PIE, DCTCP's step marking). Each discipline is a pure state
+//! FQ-CoDel, PIE, DCTCP's step marking, DualPI2). Each discipline is a pure state
 //! machine in its own module, with time passed in; [`Bottleneck`] holds
 //! the queue and the frame on the wire, asks the discipline at enqueue and
 //! dequeue, and collects the drops and marks for the simulation to record
@@ -17,23 +17,26 @@
 
 pub mod catalogue;
 pub mod codel;
+pub mod dualpi2;
 pub mod fq_codel;
 pub mod pie;
 pub mod red;
 pub mod settings;
 pub mod step;
+mod trace_service;
 
-use crate::link_trace::TraceSchedule;
 use crate::net::{Frame, Packet, TxTime};
 use crate::rng::Rng;
 use crate::scenario::Aqm;
 use codel::{Codel, CodelParams, CodelQueue};
+use dualpi2::DualPi2;
 use fq_codel::FqCodel;
 use pie::Pie;
 use red::Red;
 use settings::Settings;
 use std::collections::VecDeque;
 use step::StepMark;
+use trace_service::TraceService;
 
 /// What a discipline decides for an arriving packet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,6 +103,7 @@ enum Discipline {
     FqCodel(FqCodel),
     Pie(Pie),
     Step(StepMark),
+    DualPi2(Box<DualPi2>),
 }
 
 /// The FIFO as CoDel sees it.
@@ -114,34 +118,6 @@ impl CodelQueue for FifoView<'_> {
         *self.bytes -= f.len_bytes as u64;
         Some((f, *self.bytes))
     }
-}
-
-/// A trace-driven link's service (`link_trace.rs`, Mahimahi's
-/// `LinkQueue::rationalize`): the link waits for its trace's next delivery
-/// opportunity rather than a frame's serialisation time.
-struct TraceService {
-    schedule: TraceSchedule,
-    /// The opportunity the link's one pending event is for, if it has one:
-    /// none while the queue is empty (opportunities then pass unused).
-    pending_ns: Option<u64>,
-    /// Bytes of the frame on the wire (`on_wire`) not yet served.
-    left_bytes: u32,
-    /// Frames that arrived at the very instant of the pending opportunity:
-    /// they join the queue after it is served, as Mahimahi burns the
-    /// current millisecond's opportunities before it enqueues an arrival.
-    held: Vec<Frame>,
-    /// Packets the last opportunity delivered, in order, for the caller.
-    delivered: Vec<Packet>,
-    /// Opportunities counted up to the last sample (`sample_capacity_bps`).
-    sampled_through_ns: u64,
-}
-
-/// What a frame uses of a trace's opportunities: its IP packet (the
-/// Ethernet header not counted) and Mahimahi's TUN header. An IP packet
-/// under 46 bytes counts as padded to the Ethernet minimum (`Frame` keeps
-/// no other size); only a latency probe of under 46 bytes is.
-fn trace_bytes(f: &Frame) -> u32 {
-    f.len_bytes - crate::net::ETHERNET_HEADER_BYTES + crate::link_trace::TUN_HEADER_BYTES
 }
 
 /// The bottleneck port: its queue (one FIFO, or FQ-CoDel's flow queues),
@@ -194,9 +170,10 @@ impl Bottleneck {
             } => Discipline::FqCodel(FqCodel::new(codel, quantum_bytes, flows, tcp_flows)),
             Settings::Pie(params) => Discipline::Pie(Pie::new(params)),
             Settings::StepMark(step) => Discipline::Step(step),
+            Settings::DualPi2(params) => Discipline::DualPi2(Box::new(DualPi2::new(params))),
         };
         let fifo_capacity = match discipline {
-            Discipline::FqCodel(_) => 0,
+            Discipline::FqCodel(_) | Discipline::DualPi2(_) => 0,
             _ => crate::net::preallocated_frames(capacity_pkts),
         };
         Bottleneck {
@@ -214,30 +191,6 @@ impl Bottleneck {
         }
     }
 
-    /// The link follows `schedule` (Mahimahi's delivery opportunities)
-    /// instead of its rate. Its rate (`new`'s `rate_bps`) should be the
-    /// trace's mean rate in wire terms (`Scenario::bottleneck_rate_bps`):
-    /// RED reads a packet's transmission time from it.
-    pub fn with_trace(mut self, schedule: TraceSchedule) -> Bottleneck {
-        self.trace = Some(Box::new(TraceService {
-            schedule,
-            pending_ns: None,
-            left_bytes: 0,
-            held: Vec::new(),
-            delivered: Vec::new(),
-            sampled_through_ns: 0,
-        }));
-        self
-    }
-
-    /// Whether the link follows a trace: its event is then
-    /// [`serve_opportunity`](Bottleneck::serve_opportunity), not
-    /// [`finish`](Bottleneck::finish).
-    #[inline]
-    pub fn is_trace_driven(&self) -> bool {
-        self.trace.is_some()
-    }
-
     /// The port's clock runs `ppb` parts per billion off nominal (its
     /// oscillator's tolerance).
     pub fn set_clock_ppb(&mut self, ppb: i64) {
@@ -248,6 +201,7 @@ impl Bottleneck {
     pub fn waiting_pkts(&self) -> usize {
         match &self.discipline {
             Discipline::FqCodel(fq) => fq.len(),
+            Discipline::DualPi2(d) => d.len(),
             _ => self.fifo.len(),
         }
     }
@@ -257,6 +211,7 @@ impl Bottleneck {
     pub fn allocated_bytes(&self) -> u64 {
         let fq = match &self.discipline {
             Discipline::FqCodel(fq) => fq.allocated_bytes(),
+            Discipline::DualPi2(d) => d.allocated_bytes(),
             _ => 0,
         };
         let trace = self.trace.as_ref().map_or(0, |t| {
@@ -281,6 +236,7 @@ impl Bottleneck {
     pub fn waiting_bytes(&self) -> u64 {
         match &self.discipline {
             Discipline::FqCodel(fq) => fq.bytes(),
+            Discipline::DualPi2(d) => d.bytes(),
             _ => self.fifo_bytes,
         }
     }
@@ -342,7 +298,18 @@ impl Bottleneck {
                         self.signals.drop(&d.packet);
                     }
                 }
-                return self.kick(now_ns);
+                return self.kick(now_ns, rng);
+            }
+            // RFC 9332 / Linux `dualpi2_enqueue_skb`: the limit counts both
+            // queues; marks and drops by p' come at dequeue.
+            Discipline::DualPi2(d) => {
+                if full {
+                    d.update_to(now_ns);
+                    self.signals.drop(&f.packet);
+                    return None;
+                }
+                d.enqueue(f, now_ns);
+                return self.kick(now_ns, rng);
             }
         };
         if verdict == Verdict::Drop || full {
@@ -357,7 +324,7 @@ impl Bottleneck {
         if let Discipline::Red(red) = &mut self.discipline {
             red.idle_since_ns = None;
         }
-        self.kick(now_ns)
+        self.kick(now_ns, rng)
     }
 
     /// A frame has joined the queue at `now_ns`: an idle link starts. A
@@ -365,128 +332,21 @@ impl Bottleneck {
     /// it will have been sent; a trace-driven link with no opportunity
     /// pending waits for the first one after `now_ns`.
     #[inline(always)]
-    fn kick(&mut self, now_ns: u64) -> Option<u64> {
+    fn kick(&mut self, now_ns: u64, rng: &mut Rng) -> Option<u64> {
         if self.trace.is_some() {
             return self.kick_traced(now_ns);
         }
         if self.on_wire.is_none() {
-            self.start_next(now_ns)
+            self.start_next(now_ns, rng)
         } else {
             None
         }
     }
 
-    /// [`kick`](Bottleneck::kick) for a trace-driven link.
-    #[cold]
-    #[inline(never)]
-    fn kick_traced(&mut self, now_ns: u64) -> Option<u64> {
-        let busy = self.on_wire.is_some() || self.waiting_pkts() > 0;
-        let t = self.trace.as_mut().expect("a trace-driven link");
-        if t.pending_ns.is_some() || !busy {
-            return None;
-        }
-        let at = t.schedule.first_after_ns(now_ns);
-        t.pending_ns = Some(at);
-        Some(at)
-    }
-
-    /// A trace-driven link's pending opportunity has come (`now_ns`):
-    /// every opportunity at this instant serves the queue, 1504 bytes
-    /// each, as Mahimahi's `rationalize` does: the frame on the wire takes
-    /// what it still needs, then frames leave the queue in turn (the
-    /// discipline deciding, as at any dequeue) until the bytes run out or
-    /// the queue is empty, when the rest is lost. A frame whose last byte
-    /// is served leaves now ([`take_delivered`](Bottleneck::take_delivered));
-    /// one served in part stays on the wire for the next opportunity.
-    /// Frames that arrived at this instant then join the queue. Returns
-    /// the next opportunity the link waits for, if it has frames left.
-    #[cold]
-    #[inline(never)]
-    pub fn serve_opportunity(&mut self, now_ns: u64, rng: &mut Rng) -> Option<u64> {
-        let t = self.trace.as_mut().expect("a trace-driven link");
-        debug_assert_eq!(t.pending_ns, Some(now_ns));
-        t.pending_ns = None;
-        let mut budget =
-            t.schedule.count_at_ns(now_ns) * crate::link_trace::OPPORTUNITY_BYTES as u64;
-        while budget > 0 {
-            if self.on_wire.is_none() {
-                let Some(frame) = self.dequeue(now_ns) else {
-                    break;
-                };
-                let t = self.trace.as_mut().expect("a trace-driven link");
-                t.left_bytes = trace_bytes(&frame);
-                self.on_wire = Some(frame);
-            }
-            let t = self.trace.as_mut().expect("a trace-driven link");
-            let served = budget.min(t.left_bytes as u64);
-            budget -= served;
-            t.left_bytes -= served as u32;
-            if t.left_bytes == 0 {
-                let f = self.on_wire.take().expect("a frame on the wire");
-                if !f.packet.is_probe() {
-                    self.sent_pkts += 1;
-                }
-                t.delivered.push(f.packet);
-            }
-        }
-        let t = self.trace.as_mut().expect("a trace-driven link");
-        let held = std::mem::take(&mut t.held);
-        for f in &held {
-            // Each may start the link: the first that does sets the
-            // pending opportunity, after which `kick` returns None.
-            self.enqueue(*f, now_ns, rng);
-        }
-        let busy = self.on_wire.is_some() || self.waiting_pkts() > 0;
-        let t = self.trace.as_mut().expect("a trace-driven link");
-        t.held = held;
-        t.held.clear();
-        if t.pending_ns.is_none() && busy {
-            let at = t.schedule.first_after_ns(now_ns);
-            t.pending_ns = Some(at);
-        }
-        let next = t.pending_ns;
-        if next.is_none() {
-            if let Discipline::Red(red) = &mut self.discipline {
-                red.idle_since_ns = Some(now_ns);
-            }
-        }
-        next
-    }
-
-    /// The packets the last opportunity delivered, in order (empty for a
-    /// constant-rate link).
-    pub fn take_delivered(&mut self) -> Vec<Packet> {
-        match &mut self.trace {
-            Some(t) => std::mem::take(&mut t.delivered),
-            None => Vec::new(),
-        }
-    }
-
-    /// Give back the (emptied) vector `take_delivered` handed out, so the
-    /// link reuses its allocation.
-    pub fn return_delivered(&mut self, mut v: Vec<Packet>) {
-        if let Some(t) = &mut self.trace {
-            v.clear();
-            t.delivered = v;
-        }
-    }
-
-    /// A trace-driven link's capacity since the previous call: its
-    /// delivery opportunities up to `now_ns` (used or not) at 1504 bytes,
-    /// over `interval_s` (b/s, Mahimahi's capacity line); `None` for a
-    /// constant-rate link.
-    pub fn sample_capacity_bps(&mut self, now_ns: u64, interval_s: f64) -> Option<f64> {
-        let t = self.trace.as_mut()?;
-        let opportunities =
-            t.schedule.count_through_ns(now_ns) - t.schedule.count_through_ns(t.sampled_through_ns);
-        t.sampled_through_ns = now_ns;
-        Some(opportunities as f64 * crate::link_trace::OPPORTUNITY_BYTES as f64 * 8.0 / interval_s)
-    }
-
     /// The frame on the wire has been sent at `now_ns`: returns its packet,
     /// and when the next frame's transmission completes if one starts.
     #[inline]
-    pub fn finish(&mut self, now_ns: u64) -> (Packet, Option<u64>) {
+    pub fn finish(&mut self, now_ns: u64, rng: &mut Rng) -> (Packet, Option<u64>) {
         let f = self
             .on_wire
             .take()
@@ -494,7 +354,7 @@ impl Bottleneck {
         if !f.packet.is_probe() {
             self.sent_pkts += 1;
         }
-        let next = self.start_next(now_ns);
+        let next = self.start_next(now_ns, rng);
         if next.is_none() {
             if let Discipline::Red(red) = &mut self.discipline {
                 red.idle_since_ns = Some(now_ns);
@@ -505,8 +365,8 @@ impl Bottleneck {
 
     /// Dequeue the next frame to send (the discipline may drop some
     /// first) and put it on the wire; returns when it will have been sent.
-    fn start_next(&mut self, now_ns: u64) -> Option<u64> {
-        let frame = self.dequeue(now_ns)?;
+    fn start_next(&mut self, now_ns: u64, rng: &mut Rng) -> Option<u64> {
+        let frame = self.dequeue(now_ns, rng)?;
         let done_ns = now_ns + self.tx.of(frame.wire_bytes);
         self.on_wire = Some(frame);
         Some(done_ns)
@@ -515,7 +375,7 @@ impl Bottleneck {
     /// Take the next frame from the queue at `now_ns` (the discipline may
     /// drop some first), recording its sojourn.
     #[inline(always)]
-    fn dequeue(&mut self, now_ns: u64) -> Option<Frame> {
+    fn dequeue(&mut self, now_ns: u64, rng: &mut Rng) -> Option<Frame> {
         let frame = match &mut self.discipline {
             Discipline::Codel(params, codel) => {
                 let mut fifo = FifoView {
@@ -525,6 +385,7 @@ impl Bottleneck {
                 codel.dequeue(params, now_ns, &mut fifo, &mut self.signals)
             }
             Discipline::FqCodel(fq) => fq.dequeue(now_ns, &mut self.signals),
+            Discipline::DualPi2(d) => d.dequeue(now_ns, rng, &mut self.signals),
             _ => {
                 let f = self.fifo.pop_front();
                 if let Some(f) = &f {
@@ -546,6 +407,14 @@ impl Bottleneck {
     #[inline]
     pub fn take_signals(&mut self) -> std::vec::Drain<'_, Signal> {
         self.signals.list.drain(..)
+    }
+
+    /// DualPI2's per-queue totals, if the port runs DualPI2.
+    pub fn dualpi2_stats(&self) -> Option<dualpi2::DualPi2Stats> {
+        match &self.discipline {
+            Discipline::DualPi2(d) => Some(d.stats),
+            _ => None,
+        }
     }
 
     /// Data packets dropped so far (probes not counted).
@@ -597,6 +466,7 @@ mod tests {
                 sent_ns: 0,
                 retransmission: false,
                 ce: false,
+                ect1: false,
             },
             1500,
         )
@@ -618,16 +488,17 @@ mod tests {
                 sent_ns: 0,
                 retransmission: false,
                 ce: false,
+                ect1: false,
             },
             84,
         );
         assert_eq!(probe.wire_bytes, 84 + 38);
         assert_eq!(b.arrive(probe, 0, &mut rng), None);
-        let (p, next) = b.finish(12_304);
+        let (p, next) = b.finish(12_304, &mut rng);
         assert_eq!(p.flow, 0);
         assert_eq!(next, Some(12_304 + 976), "122 bytes at 1 Gb/s");
         assert_eq!(b.sample_delay_ns(), 12_304, "the probe waited one frame");
-        let (p, next) = b.finish(12_304 + 976);
+        let (p, next) = b.finish(12_304 + 976, &mut rng);
         assert!(p.is_probe());
         assert_eq!(next, None);
         assert_eq!(b.sent_pkts, 1, "probes are not data");

@@ -7,10 +7,13 @@
 //! field differently.
 
 use super::catalogue::{
-    CODEL_INTERVAL, CODEL_TARGET, ECN, FQ_FLOWS, FQ_QUANTUM, PIE_ALPHA, PIE_BETA, PIE_MAX_BURST,
-    PIE_TARGET, PIE_T_UPDATE, RED_MAX_P, RED_MAX_TH, RED_MIN_TH, RED_WEIGHT, STEP_THRESHOLD,
+    CODEL_INTERVAL, CODEL_TARGET, DUALPI2_ALPHA, DUALPI2_BETA, DUALPI2_COUPLING,
+    DUALPI2_C_PROTECTION, DUALPI2_DROP_OVERLOAD, DUALPI2_STEP_THRESH, DUALPI2_TARGET,
+    DUALPI2_T_UPDATE, ECN, FQ_FLOWS, FQ_QUANTUM, PIE_ALPHA, PIE_BETA, PIE_MAX_BURST, PIE_TARGET,
+    PIE_T_UPDATE, RED_MAX_P, RED_MAX_TH, RED_MIN_TH, RED_WEIGHT, STEP_THRESHOLD,
 };
 use super::codel::CodelParams;
+use super::dualpi2::DualPi2Params;
 use super::pie::PieParams;
 use super::red::Red;
 use super::step::StepMark;
@@ -30,6 +33,7 @@ pub enum Settings {
     },
     Pie(PieParams),
     StepMark(StepMark),
+    DualPi2(DualPi2Params),
 }
 
 /// A millisecond setting in integer nanoseconds.
@@ -185,6 +189,26 @@ pub fn read(aqm: &Aqm, buffer_pkts: u32, queue_mtu_bytes: u64) -> (Settings, Vec
                 threshold_pkts: k as u32,
             })
         }
+        Aqm::DualPi2 {
+            target_ms,
+            t_update_ms,
+            alpha,
+            beta,
+            step_thresh_ms,
+            coupling,
+            c_protection_pct,
+            drop_overload,
+        } => Settings::DualPi2(DualPi2Params {
+            target_ns: r.duration_ns(&DUALPI2_TARGET, target_ms),
+            t_update_ns: r.duration_ns(&DUALPI2_T_UPDATE, t_update_ms).max(1),
+            alpha: r.real(&DUALPI2_ALPHA, alpha),
+            beta: r.real(&DUALPI2_BETA, beta),
+            step_thresh_ns: r.duration_ns(&DUALPI2_STEP_THRESH, step_thresh_ms),
+            coupling: r.whole(&DUALPI2_COUPLING, coupling).max(1),
+            c_protection_pct: r.whole(&DUALPI2_C_PROTECTION, c_protection_pct).min(100),
+            drop_overload: Reader::flag(&DUALPI2_DROP_OVERLOAD, drop_overload),
+            mtu_bytes: queue_mtu_bytes,
+        }),
     };
     (settings, r.problems)
 }
@@ -218,6 +242,58 @@ mod tests {
         assert_eq!(codel.maxpacket_bytes, 1514);
         assert!(!codel.ecn);
         assert_eq!((quantum_bytes, flows), (1514, 1024));
+    }
+
+    /// DualPI2's omitted fields take Linux's defaults; a field out of range
+    /// is named with its range.
+    #[test]
+    fn dualpi2_reads_linuxs_defaults_and_names_bad_fields() {
+        let aqm = Aqm::DualPi2 {
+            target_ms: None,
+            t_update_ms: None,
+            alpha: None,
+            beta: None,
+            step_thresh_ms: None,
+            coupling: None,
+            c_protection_pct: None,
+            drop_overload: None,
+        };
+        let (settings, problems) = read(&aqm, 1000, 1514);
+        assert!(problems.is_empty(), "{problems:?}");
+        let Settings::DualPi2(p) = settings else {
+            panic!("{settings:?}");
+        };
+        assert_eq!(
+            (p.target_ns, p.t_update_ns, p.step_thresh_ns),
+            (15_000_000, 16_000_000, 1_000_000)
+        );
+        assert_eq!((p.alpha, p.beta), (41.0 / 256.0, 819.0 / 256.0));
+        assert_eq!(
+            (p.coupling, p.c_protection_pct, p.drop_overload),
+            (2, 10, true)
+        );
+        assert_eq!(p.mtu_bytes, 1514);
+        let bad = Aqm::DualPi2 {
+            target_ms: None,
+            t_update_ms: None,
+            alpha: Some(0.0),
+            beta: None,
+            step_thresh_ms: None,
+            coupling: Some(0),
+            c_protection_pct: Some(101),
+            drop_overload: None,
+        };
+        let (_, problems) = read(&bad, 1000, 1514);
+        let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "bottleneck.aqm.alpha",
+                "bottleneck.aqm.coupling",
+                "bottleneck.aqm.c_protection_pct"
+            ]
+        );
+        assert_eq!(problems[1].message, "must be between 1 and 255");
     }
 
     /// DCTCP's default K (20) is checked against a smaller buffer, and

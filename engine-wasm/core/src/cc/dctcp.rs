@@ -439,6 +439,7 @@ mod tests {
             ece: false,
             echo_sent_ns: 0,
             echo_retransmission: false,
+            ace: 0,
         }
     }
 
@@ -449,6 +450,7 @@ mod tests {
             ece,
             echo_sent_ns: 0,
             echo_retransmission: false,
+            ace: 0,
         }
     }
 
@@ -491,6 +493,7 @@ mod tests {
             sent_ns: seq as u64 * 1000,
             retransmission: false,
             ce,
+            ect1: false,
         };
         // (cum_seq, ece) of every ACK sent, in order.
         let mut sent = Vec::new();
@@ -548,6 +551,7 @@ mod tests {
             sent_ns: 0,
             retransmission: false,
             ce,
+            ect1: false,
         };
         let mut sent = Vec::new();
         for (i, ce) in [false, true, true, false, false].into_iter().enumerate() {

@@ -371,6 +371,7 @@ mod tests {
                 delivery_rate_pps: None,
                 app_limited: false,
                 ece: false,
+                ce_delta_pkts: 0,
                 mss_bytes: 1448,
                 snd_una_seg: *delivered as u32,
                 snd_nxt_seg: *delivered as u32 + w.cwnd_pkts,

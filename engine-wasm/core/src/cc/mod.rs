@@ -20,6 +20,7 @@ pub mod highspeed;
 pub mod htcp;
 pub mod hystart;
 pub mod hystart_pp;
+pub mod prague;
 pub mod reno;
 pub mod scalable;
 pub mod vegas;
@@ -59,6 +60,20 @@ pub enum CeEcho {
     /// once (after an ACK, with the old state, of any segment held back
     /// by delayed ACKs), so the sender sees how many bytes were marked.
     Dctcp,
+    /// Accurate ECN (RFC 9768), as far as TCP Prague needs it: the
+    /// receiver counts CE-marked data packets (r.cep, starting at 5,
+    /// RFC 9768 §3.2.2) and every ACK carries the count's three least
+    /// significant bits in the ACE field ([`Ack::ace`](crate::net::Ack));
+    /// the sender takes the difference from the last value modulo 8
+    /// (d.cep) as the packets newly marked. An arrival whose CE state
+    /// differs from the previous packet's is acknowledged at once (RFC
+    /// 9768 §3.2.2.5.1's change-triggered ACK, as Linux's
+    /// `tcp_ecn_received_counters` demands it on every ECN-field edge);
+    /// otherwise the delayed-ACK rules stand, so an ACK covers at most two
+    /// new segments and the 3-bit field cannot wrap between ACKs (the ACK
+    /// path is lossless here). The AccECN option's byte counters are not
+    /// modelled: Prague counts packets (`tp->delivered_ce`).
+    AccEcn,
 }
 
 /// Linux `enum tcp_ca_event` (the subset a bulk sender produces).
@@ -151,8 +166,14 @@ pub struct AckSample {
     pub delivery_rate_pps: Option<f64>,
     /// The rate sample was limited by the application or the receiver window.
     pub app_limited: bool,
-    /// This ACK carried an ECN echo (ECE).
+    /// This ACK carried an ECN echo (ECE); for an AccECN flow, it reported
+    /// newly CE-marked packets (Linux sets `FLAG_ECE` when the ACE delta is
+    /// positive).
     pub ece: bool,
+    /// AccECN flows: the packets this ACK reports newly CE-marked (the
+    /// ACE field's delta, Linux's `delivered_ce` increase, `rs->ece_delta`);
+    /// 0 for other flows.
+    pub ce_delta_pkts: u32,
     pub mss_bytes: u32,
     /// The sender's SND.UNA after this ACK (segments): the cumulative
     /// acknowledgement, SACKed data not included.
@@ -312,6 +333,23 @@ pub trait CongestionControl {
     fn ce_echo(&self) -> CeEcho {
         CeEcho::Classic
     }
+
+    /// Whether the flow sends ECT(1), the L4S identifier (RFC 9331 §4.1;
+    /// Linux `TCP_CONG_WANTS_ECT_1`), instead of ECT(0). Asked once per
+    /// flow.
+    fn sends_ect1(&self) -> bool {
+        false
+    }
+
+    /// Whether [`cong_control`](Self::cong_control) owns the window in
+    /// every state while the sender still enters CWR on an ECN echo and
+    /// Recovery on a loss (Linux ≥ 4.9 with a `cong_control` hook: the
+    /// stack neither reduces the window itself in CWR or Recovery nor
+    /// resets it to ssthresh when they end, `tcp_end_cwnd_reduction`).
+    /// TCP Prague. Asked once per flow.
+    fn owns_window(&self) -> bool {
+        false
+    }
 }
 
 /// One user-facing parameter of an algorithm.
@@ -449,6 +487,7 @@ const REGISTRY: &[(&AlgorithmInfo, Builder)] = &[
     (&compound::INFO, compound::build),
     (&bbr::INFO, bbr::build),
     (&dctcp::INFO, dctcp::build),
+    (&prague::INFO, prague::build),
 ];
 
 /// Every algorithm, in the order the app lists them.

@@ -227,6 +227,16 @@ fn aqm(d: &mut Dice, buffer_pkts: u32) -> Aqm {
         6 => Aqm::StepMark {
             threshold_pkts: Some(d.pick(&[1, buffer_pkts, 20.min(buffer_pkts)])),
         },
+        7 => Aqm::DualPi2 {
+            target_ms: maybe(d, limits::DUALPI2_TARGET_MS),
+            t_update_ms: maybe(d, limits::DUALPI2_T_UPDATE_MS),
+            alpha: maybe(d, limits::DUALPI2_ALPHA_BETA),
+            beta: maybe(d, limits::DUALPI2_ALPHA_BETA),
+            step_thresh_ms: maybe(d, limits::DUALPI2_STEP_THRESH_MS),
+            coupling: d.pick(&[None, Some(1), Some(limits::DUALPI2_COUPLING.1)]),
+            c_protection_pct: d.pick(&[None, Some(0), Some(100)]),
+            drop_overload: d.pick(&[None, Some(false)]),
+        },
         _ => Aqm::DropTail {},
     }
 }
@@ -391,7 +401,14 @@ mod tests {
             s.bottleneck.aqm,
             Aqm::Red { ecn: false, .. }
         )));
-        for kind in ["codel", "fq_codel", "pie", "step_mark", "drop_tail"] {
+        for kind in [
+            "codel",
+            "fq_codel",
+            "pie",
+            "step_mark",
+            "dualpi2",
+            "drop_tail",
+        ] {
             assert!(
                 any(&|s| serde_json::to_value(&s.bottleneck.aqm).unwrap()["kind"] == kind),
                 "{kind}"

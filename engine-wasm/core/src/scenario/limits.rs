@@ -46,6 +46,19 @@ pub const PIE_T_UPDATE_MS: (f64, f64) = (0.1, 1000.0);
 /// `sch_pie.c`).
 pub const PIE_ALPHA_BETA: (f64, f64) = (0.0, 2.0);
 pub const PIE_MAX_BURST_MS: (f64, f64) = (0.0, 10_000.0);
+/// DualPI2's target and update interval (Linux takes microseconds;
+/// `tupdate` at least 1 µs).
+pub const DUALPI2_TARGET_MS: (f64, f64) = (0.001, 1000.0);
+pub const DUALPI2_T_UPDATE_MS: (f64, f64) = (0.001, 1000.0);
+/// DualPI2's α and β, per second: Linux's netlink unit is 1/256 Hz,
+/// at least 1 (`dualpi2_alpha_beta_range`).
+pub const DUALPI2_ALPHA_BETA: (f64, f64) = (1.0 / 256.0, 1000.0);
+/// The L queue's step, in sojourn time (Linux: microseconds, 0 allowed).
+pub const DUALPI2_STEP_THRESH_MS: (f64, f64) = (0.0, 1000.0);
+/// The coupling factor k: Linux's `u8`, at least 1.
+pub const DUALPI2_COUPLING: (u32, u32) = (1, 255);
+/// The classic queue's weight w_C in per cent (Linux `MAX_WC`).
+pub const DUALPI2_C_PROTECTION_PCT: (u32, u32) = (0, 100);
 /// The latency probe's interval; its size runs from an empty echo
 /// (20 IPv4 + 8 ICMP bytes) to the MTU.
 pub const PROBE_INTERVAL_MS: (f64, f64) = (1.0, 60_000.0);

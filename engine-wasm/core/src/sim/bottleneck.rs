@@ -19,6 +19,7 @@ impl Simulation {
             sent_ns: now,
             retransmission: false,
             ce: false,
+            ect1: false,
         };
         probe.sent += 1;
         let frame = Frame::new(packet, probe.ip_bytes);
@@ -67,7 +68,7 @@ impl Simulation {
             return;
         }
         let now = self.now_ns;
-        let (p, next) = self.bottleneck.finish(now);
+        let (p, next) = self.bottleneck.finish(now, &mut self.rng);
         // CoDel drops at dequeue, when the next frame starts.
         self.take_signals();
         if let Some(t) = next {

@@ -37,6 +37,7 @@ impl Simulation {
                 sent_ns: now,
                 retransmission: tx.retransmission,
                 ce: false,
+                ect1: flow.sender.ect1,
             };
             let mut frame = Frame::new(packet, self.scenario.mtu_bytes);
             // The page layout follows the segment's place in the stream.

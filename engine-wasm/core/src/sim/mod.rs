@@ -160,6 +160,12 @@ impl Simulation {
         self.processed_events
     }
 
+    /// A DualPI2 bottleneck's per-queue totals so far (`None` for the
+    /// other disciplines).
+    pub fn dualpi2_stats(&self) -> Option<crate::aqm::dualpi2::DualPi2Stats> {
+        self.bottleneck.dualpi2_stats()
+    }
+
     /// Data packets that finished crossing the bottleneck.
     pub fn bottleneck_packets(&self) -> u64 {
         self.bottleneck.sent_pkts()

@@ -31,8 +31,13 @@ pub struct Receiver {
     out_of_order_peak: usize,
     delayed_ack: bool,
     echo: CeEcho,
-    /// DCTCP.CE (RFC 8257 §3.2): the last segment carried CE.
+    /// DCTCP.CE (RFC 8257 §3.2): the last segment carried CE. The AccECN
+    /// receiver keeps the same bit: the previous packet's CE state, for
+    /// its change-triggered ACKs.
     ce_state: bool,
+    /// AccECN's r.cep (RFC 9768 §3.2.2): CE-marked packets received,
+    /// starting at 5; ACKs carry it modulo 8.
+    r_cep: u32,
     /// In-order segments received since the last ACK.
     unacked_segments: u32,
     last_sent_ns: u64,
@@ -52,6 +57,11 @@ pub struct Receiver {
 /// node layout, CAPACITY = 11).
 pub const OUT_OF_ORDER_ENTRY_BYTES: u64 = 24;
 
+/// AccECN's initial r.cep (RFC 9768 §3.2.2: the counter starts at 5, so an
+/// ACE field zeroed on the path is noticed); the sender's d.cep starts at
+/// the same value.
+pub const ACCECN_CEP_INIT: u32 = 5;
+
 impl Receiver {
     /// Heap bytes the out-of-order set needed at its largest.
     pub fn out_of_order_peak_bytes(&self) -> u64 {
@@ -66,6 +76,7 @@ impl Receiver {
             delayed_ack,
             echo,
             ce_state: false,
+            r_cep: ACCECN_CEP_INIT,
             unacked_segments: 0,
             last_sent_ns: 0,
             last_retransmission: false,
@@ -91,6 +102,10 @@ impl Receiver {
             ece,
             echo_sent_ns: p.sent_ns,
             echo_retransmission: p.retransmission,
+            ace: match self.echo {
+                CeEcho::AccEcn => (self.r_cep & 7) as u8,
+                _ => 0,
+            },
         }
     }
 
@@ -103,6 +118,7 @@ impl Receiver {
             sent_ns: self.last_sent_ns,
             retransmission: self.last_retransmission,
             ce: false,
+            ect1: false,
         };
         self.ack(None, ece, &p)
     }
@@ -139,6 +155,21 @@ impl Receiver {
                 }
                 changed
             }
+            // RFC 9768: the count carries the marks; ECE is part of ACE,
+            // not a flag of its own. An ECN-field edge is acknowledged at
+            // once (§3.2.2.5.1; Linux `tcp_ecn_received_counters`).
+            CeEcho::AccEcn => {
+                if p.ce {
+                    self.r_cep = self.r_cep.wrapping_add(1);
+                }
+                let changed = p.ce != self.ce_state;
+                self.ce_state = p.ce;
+                changed
+            }
+        };
+        let ece = match self.echo {
+            CeEcho::AccEcn => false,
+            _ => p.ce,
         };
         self.arrivals += 1;
         self.last_sent_ns = p.sent_ns;
@@ -154,7 +185,7 @@ impl Receiver {
             }
             self.unacked_segments += 1;
             if filled_hole || ce_now || !self.delayed_ack || self.unacked_segments >= 2 {
-                acks.ack = Some(self.ack(None, p.ce, p));
+                acks.ack = Some(self.ack(None, ece, p));
                 return acks;
             }
             if self.delack_deadline_ns.is_none() {
@@ -164,10 +195,10 @@ impl Receiver {
             let offset = self.delivered_segments + p.seq.wrapping_sub(self.rcv_nxt) as u64;
             self.out_of_order.insert(offset);
             self.out_of_order_peak = self.out_of_order_peak.max(self.out_of_order.len());
-            acks.ack = Some(self.ack(Some(p.seq), p.ce, p));
+            acks.ack = Some(self.ack(Some(p.seq), ece, p));
         } else {
             // A duplicate: acknowledge at once (RFC 5681 §4.2).
-            acks.ack = Some(self.ack(None, p.ce, p));
+            acks.ack = Some(self.ack(None, ece, p));
         }
         acks
     }
@@ -180,7 +211,7 @@ impl Receiver {
             return None;
         }
         let ece = match self.echo {
-            CeEcho::Classic => false,
+            CeEcho::Classic | CeEcho::AccEcn => false,
             CeEcho::Dctcp => self.ce_state,
         };
         Some(self.held_ack(ece))

@@ -138,6 +138,15 @@ pub struct Sender {
     cwr_prr: bool,
     cwr_rule: CwrRule,
     lost_retransmit: LostRetransmitRule,
+    /// The flow's receiver runs AccECN (the algorithm's `ce_echo`: Prague).
+    accecn: bool,
+    /// AccECN's d.cep (RFC 9768 §3.2.2): the CE packet count the sender
+    /// has seen, modulo 2^32 (compared modulo 8 with the ACE field).
+    d_cep: u32,
+    /// Segments go out ECT(1) (the algorithm's `sends_ect1`: Prague).
+    pub ect1: bool,
+    /// The algorithm's `cong_control` owns the window in every state.
+    pub(super) owns_window: bool,
     /// tcptrace-style outstanding-data averages (seed 002): the mean over
     /// ACK arrivals and the time-weighted mean.
     outstanding: OutstandingAverages,
@@ -193,6 +202,10 @@ impl Sender {
             rate_samples: cc.uses_delivery_rate(),
             cwr_prr: cc.cwr_by_prr(),
             cwr_rule: config.cwr,
+            accecn: cc.ce_echo() == crate::cc::CeEcho::AccEcn,
+            d_cep: crate::tcp::receiver::ACCECN_CEP_INIT,
+            ect1: cc.sends_ect1(),
+            owns_window: cc.owns_window(),
             outstanding: OutstandingAverages::new(now_ns),
             finished: false,
             stats: SenderStats::default(),
@@ -383,6 +396,15 @@ impl Sender {
             - prior_sacked_out as i64;
         let delivered_now = delivered_now.max(0) as u32;
 
+        // AccECN (RFC 9768 §3.2.2): the packets newly CE-marked are the
+        // ACE field's advance modulo 8; ECE means a positive advance.
+        let (ece, ce_delta_pkts) = if self.accecn {
+            let delta = (ack.ace as u32).wrapping_sub(self.d_cep) & 7;
+            self.d_cep = self.d_cep.wrapping_add(delta);
+            (delta > 0, delta)
+        } else {
+            (ack.ece, 0)
+        };
         let sample = AckSample {
             now_ns,
             acked_pkts: newly_acked,
@@ -401,7 +423,8 @@ impl Sender {
             delivered_pkts: self.delivered,
             delivery_rate_pps,
             app_limited: self.packets_out() >= self.rwnd_pkts,
-            ece: ack.ece,
+            ece,
+            ce_delta_pkts,
             mss_bytes: self.mss_bytes,
             snd_una_seg: self.relative(self.snd_una),
             snd_nxt_seg: self.relative(self.snd_nxt),
@@ -411,7 +434,7 @@ impl Sender {
             self.cc.pkts_acked(&w, &sample);
         }
 
-        out.fast_retransmit = self.on_ack_state(ack.ece, advanced, now_ns);
+        out.fast_retransmit = self.on_ack_state(ece, advanced, now_ns);
         self.update_window(
             &sample,
             advanced,

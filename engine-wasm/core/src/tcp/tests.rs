@@ -36,6 +36,7 @@ fn ack(cum_seq: u32, sent_ns: u64) -> Ack {
         ece: false,
         echo_sent_ns: sent_ns,
         echo_retransmission: false,
+        ace: 0,
     }
 }
 

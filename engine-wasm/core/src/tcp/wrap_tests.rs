@@ -101,6 +101,7 @@ impl Exchange {
             ece: false,
             echo_sent_ns: sent_ns,
             echo_retransmission: false,
+            ace: 0,
         };
         self.s.on_ack(&ack, now);
         self.send(now);
@@ -246,6 +247,7 @@ fn packet(seq: u32, sent_ns: u64) -> Packet {
         sent_ns,
         retransmission: false,
         ce: false,
+        ect1: false,
     }
 }
 

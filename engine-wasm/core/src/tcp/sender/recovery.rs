@@ -34,7 +34,9 @@ impl Sender {
             CwrRule::Algorithm => self.cc.ssthresh(&w, now_ns),
             // Linux 2.4 `tcp_recalc_ssthresh`, whatever the algorithm; one
             // that owns its window (BBR) keeps its own rule.
-            CwrRule::Halve if !self.cc.ignores_loss() => (w.cwnd_pkts / 2).max(2),
+            CwrRule::Halve if !self.cc.ignores_loss() && !self.owns_window => {
+                (w.cwnd_pkts / 2).max(2)
+            }
             CwrRule::Halve => self.cc.ssthresh(&w, now_ns),
         };
         if self.cwr_prr {
@@ -43,8 +45,9 @@ impl Sender {
             self.prr_delivered = 0;
             self.prr_out = 0;
             self.recover_fs = self.packets_out();
-        } else if !self.cc.ignores_loss() {
-            // Algorithms that own the window (BBR's `cong_control`) keep it.
+        } else if !self.cc.ignores_loss() && !self.owns_window {
+            // Algorithms that own the window (BBR's and Prague's
+            // `cong_control`) keep it.
             self.window.cwnd_pkts = w.cwnd_pkts.min(self.in_flight() + 1);
         }
         self.window.cwnd_cnt = 0;
@@ -80,7 +83,10 @@ impl Sender {
             && self.state != CaState::Disorder
             && !before(self.snd_una, self.high_seq)
         {
-            if matches!(self.state, CaState::Cwr | CaState::Recovery) && !self.cc.ignores_loss() {
+            if matches!(self.state, CaState::Cwr | CaState::Recovery)
+                && !self.cc.ignores_loss()
+                && !self.owns_window
+            {
                 // Linux `tcp_complete_cwr` (the same rule in 2.4 and 2.6).
                 self.window.cwnd_pkts = self.window.cwnd_pkts.min(self.window.ssthresh_pkts).max(1);
                 let w = self.window;
