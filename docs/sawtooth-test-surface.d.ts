@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 19;
+export type ContractVersion = 20;
 
 // ------------------------------------------------------------------ run state
 
@@ -94,7 +94,7 @@ export type CwndCounting = 'per_packet' | 'per_ack';
 export type HighSpeedRule = 'formula' | 'table';
 export type ScalableRule = 'kelly' | 'linux_ai_count';
 export type RtoRule = 'rfc6298' | 'linux';
-export type RecoveryRule = 'prr' | 'rate_halving' | 'rfc6675';
+export type RecoveryRule = 'prr' | 'prr_safe_ack' | 'rate_halving' | 'rfc6675';
 export type CubicVersion = 'rfc9438' | 'linux2622' | 'linux6';
 export type CwrRule = 'algorithm' | 'halve';
 export type LostRetransmitRule = 'timeout' | 'recovery' | 'rack';

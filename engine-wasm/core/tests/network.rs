@@ -1,7 +1,6 @@
 //! Behaviour of the network model and the Linux-like sender that a student
 //! (or the science) relies on. Closed-form oracles are stated per test.
 
-use sawtooth_core::cc::CaState;
 use sawtooth_core::record::{col, EventKind};
 use sawtooth_core::scenario::{Aqm, Flow, Host};
 use sawtooth_core::{Scenario, Simulation};
@@ -285,10 +284,21 @@ fn timeouts_respect_the_200_ms_floor_and_the_flow_recovers() {
         "data still flows at the end"
     );
     assert!(sum.flows[0].mean_throughput_bps > 0.0);
-    assert_ne!(
-        sim.flow_state(0),
-        CaState::Disorder,
-        "state machine ends in a defined state"
+    // Not stuck in any state: the last state change is recent. (It may
+    // end in Disorder: with cwnd held at a few packets by the losses and
+    // grown only by ACKs that advance snd_una, a SACK above a hole can
+    // wait there for the next timeout, at least 200 ms.)
+    let last_change = sim
+        .recorder()
+        .events()
+        .iter()
+        .filter(|e| format!("{:?}", e.kind).starts_with("Entered"))
+        .map(|e| e.time_s)
+        .fold(0.0, f64::max);
+    assert!(
+        last_change > s.duration_ms / 1000.0 - 1.0,
+        "no state change after {last_change} s (now {:?})",
+        sim.flow_state(0)
     );
 }
 

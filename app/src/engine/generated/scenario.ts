@@ -307,7 +307,7 @@ lost_retransmit: LostRetransmitRule, };
 /**
  * How the window comes down during fast recovery.
  */
-export type RecoveryRule = "prr" | "rate_halving" | "rfc6675";
+export type RecoveryRule = "prr" | "prr_safe_ack" | "rate_halving" | "rfc6675";
 
 /**
  * The retransmission-timeout estimator.

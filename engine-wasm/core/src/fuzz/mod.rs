@@ -280,6 +280,7 @@ fn mechanisms(d: &mut Dice) -> MechanismOverrides {
     if d.chance(p) {
         m.recovery = Some(d.pick(&[
             RecoveryRule::Prr,
+            RecoveryRule::PrrSafeAck,
             RecoveryRule::RateHalving,
             RecoveryRule::Rfc6675,
         ]));

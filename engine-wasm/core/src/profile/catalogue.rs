@@ -137,13 +137,14 @@ pub static PROFILES: &[Profile] = &[
     Profile {
         id: "linux-6",
         name: "Linux 6 (current kernel)",
-        description: "A current Linux kernel, for free play: per-packet counting, PRR, CUBIC as Linux's tcp_cubic.c (RFC 9438 with HyStart), the Linux RTO estimator, 1 s initial RTO.",
+        description: "A current Linux kernel, for free play: per-packet counting, PRR as Linux 6 runs it (slow start below ssthresh only on an ACK that advances snd_una and finds no new loss), CUBIC as Linux's tcp_cubic.c (RFC 9438 with HyStart), the Linux RTO estimator, 1 s initial RTO.",
         mechanisms: Mechanisms {
             highspeed: HighSpeedRule::Table,
             scalable: ScalableRule::LinuxAiCount,
             rto: RtoRule::Linux,
             lost_retransmit: LostRetransmitRule::Rack,
             cubic: CubicVersion::Linux6,
+            recovery: RecoveryRule::PrrSafeAck,
             ..SAWTOOTH_1
         },
     },

@@ -70,8 +70,16 @@ pub enum RtoRule {
 #[serde(rename_all = "snake_case")]
 #[ts(export, export_to = "scenario.ts")]
 pub enum RecoveryRule {
-    /// Proportional Rate Reduction (RFC 6937; Linux ≥ 3.2).
+    /// Proportional Rate Reduction (RFC 6937; Linux's first PRR, 3.2): below
+    /// ssthresh every ACK may send one more than it delivered (the
+    /// slow-start reduction bound).
     Prr,
+    /// Proportional Rate Reduction as Linux 6 does it
+    /// (`tcp_cwnd_reduction`): below ssthresh, packet conservation,
+    /// and one more only on an ACK that advances snd_una and finds no new
+    /// loss (`flag & FLAG_SND_UNA_ADVANCED && !newly_lost`), so that a
+    /// recovery meeting further losses does not slow-start into them.
+    PrrSafeAck,
     /// Rate halving (Linux 2.4–3.1 `tcp_cwnd_down`), in CWR and Recovery
     /// alike: one packet less every second ACK (duplicates included) while
     /// cwnd > ssthresh/2, never above in-flight + 1; cwnd = min(cwnd,

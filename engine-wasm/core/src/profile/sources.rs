@@ -77,14 +77,14 @@ pub static SWITCHES: &[SwitchInfo] = &[
     SwitchInfo {
         id: SwitchId::Recovery,
         name: "Window reduction",
-        explanation: "How cwnd comes down after a loss or a full interface queue: Linux's old rate halving (one packet per two ACKs, down to ssthresh/2), Proportional Rate Reduction, or RFC 6675's cwnd = ssthresh at once.",
+        explanation: "How cwnd comes down after a loss or a full interface queue: Linux's old rate halving (one packet per two ACKs, down to ssthresh/2), Proportional Rate Reduction, or RFC 6675's cwnd = ssthresh at once. PRR comes in RFC 6937's form (one segment more than delivered on every ACK below ssthresh) and in current Linux's (that extra segment only on an ACK that advances snd_una and finds no new loss).",
         sources: &[
             ("linux-2.4", "Rate halving in CWR and Recovery: 2.4 tcp_input.c tcp_cwnd_down (decrement while cwnd > ssthresh/2, clamp to in-flight + 1, called for every ACK in tcp_fastretrans_alert) and tcp_complete_cwr."),
             ("linux-2.4-ixgb", "Rate halving, as linux-2.4 (a 2.4 kernel)."),
             ("linux-2.6.22", "Rate halving: 2.6.22 tcp_input.c tcp_cwnd_down down to tcp_cwnd_min: ca_ops->min_cwnd if set, else ssthresh. Reno, HighSpeed and Scalable set tcp_reno_min_cwnd (ssthresh/2); CUBIC 2.1 and BIC set no min_cwnd, so they stop at ssthresh (read in galeksandrp-keenetic/linux-2.6.22-tc tcp_input.c and ns-2.35's copies of the 2.6.22.6 modules, hbatmit/ns2.35 tcp/linux/src)."),
             ("ns-2", "RFC 6675 style: ns-2's SACK agent (Sack1) halves cwnd on entering recovery and sends by its pipe estimate (Fall & Floyd 1996)."),
             ("nist", "Not described in Mills et al. (NIST); the plain default (PRR, RFC 6937)."),
-            ("linux-6", "PRR (RFC 6937; Linux ≥ 3.2 tcp_cwnd_reduction)."),
+            ("linux-6", "PRR as Linux 6 runs it (net/ipv4/tcp_input.c tcp_cwnd_reduction, read in a 6.10-or-later tree: it includes net/proto_memory.h): above ssthresh RFC 6937's proportional part; below it packet conservation, max(prr_delivered − prr_out, newly_acked_sacked), plus one segment only when the ACK advances snd_una and marks nothing newly lost (`flag & FLAG_SND_UNA_ADVANCED && !newly_lost`; some 4.x kernels tested FLAG_RETRANS_DATA_ACKED && !FLAG_LOST_RETRANS instead, and the first PRR, 3.2's tcp_update_cwnd_in_recovery, added it on every ACK as RFC 6937's SSRB does). RFC 6937's RecoverFS (the flight size at entry) stands where Linux divides by prior_cwnd, the window at entry."),
             ("sawtooth-1", "PRR in Recovery, rate halving to ssthresh in CWR (the engine before profiles)."),
         ],
     },

@@ -25,6 +25,7 @@ impl SwitchId {
             ),
             SwitchId::Recovery => match m.recovery {
                 RecoveryRule::Prr => "PRR".into(),
+                RecoveryRule::PrrSafeAck => "PRR, slow start only on a safe ACK (Linux 6)".into(),
                 RecoveryRule::RateHalving => "rate halving".into(),
                 RecoveryRule::Rfc6675 => "RFC 6675 (cwnd = ssthresh)".into(),
             },

@@ -24,8 +24,15 @@ pub fn rate_halving(w: &mut Window, counter: &mut u32, in_flight_pkts: u32, floo
 /// Proportional Rate Reduction (RFC 6937 §3, Linux `tcp_cwnd_reduction`):
 /// the new cwnd = pipe + sndcnt. While pipe > ssthresh, sndcnt spreads the
 /// reduction over one RTT of deliveries (prr_delivered·ssthresh/RecoverFS −
-/// prr_out); below ssthresh it grows back no faster than slow start (the
-/// slow-start reduction bound, SSRB).
+/// prr_out). Below ssthresh it sends what was delivered (packet
+/// conservation: `max(prr_delivered − prr_out, delivered_now)`), plus one
+/// when `slow_start` (the slow-start reduction bound, SSRB), never more than
+/// ssthresh − pipe. RFC 6937 and Linux's first PRR (3.2) add the one on every ACK;
+/// Linux 6 (`tcp_cwnd_reduction`: `if (flag &
+/// FLAG_SND_UNA_ADVANCED && !newly_lost) sndcnt++`) only on an ACK that
+/// advances snd_una and finds no new loss (see [`RecoveryRule::PrrSafeAck`]).
+///
+/// [`RecoveryRule::PrrSafeAck`]: crate::profile::RecoveryRule::PrrSafeAck
 pub fn prr(
     pipe: u32,
     ssthresh: u32,
@@ -33,12 +40,14 @@ pub fn prr(
     prr_out: u32,
     recover_fs: u32,
     delivered_now: u32,
+    slow_start: bool,
 ) -> u32 {
     let sndcnt = if pipe > ssthresh {
         let target = (prr_delivered as u64 * ssthresh as u64).div_ceil(recover_fs.max(1) as u64);
         target.saturating_sub(prr_out as u64) as u32
     } else {
-        let limit = prr_delivered.saturating_sub(prr_out).max(delivered_now) + 1;
+        let limit =
+            prr_delivered.saturating_sub(prr_out).max(delivered_now) + u32::from(slow_start);
         (ssthresh - pipe).min(limit)
     };
     pipe + sndcnt
@@ -112,7 +121,7 @@ mod tests {
         let mut pipe = 19;
         for delivered in 1..=8u32 {
             pipe -= 1;
-            let cwnd = prr(pipe, ssthresh, delivered, out, recover_fs, 1);
+            let cwnd = prr(pipe, ssthresh, delivered, out, recover_fs, 1, true);
             let sent = cwnd.saturating_sub(pipe);
             out += sent;
             pipe += sent;
@@ -120,6 +129,20 @@ mod tests {
         }
         assert_eq!(sends.iter().sum::<u32>(), 4, "{sends:?}");
         // Below ssthresh (heavy loss): at most delivered + 1 per ACK (SSRB).
-        assert_eq!(prr(2, 10, 5, 5, 20, 1), 2 + 2);
+        assert_eq!(prr(2, 10, 5, 5, 20, 1, true), 2 + 2);
+        // Without the slow-start allowance (Linux 6 on an ACK that
+        // does not advance snd_una or finds a new loss): what was
+        // delivered, packet conservation.
+        assert_eq!(prr(2, 10, 5, 5, 20, 1, false), 2 + 1);
+        assert_eq!(
+            prr(2, 10, 9, 5, 20, 1, false),
+            2 + 4,
+            "prr_delivered − prr_out"
+        );
+        assert_eq!(
+            prr(8, 10, 9, 5, 20, 1, false),
+            10,
+            "at most ssthresh − pipe"
+        );
     }
 }

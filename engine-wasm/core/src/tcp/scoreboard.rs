@@ -53,6 +53,10 @@ pub(super) struct Scoreboard {
     pub(super) sacked_out: u32,
     pub(super) lost_out: u32,
     pub(super) retrans_out: u32,
+    /// Segments ever marked lost, lost retransmissions included (Linux's
+    /// `tp->lost`, counted by `tcp_sum_lost`): the difference over one ACK
+    /// is what that ACK newly found lost.
+    pub(super) lost_total: u64,
     /// Next segment to consider for FACK loss marking (never before
     /// snd_una, like `retransmit_hint`: both are read as at least snd_una,
     /// and kept there so they stay within 2^31 of it however long the run).
@@ -75,6 +79,7 @@ impl Scoreboard {
             sacked_out: 0,
             lost_out: 0,
             retrans_out: 0,
+            lost_total: 0,
             lost_marker: isn,
             highest_sacked: None,
             retransmit_hint: isn,
@@ -222,6 +227,7 @@ impl Scoreboard {
             if *f & (SACKED | LOST) == 0 {
                 *f |= LOST;
                 self.lost_out += 1;
+                self.lost_total += 1;
                 self.retransmit_hint = seq_min(self.retransmit_hint, seq);
             }
             seq = seq.wrapping_add(1);
@@ -259,6 +265,7 @@ impl Scoreboard {
                 s.flags |= LOST;
                 self.lost_out += 1;
             }
+            self.lost_total += 1;
             self.retransmit_hint = seq_min(self.retransmit_hint, seq);
             found += 1;
         }
@@ -281,9 +288,11 @@ impl Scoreboard {
             *f |= LOST;
             *f &= !RETRANS;
             self.lost_out += 1;
+            self.lost_total += 1;
         } else if *f & RETRANS != 0 {
             *f &= !RETRANS;
             self.retrans_out -= 1;
+            self.lost_total += 1;
         }
         self.retransmit_hint = snd_una;
     }
@@ -294,6 +303,9 @@ impl Scoreboard {
     pub(super) fn mark_all_lost(&mut self, snd_una: u32, snd_nxt: u32, sack: bool) {
         for seg in self.segments.iter_mut() {
             if seg.flags & SACKED == 0 {
+                if seg.flags & LOST == 0 || seg.flags & RETRANS != 0 {
+                    self.lost_total += 1;
+                }
                 seg.flags = LOST;
             } else {
                 seg.flags = SACKED;

@@ -308,6 +308,7 @@ impl Sender {
         let prior_in_flight = self.in_flight();
         let prior_packets_out = self.packets_out();
         let prior_sacked_out = self.scoreboard.sacked_out;
+        let prior_lost_total = self.scoreboard.lost_total;
         let mut newly_acked = 0u32;
         let mut rate_from: Option<Segment> = None;
 
@@ -435,11 +436,15 @@ impl Sender {
         }
 
         out.fast_retransmit = self.on_ack_state(ece, advanced, now_ns);
+        // Linux `tcp_ack`: `lost = tp->lost - lost`, after
+        // `tcp_fastretrans_alert`, before `tcp_cong_control`.
+        let newly_lost = self.scoreboard.lost_total - prior_lost_total;
         self.update_window(
             &sample,
             advanced,
             newly_acked,
             delivered_now,
+            newly_lost,
             prior_in_flight,
         );
         out

@@ -304,3 +304,83 @@ fn a_lost_retransmission_is_resent_once_later_data_is_sacked() {
         }
     }
 }
+
+/// RFC 5681 §3.1 grows cwnd "for each ACK received that cumulatively
+/// acknowledges new data", and Linux's `tcp_may_raise_cwnd` (`tcp_input.c`,
+/// 6.x; `flag & FLAG_DATA_ACKED` while `reordering` is at its sysctl
+/// default) likewise: an ACK that only SACKs leaves the window alone. After
+/// a timeout (Loss, cwnd 1) the segments still queued come back SACKed above
+/// the lost head; they must not open the window (a sender that let them
+/// would climb back to ssthresh before the head is repaired, and flood the
+/// queue that caused the loss). The cumulative ACK for the head then grows
+/// cwnd by what it newly delivers, one segment.
+#[test]
+fn only_an_ack_of_new_data_at_snd_una_grows_the_window() {
+    let mut s = sender(config());
+    s.window.cwnd_pkts = 20;
+    s.window.ssthresh_pkts = 1000;
+    let una = s.snd_una;
+    assert_eq!(send_all(&mut s, 0), 20);
+    s.on_timeout(300 * MS);
+    assert_eq!(s.state, CaState::Loss);
+    assert_eq!(s.window.ssthresh_pkts, 10);
+    assert_eq!(s.window.cwnd_pkts, 1);
+    let head = s.next_transmission().expect("the head is resent");
+    assert!(head.retransmission && head.seq == una);
+    s.on_transmitted(head, 300 * MS);
+    // Segments 1..=15 arrive, each SACKed above the hole at `una`.
+    let mut now = 300 * MS;
+    for k in 1..=15 {
+        now += MS;
+        s.on_ack(&sack(una, una + k, 0), now);
+        send_all(&mut s, now);
+        assert_eq!(s.window.cwnd_pkts, 1, "SACK of segment {k}: no growth");
+    }
+    // The resent head arrives: snd_una jumps past the SACKed 15; the ACK
+    // newly delivers one segment, and slow start adds one.
+    now += MS;
+    s.on_ack(&ack(una + 16, 300 * MS), now);
+    assert_eq!(s.snd_una, una + 16);
+    assert_eq!(s.window.cwnd_pkts, 2);
+}
+
+/// PRR below ssthresh (RFC 6937 §3 and Linux `tcp_cwnd_reduction`): with
+/// thirty of forty segments lost, every ACK only SACKs (snd_una stays at the
+/// first hole) and most find new losses. RFC 6937's slow-start bound lets
+/// each such ACK send one more than it delivered; Linux 6 adds that
+/// one only on an ACK that advances snd_una and finds no new loss, so
+/// here it sends exactly what is delivered (packet conservation).
+#[test]
+fn linux_prr_slow_starts_only_on_an_ack_that_advances_without_new_loss() {
+    let mut sent_by_rule = Vec::new();
+    for rule in [RecoveryRule::Prr, RecoveryRule::PrrSafeAck] {
+        let mut s = sender(SenderConfig {
+            recovery: rule,
+            ..config()
+        });
+        s.window.cwnd_pkts = 40;
+        s.window.ssthresh_pkts = 1000;
+        let una = s.snd_una;
+        assert_eq!(send_all(&mut s, 0), 40);
+        // Segments una .. una+29 are lost; una+30 .. una+39 arrive.
+        let mut now = 30 * MS;
+        let mut sent = Vec::new();
+        for k in 30..40 {
+            now += MS;
+            s.on_ack(&sack(una, una + k, 0), now);
+            assert_eq!(s.state, CaState::Recovery);
+            assert_eq!(s.snd_una, una);
+            sent.push(send_all(&mut s, now));
+        }
+        assert_eq!(s.window.ssthresh_pkts, 20);
+        sent_by_rule.push(sent);
+    }
+    let (rfc, linux) = (&sent_by_rule[0], &sent_by_rule[1]);
+    assert_eq!(
+        linux.iter().sum::<u32>(),
+        10,
+        "one per delivered: {linux:?}"
+    );
+    assert!(rfc.iter().sum::<u32>() > 10, "RFC 6937 SSRB: {rfc:?}");
+    assert!(linux.iter().all(|&n| n <= 1), "{linux:?}");
+}

@@ -131,16 +131,23 @@ impl Sender {
         fast_retransmit
     }
 
-    /// The window after one ACK (`sample`), `newly_acked` and
-    /// `delivered_now` as counted for it, `prior_in_flight` before it.
+    /// The window after one ACK (`sample`), `newly_acked`,
+    /// `delivered_now` and `newly_lost` as counted for it,
+    /// `prior_in_flight` before it.
     pub(super) fn update_window(
         &mut self,
         sample: &AckSample,
         advanced: bool,
         newly_acked: u32,
         delivered_now: u32,
+        newly_lost: u64,
         prior_in_flight: u32,
     ) {
+        // PRR's slow-start allowance below ssthresh (see `reduction::prr`).
+        let prr_slow_start = match self.recovery {
+            RecoveryRule::PrrSafeAck => advanced && newly_lost == 0,
+            _ => true,
+        };
         // Window update.
         let w_before = self.window;
         let controlled = self.cc.cong_control(&mut self.window, sample, self.state);
@@ -148,7 +155,7 @@ impl Sender {
             match (self.state, self.recovery) {
                 // Linux ≥ 3.7 reduces in CWR by PRR as in Recovery
                 // (`tcp_cwnd_reduction`); for the algorithms that ask.
-                (CaState::Cwr, _) if self.cwr_prr => self.prr(delivered_now),
+                (CaState::Cwr, _) if self.cwr_prr => self.prr(delivered_now, prr_slow_start),
                 // Linux 2.4–3.1: every ACK that reaches
                 // `tcp_fastretrans_alert` in CWR or Recovery, duplicates
                 // included, calls `tcp_cwnd_down`.
@@ -174,15 +181,28 @@ impl Sender {
                         );
                     }
                 }
-                (CaState::Recovery, RecoveryRule::Prr) => self.prr(delivered_now),
+                (CaState::Recovery, RecoveryRule::Prr | RecoveryRule::PrrSafeAck) => {
+                    self.prr(delivered_now, prr_slow_start)
+                }
                 (CaState::Recovery, RecoveryRule::Rfc6675) => {
                     // RFC 6675 §5 step 4.2: cwnd = ssthresh on entry, kept
                     // until recovery ends; sending is by pipe < cwnd.
                     self.window.cwnd_pkts = self.window.ssthresh_pkts;
                 }
                 (CaState::Open | CaState::Disorder | CaState::Loss, _) => {
-                    // Linux grows only when the window was the limit.
-                    if newly_acked > 0
+                    // Growth only on an ACK that moves snd_una (RFC 5681
+                    // §3.1: "for each ACK received that cumulatively
+                    // acknowledges new data"; Linux 6.x `tcp_may_raise_cwnd`
+                    // returns `flag & FLAG_DATA_ACKED` while `reordering`
+                    // is at its sysctl default, as here with no reordering
+                    // modelled; 2.4 and 2.6 test `FLAG_DATA_ACKED` in
+                    // `tcp_ack`), by what that ACK newly delivers (Linux's
+                    // `acked_sacked`). An ACK that only SACKs leaves cwnd
+                    // alone: in Loss above all, where after a timeout the
+                    // packets still queued come back SACKed above the hole.
+                    // And only when the window was the limit.
+                    if advanced
+                        && newly_acked > 0
                         && prior_in_flight + 1 >= w_before.cwnd_pkts.min(self.rwnd_pkts)
                     {
                         self.cc.cong_avoid(&mut self.window, sample);
@@ -197,7 +217,7 @@ impl Sender {
     }
 
     /// Proportional Rate Reduction for this ACK (see [`reduction::prr`]).
-    fn prr(&mut self, delivered: u32) {
+    fn prr(&mut self, delivered: u32, slow_start: bool) {
         if delivered == 0 {
             return;
         }
@@ -210,6 +230,7 @@ impl Sender {
             self.prr_out,
             self.recover_fs,
             delivered,
+            slow_start,
         );
     }
 
