@@ -45,6 +45,12 @@ pub struct Port {
     ring_size: RingSize,
     reclaim_on_interrupt: bool,
     qdisc: VecDeque<Frame>,
+    /// New (not retransmitted) segments of each flow in `qdisc`, indexed
+    /// by flow and grown on demand: kept as frames come and go so that a
+    /// sample reads them without scanning a queue of up to txqueuelen
+    /// frames (the scan was the largest cost of a sample row with deep
+    /// interface queues).
+    new_segments: Vec<u32>,
     /// Frames the driver holds and the NIC has not finished; while `busy`
     /// the front is on the wire.
     ring: VecDeque<Frame>,
@@ -89,6 +95,7 @@ impl Port {
             ring_size,
             reclaim_on_interrupt,
             qdisc: VecDeque::with_capacity(crate::net::preallocated_frames(txqueuelen_pkts)),
+            new_segments: Vec::new(),
             ring: VecDeque::new(),
             free,
             unreclaimed: 0,
@@ -134,6 +141,7 @@ impl Port {
                 break;
             }
             self.qdisc.pop_front();
+            self.count_new_segment(&f, false);
             self.free -= cost;
             self.ring.push_back(f);
             if !self.busy {
@@ -153,10 +161,25 @@ impl Port {
     /// New (not retransmitted) segments of `flow` waiting in the interface
     /// queue: sent by TCP, not yet handed to the driver.
     pub fn queued_new_segments(&self, flow: u32) -> u32 {
-        self.qdisc
-            .iter()
-            .filter(|f| f.packet.flow == flow && !f.packet.retransmission)
-            .count() as u32
+        self.new_segments.get(flow as usize).copied().unwrap_or(0)
+    }
+
+    /// `f` joined (`joined`) or left the interface queue: keep
+    /// [`queued_new_segments`](Port::queued_new_segments)'s counts.
+    #[inline(always)]
+    fn count_new_segment(&mut self, f: &Frame, joined: bool) {
+        if f.packet.retransmission {
+            return;
+        }
+        let i = f.packet.flow as usize;
+        if joined {
+            if i >= self.new_segments.len() {
+                self.new_segments.resize(i + 1, 0);
+            }
+            self.new_segments[i] += 1;
+        } else {
+            self.new_segments[i] -= 1;
+        }
     }
 
     /// Frames the driver's ring holds, the one on the wire included.
@@ -204,12 +227,14 @@ impl Port {
                 return Err(QueueFull);
             }
             self.stopped = true;
+            self.count_new_segment(&f, true);
             self.qdisc.push_back(f);
             return Ok(None);
         }
         if self.qdisc.len() >= self.txqueuelen_pkts {
             return Err(QueueFull);
         }
+        self.count_new_segment(&f, true);
         self.qdisc.push_back(f);
         Ok(None)
     }
@@ -501,6 +526,27 @@ impl TickClock {
         let since = deadline_ns - self.phase_ns;
         self.phase_ns + since.div_ceil(self.tick_ns) * self.tick_ns
     }
+
+    /// [`expiry_ns`](TickClock::expiry_ns), exactly, remembering the tick
+    /// it returns in `last_ns` (0: none yet): a deadline within the tick
+    /// before the remembered one expires at it, found without a division
+    /// (timers are re-armed a little later at almost every ACK, so most
+    /// deadlines fall in the same tick as the one before).
+    #[inline]
+    pub fn expiry_ns_near(&self, deadline_ns: u64, last_ns: &mut u64) -> u64 {
+        if self.tick_ns == 0 {
+            return deadline_ns;
+        }
+        let last = *last_ns;
+        // `last` is phase + k·tick: a deadline in (last − tick, last]
+        // rounds up to it (k = 0: a deadline at or before the phase).
+        if last != 0 && deadline_ns <= last && deadline_ns > last.saturating_sub(self.tick_ns) {
+            return last;
+        }
+        let t = self.expiry_ns(deadline_ns);
+        *last_ns = t;
+        t
+    }
 }
 
 #[cfg(test)]
@@ -522,6 +568,31 @@ mod tests {
         );
         f.descriptors = descriptors;
         f
+    }
+
+    /// The remembered tick gives exactly `expiry_ns`, for deadlines that
+    /// rise, fall back, land on ticks and fall before the first tick.
+    #[test]
+    fn expiry_near_the_last_tick_is_expiry() {
+        for (hz, phase) in [(250, 0.0), (250, 0.37), (100, 0.999), (1000, 0.5), (0, 0.0)] {
+            let clock = TickClock::new(hz, phase);
+            let mut last = 0;
+            let mut d = 0u64;
+            for i in 0..50_000u64 {
+                // Mostly small steps forward, now and then a jump back or
+                // onto a tick.
+                d = match i % 97 {
+                    0 => d / 3,
+                    1 => clock.expiry_ns(d),
+                    _ => d + (i * 7_919) % 1_300_000,
+                };
+                assert_eq!(
+                    clock.expiry_ns_near(d, &mut last),
+                    clock.expiry_ns(d),
+                    "{hz} {phase} {d}"
+                );
+            }
+        }
     }
 
     /// A port of one interface-queue place and one ring place holds two

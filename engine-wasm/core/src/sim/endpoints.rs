@@ -52,8 +52,11 @@ impl Simulation {
                 if flow.sender.packets_out() == 0 {
                     // Nothing in flight to clock us out again: retry after
                     // an RTO, as Linux's probe timer does.
-                    let clock = self.hosts[flow.host].clock;
-                    let t = clock.expiry_ns(now + flow.sender.backed_off_rto_ns());
+                    let host = &mut self.hosts[flow.host];
+                    let t = host.clock.expiry_ns_near(
+                        now + flow.sender.backed_off_rto_ns(),
+                        &mut host.rto_tick_ns,
+                    );
                     if let Some(t) = flow.rto.set(t) {
                         self.events.push(t, Event::Rto(f as u32));
                     }
@@ -62,10 +65,12 @@ impl Simulation {
             };
             flow.sender.on_transmitted(tx, now);
             if !flow.rto.is_set() {
-                let clock = self.hosts[flow.host].clock;
-                if let Some(t) = flow
-                    .rto
-                    .set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns()))
+                let host = &mut self.hosts[flow.host];
+                if let Some(t) =
+                    flow.rto.set(host.clock.expiry_ns_near(
+                        now + flow.sender.backed_off_rto_ns(),
+                        &mut host.rto_tick_ns,
+                    ))
                 {
                     self.events.push(t, Event::Rto(f as u32));
                 }
@@ -93,7 +98,10 @@ impl Simulation {
             flow.delack.clear();
             self.send_ack(f, ack);
         } else if let Some(d) = flow.receiver.delack_deadline_ns {
-            if let Some(t) = flow.delack.set(self.receiver_clock.expiry_ns(d)) {
+            if let Some(t) = flow.delack.set(
+                self.receiver_clock
+                    .expiry_ns_near(d, &mut self.delack_tick_ns),
+            ) {
                 self.events.push(t, Event::DelayedAck(f as u32));
             }
         }
@@ -126,11 +134,11 @@ impl Simulation {
         if flow.sender.packets_out() == 0 {
             flow.rto.clear();
         } else if crate::tcp::seq::after(flow.sender.snd_una, una_before) {
-            let clock = self.hosts[flow.host].clock;
-            if let Some(t) = flow
-                .rto
-                .set(clock.expiry_ns(now + flow.sender.backed_off_rto_ns()))
-            {
+            let host = &mut self.hosts[flow.host];
+            if let Some(t) = flow.rto.set(
+                host.clock
+                    .expiry_ns_near(now + flow.sender.backed_off_rto_ns(), &mut host.rto_tick_ns),
+            ) {
                 self.events.push(t, Event::Rto(f as u32));
             }
         }
@@ -146,8 +154,10 @@ impl Simulation {
             self.recorder.event(now, f, EventKind::Timeout);
             self.recorder
                 .state_change(now, f, state_before, flow.sender.state);
-            let clock = self.hosts[flow.host].clock;
-            let t = clock.expiry_ns(now + flow.sender.backed_off_rto_ns());
+            let host = &mut self.hosts[flow.host];
+            let t = host
+                .clock
+                .expiry_ns_near(now + flow.sender.backed_off_rto_ns(), &mut host.rto_tick_ns);
             if let Some(t) = flow.rto.set(t) {
                 self.events.push(t, Event::Rto(f as u32));
             }

@@ -79,6 +79,9 @@ struct HostState {
     irq_timer: Timer,
     /// The host kernel's timer tick (RTO timers run on it).
     clock: TickClock,
+    /// The tick an RTO timer of this host last expired at
+    /// ([`TickClock::expiry_ns_near`]).
+    rto_tick_ns: u64,
 }
 
 /// A running simulation. Create it from a validated scenario, then
@@ -98,6 +101,9 @@ pub struct Simulation {
     flows: Vec<FlowState>,
     /// The receiving host's timer tick (delayed-ACK timers run on it).
     receiver_clock: TickClock,
+    /// The tick a delayed-ACK timer last expired at
+    /// ([`TickClock::expiry_ns_near`]).
+    delack_tick_ns: u64,
     /// The receiving host's network interrupt, with the data segments
     /// (and their flows) waiting for it in arrival order.
     receiver_irq: HostInterrupt<(u32, Packet)>,

@@ -169,6 +169,7 @@ impl Simulation {
                 ),
                 irq_timer: Timer::default(),
                 clock,
+                rto_tick_ns: 0,
             });
         }
         bottleneck.set_clock_ppb(clock_ppb(&mut rng));
@@ -205,6 +206,7 @@ impl Simulation {
         Ok(Simulation {
             rng,
             receiver_clock,
+            delack_tick_ns: 0,
             receiver_irq,
             receiver_irq_timer: Timer::default(),
             scenario: s,
