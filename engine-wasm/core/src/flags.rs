@@ -266,14 +266,7 @@ mod tests {
             c.starts_with("bottleneck.buffer_pkts (10) is under a tenth"),
             "{c}"
         );
-        s.bottleneck.aqm = Aqm::Pie {
-            target_ms: None,
-            t_update_ms: None,
-            alpha: None,
-            beta: None,
-            max_burst_ms: None,
-            ecn: None,
-        };
+        s.bottleneck.aqm = Aqm::pie_defaults();
         assert!(likely_cause(&s).unwrap().contains("(pie)"));
     }
 }

@@ -225,6 +225,32 @@ pub enum Aqm {
 }
 
 impl Aqm {
+    /// PIE with every field omitted: RFC 8033's defaults.
+    pub fn pie_defaults() -> Self {
+        Aqm::Pie {
+            target_ms: None,
+            t_update_ms: None,
+            alpha: None,
+            beta: None,
+            max_burst_ms: None,
+            ecn: None,
+        }
+    }
+
+    /// DualPI2 with every field omitted: Linux `sch_dualpi2.c`'s defaults.
+    pub fn dualpi2_defaults() -> Self {
+        Aqm::DualPi2 {
+            target_ms: None,
+            t_update_ms: None,
+            alpha: None,
+            beta: None,
+            step_thresh_ms: None,
+            coupling: None,
+            c_protection_pct: None,
+            drop_overload: None,
+        }
+    }
+
     /// The discipline's `kind` as a scenario names it.
     pub fn kind(&self) -> &'static str {
         match self {

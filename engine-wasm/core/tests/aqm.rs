@@ -56,14 +56,7 @@ fn fq_codel() -> Aqm {
 }
 
 fn pie() -> Aqm {
-    Aqm::Pie {
-        target_ms: None,
-        t_update_ms: None,
-        alpha: None,
-        beta: None,
-        max_burst_ms: None,
-        ecn: None,
-    }
+    Aqm::pie_defaults()
 }
 
 /// A finished run and the probes' queueing delays (RTT less the base RTT:

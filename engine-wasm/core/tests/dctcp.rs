@@ -14,6 +14,8 @@
 //! Standard TCP over ECN halving on every mark and losing throughput.
 //! (Step-marking tests come with the step-marking AQM.)
 
+mod common;
+
 use sawtooth_core::record::EventKind;
 use sawtooth_core::scenario::{Aqm, Flow, Host};
 use sawtooth_core::{Scenario, Simulation, Summary};
@@ -83,30 +85,14 @@ fn run(s: &Scenario) -> Run {
     let mut sim = Simulation::new(s).expect("valid scenario");
     let summary = sim.run_to_end();
     let rec = sim.recorder();
-    let t = rec.column("t_s").unwrap();
-    let q = rec.column("q.bottleneck_pkts").unwrap();
-    let queue: Vec<f64> = t
-        .iter()
-        .zip(q)
-        .filter(|(t, _)| **t > WARMUP_S)
-        .map(|(_, q)| *q)
-        .collect();
+    let queue = common::samples_after(rec, "q.bottleneck_pkts", WARMUP_S);
     let late_losses = rec
         .events()
         .iter()
         .filter(|e| e.kind == EventKind::NetworkLoss && e.time_s > WARMUP_S)
         .count();
     let thr: Vec<f64> = (0..2)
-        .map(|f| {
-            let x = rec.column(&format!("f{f}.throughput_bps")).unwrap();
-            let late: Vec<f64> = t
-                .iter()
-                .zip(x)
-                .filter(|(t, _)| **t > WARMUP_S)
-                .map(|(_, x)| *x)
-                .collect();
-            late.iter().sum::<f64>() / late.len() as f64
-        })
+        .map(|f| common::mean_after(rec, &format!("f{f}.throughput_bps"), WARMUP_S))
         .collect();
     Run {
         summary,

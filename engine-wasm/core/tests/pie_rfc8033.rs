@@ -20,14 +20,7 @@ fn one_flow_under_pie(algorithm: &str) -> Scenario {
     s.duration_ms = 60_000.0;
     s.bottleneck.rate_bps = 10e6;
     s.bottleneck.buffer_pkts = 650;
-    s.bottleneck.aqm = Aqm::Pie {
-        target_ms: None,
-        t_update_ms: None,
-        alpha: None,
-        beta: None,
-        max_burst_ms: None,
-        ecn: None,
-    };
+    s.bottleneck.aqm = Aqm::pie_defaults();
     s.hosts[0].flows = vec![Flow::new(algorithm, 16 << 20)];
     s
 }

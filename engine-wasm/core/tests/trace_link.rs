@@ -272,14 +272,7 @@ fn queue_disciplines_work_on_a_trace_driven_queue() {
     );
     assert!(codel.bottleneck_drops > 0);
     for aqm in [
-        Aqm::Pie {
-            target_ms: None,
-            t_update_ms: None,
-            alpha: None,
-            beta: None,
-            max_burst_ms: None,
-            ecn: None,
-        },
+        Aqm::pie_defaults(),
         Aqm::FqCodel {
             target_ms: None,
             interval_ms: None,

@@ -115,7 +115,7 @@ pub const DUALPI2_BETA: ParamInfo = ParamInfo { id: "beta", name: "β", default:
 #[rustfmt::skip]
 pub const DUALPI2_STEP_THRESH: ParamInfo = ParamInfo { id: "step_thresh_ms", name: "L4S step threshold", default: dualpi2::STEP_THRESH_MS, min: limits::DUALPI2_STEP_THRESH_MS.0, max: limits::DUALPI2_STEP_THRESH_MS.1, step: 0.1, unit: "ms", log_scale: false, description: "An L4S packet that waited longer than this is marked as it leaves (Linux step_thresh, 1 ms)." };
 #[rustfmt::skip]
-pub const DUALPI2_COUPLING: ParamInfo = ParamInfo { id: "coupling", name: "Coupling factor k", default: dualpi2::COUPLING as f64, min: limits::DUALPI2_COUPLING.0 as f64, max: limits::DUALPI2_COUPLING.1 as f64, step: 1.0, unit: "", log_scale: false, description: "L4S packets are marked with k·p' while classic ones see (p')²: k = 2 balances equal-RTT flows (RFC 9332 §2.1)." };
+pub const DUALPI2_COUPLING: ParamInfo = ParamInfo { id: "coupling", name: "Coupling factor k", default: dualpi2::COUPLING as f64, min: limits::DUALPI2_COUPLING.0 as f64, max: limits::DUALPI2_COUPLING.1 as f64, step: 1.0, unit: "", log_scale: false, description: "L4S packets are marked with k·p' while classic ones see (p')²: k = 2 balances flows of equal base RTT (RFC 9332 App. C.2; recommended in §2.5.1)." };
 #[rustfmt::skip]
 pub const DUALPI2_C_PROTECTION: ParamInfo = ParamInfo { id: "c_protection_pct", name: "Classic queue weight", default: dualpi2::C_PROTECTION_PCT as f64, min: limits::DUALPI2_C_PROTECTION_PCT.0 as f64, max: limits::DUALPI2_C_PROTECTION_PCT.1 as f64, step: 1.0, unit: "%", log_scale: false, description: "The classic queue's share of the round robin while both queues wait (Linux c_protection, 10 %)." };
 #[rustfmt::skip]

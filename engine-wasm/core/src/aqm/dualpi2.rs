@@ -8,8 +8,8 @@
 //!   `ecn_mask` = ECT(1)): a packet whose ECN field has the ECT(1) bit set
 //!   (ECT(1) or CE) joins the L queue, every other (ECT(0), Not-ECT: the
 //!   latency probe) the C queue.
-//! * Base PI controller on the queueing delay (RFC 9332 §2.4, §2.5.2;
-//!   `calculate_probability`): every `t_update` (Linux default 16 ms)
+//! * Base PI controller on the queueing delay (RFC 9332 §2.4, App. A.1
+//!   `dualpi2_update`, parameters §2.5.2.1; Linux `calculate_probability`): every `t_update` (Linux default 16 ms)
 //!   p' += α·(qdelay − target) + β·(qdelay − qdelay_old), bounded to
 //!   [0, 1], where qdelay is the larger of the two queues' head sojourn
 //!   times now (`get_queue_delays`: now minus the head's enqueue time; 0
@@ -26,7 +26,8 @@
 //!   (`step_thresh` 1 ms, `do_step_aqm`: marked when the packet's sojourn
 //!   exceeds it), so an L4S packet is marked with p_L = max(p_CL,
 //!   p_native): either rule marks it.
-//! * Overload (RFC 9332 §4.2.1; `drop_overload` = 1): once k·p' exceeds 1,
+//! * Overload (RFC 9332 §2.5.1.1: classic drop is introduced to both
+//!   kinds of ECN-capable traffic on overload; §4.2.3; `drop_overload` = 1): once k·p' exceeds 1,
 //!   classic packets are dropped with (p')² even if ECN-capable, and L4S
 //!   packets are dropped with (p')² and otherwise marked.
 //! * No mark or drop while the qdisc holds less than two MTUs
@@ -71,7 +72,7 @@ pub const BETA: f64 = 819.0 / 256.0;
 /// Linux `step_thresh` 1 ms, in time (`step_in_packets` false).
 pub const STEP_THRESH_MS: f64 = 1.0;
 /// Linux `coupling_factor` 2 ("window fairness for equal RTTs"; RFC 9332
-/// §2.1 recommends k = 2).
+/// §2.5.1 recommends k = 2, derived in App. C.2 for equal base RTTs).
 pub const COUPLING: u32 = 2;
 /// Linux `dualpi2_calculate_c_protection(sch, q, 10)`: w_C = 10 %.
 pub const C_PROTECTION_PCT: u32 = 10;

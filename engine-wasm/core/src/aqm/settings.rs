@@ -248,16 +248,7 @@ mod tests {
     /// is named with its range.
     #[test]
     fn dualpi2_reads_linuxs_defaults_and_names_bad_fields() {
-        let aqm = Aqm::DualPi2 {
-            target_ms: None,
-            t_update_ms: None,
-            alpha: None,
-            beta: None,
-            step_thresh_ms: None,
-            coupling: None,
-            c_protection_pct: None,
-            drop_overload: None,
-        };
+        let aqm = Aqm::dualpi2_defaults();
         let (settings, problems) = read(&aqm, 1000, 1514);
         assert!(problems.is_empty(), "{problems:?}");
         let Settings::DualPi2(p) = settings else {

@@ -182,14 +182,7 @@ mod tests {
     use super::*;
     use crate::cc::testing::{grow_for_rtts, loss_event};
 
-    fn window(cwnd: u32) -> Window {
-        Window {
-            cwnd_pkts: cwnd,
-            cwnd_cnt: 0,
-            ssthresh_pkts: 2,
-            cwnd_clamp_pkts: 1_000_000,
-        }
-    }
+    use crate::cc::testing::avoidance_window as window;
 
     #[test]
     fn loss_keeps_819_of_1024_and_records_wmax() {

@@ -178,12 +178,7 @@ mod tests {
     const MSS: u32 = 1448;
 
     fn window(cwnd: u32) -> Window {
-        Window {
-            cwnd_pkts: cwnd,
-            cwnd_cnt: 0,
-            ssthresh_pkts: 1,
-            cwnd_clamp_pkts: 1_000_000,
-        }
+        crate::cc::testing::window(cwnd, 1)
     }
 
     /// An ACK that moves SND.UNA to `una` (SND.NXT `nxt`), with or

@@ -361,14 +361,7 @@ mod tests {
     use super::*;
     use crate::cc::testing::{loss_event_with_states, run_fluid, FluidPath};
 
-    fn window(cwnd: u32) -> Window {
-        Window {
-            cwnd_pkts: cwnd,
-            cwnd_cnt: 0,
-            ssthresh_pkts: crate::cc::INFINITE_SSTHRESH,
-            cwnd_clamp_pkts: 1_000_000,
-        }
-    }
+    use crate::cc::testing::slow_start_window as window;
 
     #[test]
     fn equilibrium_keeps_alpha_packets_queued() {

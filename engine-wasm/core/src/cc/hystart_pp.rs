@@ -107,8 +107,8 @@ impl Default for HyStartPlusPlus {
 }
 
 impl HyStartPlusPlus {
-    /// RFC 9406 §4.2 "At the start of the connection, initialize": every
-    /// RTT infinite, windowEnd unset.
+    /// RFC 9406 §4.2: lastRoundMinRTT and currentRoundMinRTT start at
+    /// infinity; windowEnd unset.
     pub fn new() -> Self {
         HyStartPlusPlus {
             last_round_min_rtt_ns: INFINITY_NS,

@@ -62,13 +62,13 @@ pub enum CeEcho {
     Dctcp,
     /// Accurate ECN (RFC 9768), as far as TCP Prague needs it: the
     /// receiver counts CE-marked data packets (r.cep, starting at 5,
-    /// RFC 9768 §3.2.2) and every ACK carries the count's three least
-    /// significant bits in the ACE field ([`Ack::ace`](crate::net::Ack));
+    /// RFC 9768 §3.2.1) and every ACK carries the count's three least
+    /// significant bits in the ACE field (§3.2.2) ([`Ack::ace`](crate::net::Ack));
     /// the sender takes the difference from the last value modulo 8
-    /// (d.cep) as the packets newly marked. An arrival whose CE state
-    /// differs from the previous packet's is acknowledged at once (RFC
-    /// 9768 §3.2.2.5.1's change-triggered ACK, as Linux's
-    /// `tcp_ecn_received_counters` demands it on every ECN-field edge);
+    /// (its s.cep) as the packets newly marked. A CE data packet after a
+    /// non-CE one is acknowledged at once (RFC 9768 §3.2.2.5.1's
+    /// change-triggered ACK); Linux's `tcp_ecn_received_counters` does so
+    /// on every ECN-field edge, as modelled;
     /// otherwise the delayed-ACK rules stand, so an ACK covers at most two
     /// new segments and the 3-bit field cannot wrap between ACKs (the ACK
     /// path is lossless here). The AccECN option's byte counters are not

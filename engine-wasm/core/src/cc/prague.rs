@@ -103,8 +103,8 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
     citations: &[
         Citation { label: "Briscoe et al., Prague draft", reference: "B. Briscoe, K. De Schepper, O. Tilmans, M. Kühlewind, J. Misund, O. Albisser, A. S. Ahmed. Prague Congestion Control. draft-briscoe-iccrg-prague-congestion-control (IRTF ICCRG)." },
         Citation { label: "Linux tcp_prague.c", reference: "L4STeam/linux net/ipv4/tcp_prague.c, MODULE_VERSION 0.7 (commit 893e1479): PRAGUE_SHIFT_G 4, PRAGUE_ALPHA_BITS 24, CWND_UNIT 20, RTT_TARGET 25 ms, DEFAULT_RTT_TRANSITION 4, prague_alpha_mode 0, prague_update_cwnd, prague_update_alpha, prague_enter_cwr, prague_enter_loss, prague_update_pacing_rate." },
-        Citation { label: "RFC 9331", reference: "B. Briscoe, K. De Schepper, The Explicit Congestion Notification (ECN) Protocol for Low Latency, Low Loss, and Scalable Throughput (L4S), RFC 9331, 2023 (ECT(1) as the L4S identifier, §4.1; the Prague requirements, §4.3)." },
-        Citation { label: "RFC 9768", reference: "B. Briscoe, M. Kühlewind, R. Scheffenegger. More Accurate Explicit Congestion Notification (AccECN) Feedback in TCP. RFC 9768, 2025 (the ACE field and CE packet counter, §3.2.2)." },
+        Citation { label: "RFC 9331", reference: "B. Briscoe, K. De Schepper, The Explicit Congestion Notification (ECN) Protocol for Low Latency, Low Loss, and Scalable Throughput (L4S), RFC 9331, 2023 (ECT(1) as the L4S identifier, §4.1; the Prague requirements, §4; congestion response, §4.3)." },
+        Citation { label: "RFC 9768", reference: "B. Briscoe, M. Kühlewind, R. Scheffenegger. More Accurate Explicit Congestion Notification (AccECN) Feedback in TCP. RFC 9768, 2025 (the CE packet counters, §3.2, starting values §3.2.1, the ACE field §3.2.2)." },
     ],
 };
 
@@ -433,14 +433,7 @@ mod tests {
     const MSS: u32 = 1448;
     const MS: u64 = 1_000_000;
 
-    fn window(cwnd: u32, ssthresh: u32) -> Window {
-        Window {
-            cwnd_pkts: cwnd,
-            cwnd_cnt: 0,
-            ssthresh_pkts: ssthresh,
-            cwnd_clamp_pkts: 1_000_000,
-        }
-    }
+    use crate::cc::testing::window;
 
     /// A hand-built ACK: SND.UNA `una` (one new packet), SND.NXT `nxt`,
     /// `marked` packets newly CE in it.

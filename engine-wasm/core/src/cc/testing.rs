@@ -2,7 +2,28 @@
 //! `testing` pattern): a loss-free path where every packet of a window is
 //! acknowledged one RTT later, one ACK per packet.
 
-use super::{AckSample, CongestionControl, Window};
+use super::{AckSample, CongestionControl, Window, INFINITE_SSTHRESH};
+
+/// A fresh window of `cwnd_pkts` with `ssthresh_pkts` and a clamp far above
+/// anything a test reaches (10 M packets).
+pub fn window(cwnd_pkts: u32, ssthresh_pkts: u32) -> Window {
+    Window {
+        cwnd_pkts,
+        cwnd_cnt: 0,
+        ssthresh_pkts,
+        cwnd_clamp_pkts: 10_000_000,
+    }
+}
+
+/// A window of `cwnd_pkts` in congestion avoidance (ssthresh 2).
+pub fn avoidance_window(cwnd_pkts: u32) -> Window {
+    window(cwnd_pkts, 2)
+}
+
+/// A window of `cwnd_pkts` in slow start (ssthresh unbounded).
+pub fn slow_start_window(cwnd_pkts: u32) -> Window {
+    window(cwnd_pkts, INFINITE_SSTHRESH)
+}
 
 /// Run `rtts` loss-free round trips of `rtt_ns`: each round acks the whole
 /// window, one packet per ACK, spread evenly over the round.

@@ -35,8 +35,8 @@ pub struct Receiver {
     /// receiver keeps the same bit: the previous packet's CE state, for
     /// its change-triggered ACKs.
     ce_state: bool,
-    /// AccECN's r.cep (RFC 9768 §3.2.2): CE-marked packets received,
-    /// starting at 5; ACKs carry it modulo 8.
+    /// AccECN's r.cep (RFC 9768 §3.2): CE-marked packets received,
+    /// starting at 5 (§3.2.1); ACKs carry it modulo 8 in ACE (§3.2.2).
     r_cep: u32,
     /// In-order segments received since the last ACK.
     unacked_segments: u32,
@@ -57,8 +57,8 @@ pub struct Receiver {
 /// node layout, CAPACITY = 11).
 pub const OUT_OF_ORDER_ENTRY_BYTES: u64 = 24;
 
-/// AccECN's initial r.cep (RFC 9768 §3.2.2: the counter starts at 5, so an
-/// ACE field zeroed on the path is noticed); the sender's d.cep starts at
+/// AccECN's initial r.cep (RFC 9768 §3.2.1: the counter starts at 5, so an
+/// ACE field zeroed on the path is noticed, §3.2.2.4); the sender's counter starts at
 /// the same value.
 pub const ACCECN_CEP_INIT: u32 = 5;
 

@@ -140,8 +140,8 @@ pub struct Sender {
     lost_retransmit: LostRetransmitRule,
     /// The flow's receiver runs AccECN (the algorithm's `ce_echo`: Prague).
     accecn: bool,
-    /// AccECN's d.cep (RFC 9768 §3.2.2): the CE packet count the sender
-    /// has seen, modulo 2^32 (compared modulo 8 with the ACE field).
+    /// AccECN's sender-side CE packet counter (s.cep in RFC 9768 §3.2;
+    /// ACE decoding §3.2.2.2): the CE packet count the sender has seen, modulo 2^32 (compared modulo 8 with the ACE field).
     d_cep: u32,
     /// Segments go out ECT(1) (the algorithm's `sends_ect1`: Prague).
     pub ect1: bool,

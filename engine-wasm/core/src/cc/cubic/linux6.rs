@@ -367,14 +367,7 @@ mod tests {
     use crate::cc::testing::{grow_from, loss_event, run_fluid, FluidPath};
     use crate::cc::INFINITE_SSTHRESH;
 
-    fn window(cwnd: u32) -> Window {
-        Window {
-            cwnd_pkts: cwnd,
-            cwnd_cnt: 0,
-            ssthresh_pkts: 2,
-            cwnd_clamp_pkts: 10_000_000,
-        }
-    }
+    use crate::cc::testing::avoidance_window as window;
 
     #[test]
     fn parameters_are_linuxs_integers() {
@@ -502,12 +495,7 @@ mod tests {
     fn a_loss_in_css_takes_cubics_decrease() {
         use crate::cc::hystart_pp::Phase;
         let mut cc = CubicLinux::new(0.4, 0.7, true, true, SlowStartMode::HyStartPlusPlus);
-        let mut w = Window {
-            cwnd_pkts: 10,
-            cwnd_cnt: 0,
-            ssthresh_pkts: INFINITE_SSTHRESH,
-            cwnd_clamp_pkts: 1_000_000,
-        };
+        let mut w = crate::cc::testing::slow_start_window(10);
         cc.init(&mut w, 0);
         let mut path = FluidPath::new(50_000_000, 10_000.0);
         let mut delivered = 0;
@@ -533,12 +521,7 @@ mod tests {
     fn hystart_leaves_slow_start_when_the_rtt_rises() {
         let run = |mode: SlowStartMode| {
             let mut cc = CubicLinux::new(0.4, 0.7, true, true, mode);
-            let mut w = Window {
-                cwnd_pkts: 10,
-                cwnd_cnt: 0,
-                ssthresh_pkts: INFINITE_SSTHRESH,
-                cwnd_clamp_pkts: 1_000_000,
-            };
+            let mut w = crate::cc::testing::slow_start_window(10);
             cc.init(&mut w, 0);
             let mut path = FluidPath::new(50_000_000, 10_000.0);
             let mut delivered = 0;

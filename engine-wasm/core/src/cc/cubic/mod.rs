@@ -137,16 +137,8 @@ pub fn cubic_window(t_s: f64, k_s: f64, w_max: f64, c: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::cc::testing::{grow_from, loss_event};
-    use crate::cc::Window;
 
-    fn window(cwnd: u32) -> Window {
-        Window {
-            cwnd_pkts: cwnd,
-            cwnd_cnt: 0,
-            ssthresh_pkts: 2,
-            cwnd_clamp_pkts: 10_000_000,
-        }
-    }
+    use crate::cc::testing::avoidance_window as window;
 
     fn both() -> [(&'static str, Box<dyn CcProbe>); 2] {
         [

@@ -358,14 +358,7 @@ mod tests {
     use crate::cc::cubic::cubic_k;
     use crate::cc::testing::{grow_for_rtts, grow_from, loss_event, run_fluid, FluidPath};
 
-    fn window(cwnd: u32) -> Window {
-        Window {
-            cwnd_pkts: cwnd,
-            cwnd_cnt: 0,
-            ssthresh_pkts: 2,
-            cwnd_clamp_pkts: 10_000_000,
-        }
-    }
+    use crate::cc::testing::avoidance_window as window;
 
     #[test]
     fn k_is_the_cube_root_of_wmax_times_one_minus_beta_over_c() {
@@ -473,12 +466,7 @@ mod tests {
                 SlowStartMode::Standard
             };
             let mut cc = Cubic::new(0.4, 0.7, true, true, mode);
-            let mut w = Window {
-                cwnd_pkts: 10,
-                cwnd_cnt: 0,
-                ssthresh_pkts: crate::cc::INFINITE_SSTHRESH,
-                cwnd_clamp_pkts: 1_000_000,
-            };
+            let mut w = crate::cc::testing::slow_start_window(10);
             let mut path = FluidPath::new(50_000_000, 10_000.0);
             let mut delivered = 0;
             run_fluid(&mut cc, &mut w, &mut path, 12, 0, &mut delivered);
