@@ -1,8 +1,10 @@
 // The engine workers' protocol: one envelope for the lab page's run worker
-// (worker.ts, runner.ts, client.ts) and the guided labs' workers
-// (guided/labWorker.ts, guided/workerClient.ts). Requests carry an id; the
+// (worker.ts, runner.ts, client.ts), the guided labs' workers
+// (guided/labWorker.ts, guided/workerClient.ts) and the upload worker
+// (share/uploadWorker.ts, share/uploadClient.ts). Requests carry an id; the
 // worker says once whether its wasm engine loaded, then answers each request
-// with replies or an error, always an EngineError.
+// with replies or an error, always an EngineError. The page's side of every
+// one of them is the shared worker client (workerClient.ts).
 
 import type { EngineError } from './errors';
 import type { AlgorithmInfo, AqmInfo, LinkTrace, ProfileCatalogue, ResourceEstimate, RunSummary, Scenario, ValidationError } from './types';

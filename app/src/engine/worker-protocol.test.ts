@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EngineClient, HEARTBEAT_CHECK_MS, HEARTBEAT_TIMEOUT_MS, type ClientTimers, type RunChunk } from './client';
+import { EngineClient, HEARTBEAT_CHECK_MS, HEARTBEAT_TIMEOUT_MS, type RunChunk } from './client';
 import { parseColumns, SeriesBuffer } from './columns';
 import type { FromWorker, RunReply } from './protocol';
 import { Runner } from './runner';
 import { createFakeWorker, type FakeWorker } from './testing/fakeWorker';
+import { handClock } from './testing/handClock';
 import { createMockEngine, defaultMockScenario, mockCwnd } from './testing/mockEngine';
 
 /** What a message says: a reply's own type, else the envelope's. */
@@ -189,17 +190,7 @@ describe('EngineClient over a worker', () => {
 
   it('notices a worker that exits without a word (heartbeat), reports it and replaces it', async () => {
     // A hand-driven clock: the heartbeat is checked when the test says so.
-    let clock = 0;
-    const checks: (() => void)[] = [];
-    const timers: ClientTimers = {
-      now: () => clock,
-      setInterval: (f) => checks.push(f),
-      clearInterval: () => checks.splice(0),
-    };
-    const tick = (ms: number) => {
-      clock += ms;
-      for (const f of [...checks]) f();
-    };
+    const { timers, tick, now } = handClock();
     const workers: FakeWorker[] = [];
     const client = new EngineClient(() => {
       const w = createFakeWorker(createMockEngine());
@@ -208,7 +199,7 @@ describe('EngineClient over a worker', () => {
     }, timers);
     await client.ready();
     const started: number[] = [];
-    const run = client.run(defaultMockScenario(), { onStart: () => started.push(clock) }, { debug: 'exit' });
+    const run = client.run(defaultMockScenario(), { onStart: () => started.push(now()) }, { debug: 'exit' });
     let settled: unknown = null;
     void run.result.then((r) => (settled = r));
     await new Promise((r) => setTimeout(r, 20));
@@ -226,13 +217,7 @@ describe('EngineClient over a worker', () => {
   });
 
   it('does not blame the worker when the page itself was blocked', async () => {
-    let clock = 0;
-    const checks: (() => void)[] = [];
-    const timers: ClientTimers = { now: () => clock, setInterval: (f) => checks.push(f), clearInterval: () => checks.splice(0) };
-    const tick = (ms: number) => {
-      clock += ms;
-      for (const f of [...checks]) f();
-    };
+    const { timers, tick } = handClock();
     const client = new EngineClient(() => createFakeWorker(createMockEngine()), timers);
     await client.ready();
     const run = client.run(defaultMockScenario(), {}, { debug: 'exit' });
@@ -250,17 +235,10 @@ describe('EngineClient over a worker', () => {
   });
 
   it('does not take a busy, talking worker for dead', async () => {
-    let clock = 0;
-    const checks: (() => void)[] = [];
-    const timers: ClientTimers = { now: () => clock, setInterval: (f) => checks.push(f), clearInterval: () => checks.splice(0) };
+    const { timers, tick } = handClock();
     const client = new EngineClient(() => createFakeWorker(createMockEngine()), timers);
     // Every chunk the worker sends moves the clock by 4 s: never 5 s of silence.
-    const r = await client.run(defaultMockScenario(), {
-      onChunk: () => {
-        clock += 4000;
-        for (const f of [...checks]) f();
-      },
-    }).result;
+    const r = await client.run(defaultMockScenario(), { onChunk: () => tick(4000) }).result;
     expect(r.status).toBe('done');
     client.dispose();
   });

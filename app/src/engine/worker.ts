@@ -5,17 +5,12 @@ import init, * as bindings from './pkg/sawtooth_bindings.js';
 import type { FromWorker, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
 import { Runner } from './runner';
+import { workerScope } from './workerBoot';
 
 // Compile-time check that the built package matches the facade's view of it.
 const engineApi: RawEngine = bindings;
 
-// The few members of DedicatedWorkerGlobalScope used here (the app compiles
-// against the DOM lib, which does not declare the worker scope).
-interface WorkerScope {
-  postMessage(msg: FromWorker, transfer: Transferable[]): void;
-  onmessage: ((ev: MessageEvent<ToWorker>) => void) | null;
-}
-const scope = self as unknown as WorkerScope;
+const scope = workerScope<ToWorker, FromWorker>();
 
 // A MessageChannel round trip yields to the event loop without the 4 ms
 // clamping of nested setTimeout.

@@ -8,22 +8,12 @@ import init, * as bindings from './pkg/sawtooth_lab_bindings.js';
 import type { LabEngine } from './engineApi';
 import type { FromLabWorker, ToLabWorker } from './protocol';
 import { handleCall, outcomeMessage } from './workerCore';
-import { bootEngine } from '../engine/workerBoot';
+import { serveAfterBoot } from '../engine/workerBoot';
 
 // Compile-time check that the built package has the lab API.
 const engine: LabEngine = bindings;
 
-interface WorkerScope {
-  postMessage(msg: FromLabWorker): void;
-  onmessage: ((ev: MessageEvent<ToLabWorker>) => void) | null;
-}
-const scope = self as unknown as WorkerScope;
-
-const loaded = bootEngine(init, (msg) => scope.postMessage(msg));
-
-scope.onmessage = async (ev: MessageEvent<ToLabWorker>) => {
-  const { id, call } = ev.data;
-  if (!(await loaded)) return;
+serveAfterBoot<ToLabWorker, FromLabWorker>(init, ({ id, call }, post) => {
   if (call.fn === 'run' && call.debug === 'crash') {
     // An uncaught error outside any promise: the page sees the Worker's
     // error event, like a worker that died.
@@ -32,5 +22,5 @@ scope.onmessage = async (ev: MessageEvent<ToLabWorker>) => {
     }, 0);
     return;
   }
-  scope.postMessage(outcomeMessage(id, handleCall(engine, call, () => performance.now())));
-};
+  post(outcomeMessage(id, handleCall(engine, call, () => performance.now())));
+});

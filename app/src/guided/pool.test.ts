@@ -275,22 +275,40 @@ describe('SweepPool', () => {
 
 describe('LabWorker', () => {
   it('answers meta and points calls with parsed values', async () => {
-    const w = new LabWorker(createFakeLabWorker(fakeLabEngine({ points: 3 })));
+    const w = new LabWorker(() => createFakeLabWorker(fakeLabEngine({ points: 3 })));
     const meta = w.call({ fn: 'meta' });
     const points = w.call({ fn: 'points', lab: 'x', quick: true });
     await vi.advanceTimersByTimeAsync(20);
     expect((await meta).value.paper.values).toEqual([]);
     expect((await points).value).toHaveLength(3);
-    await expect(w.ready).resolves.toBeUndefined();
+    await expect(w.ready()).resolves.toBeUndefined();
   });
 
-  it('rejects calls after terminate', async () => {
-    const w = new LabWorker(createFakeLabWorker(fakeLabEngine()));
+  it('rejects the calls in flight on terminate; the next call starts a fresh worker', async () => {
+    const fakes: FakeLabWorker[] = [];
+    const w = new LabWorker(() => {
+      const f = createFakeLabWorker(fakeLabEngine());
+      fakes.push(f);
+      return f;
+    });
     const p = w.call({ fn: 'meta' });
     w.terminate();
     // Stopped, not crashed: the calls fail as cancelled.
     await expect(p).rejects.toMatchObject({ fatal: true, error: { kind: 'internal', message: 'cancelled' } });
-    await expect(w.call({ fn: 'meta' })).rejects.toMatchObject({ fatal: true });
+    expect(fakes[0].terminated).toBe(true);
+    const again = w.call({ fn: 'meta' });
+    await vi.advanceTimersByTimeAsync(20);
+    await expect(again).resolves.toMatchObject({ value: { paper: { values: [] } } });
+    expect(fakes).toHaveLength(2);
+    expect(w.started).toBe(2);
+  });
+
+  it('a call past its deadline takes the worker for dead, and says so', async () => {
+    const w = new LabWorker(() => createFakeLabWorker(fakeLabEngine(), { silentAt: [0] }));
+    const p = w.call({ fn: 'run', lab: 'x', quick: true, index: 0 }, { deadlineMs: 90_000 });
+    const caught = p.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(90_000);
+    expect(await caught).toMatchObject({ fatal: true, error: { kind: 'trap', message: 'the lab worker stopped answering (no reply in 90 s)' } });
   });
 });
 

@@ -103,8 +103,8 @@ interface Current {
 
 export class SweepPool {
   readonly size: number;
-  private readonly create: () => LabWorkerLike;
-  private workers: (LabWorker | null)[];
+  /** One slot per worker; a slot starts a fresh worker for its next call after its worker died or was stopped. */
+  private readonly workers: LabWorker[];
   private current: Current | null = null;
   /** Pools started (1 + one per cancel). */
   generation = 0;
@@ -116,14 +116,13 @@ export class SweepPool {
 
   constructor(size: number, create: () => LabWorkerLike) {
     this.size = Math.max(1, Math.floor(size));
-    this.create = create;
-    this.workers = new Array(this.size).fill(null);
+    this.workers = Array.from({ length: this.size }, () => new LabWorker(create));
   }
 
   /** Start the workers now (they load the engine in parallel). */
   warm(): void {
     if (this.generation === 0) this.generation = 1;
-    for (let i = 0; i < this.size; i++) this.worker(i);
+    for (const w of this.workers) w.start();
   }
 
   get running(): boolean {
@@ -153,7 +152,7 @@ export class SweepPool {
     const cur = this.current;
     this.stopAll();
     this.generation++;
-    for (let i = 0; i < this.size; i++) this.worker(i);
+    for (const w of this.workers) w.start();
     if (cur) this.finish(cur, { status: 'cancelled' });
   }
 
@@ -165,19 +164,11 @@ export class SweepPool {
 
   private stopAll(): void {
     if (this.current) this.current.over = true;
-    for (let i = 0; i < this.size; i++) {
-      this.workers[i]?.terminate();
-      this.workers[i] = null;
-    }
+    for (const w of this.workers) w.terminate();
   }
 
   private worker(slot: number): LabWorker {
-    let w = this.workers[slot];
-    if (!w || w.dead) {
-      w = new LabWorker(this.create());
-      this.workers[slot] = w;
-    }
-    return w;
+    return this.workers[slot];
   }
 
   private finish(cur: Current, outcome: SweepOutcome): void {

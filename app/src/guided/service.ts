@@ -10,17 +10,16 @@ import type { RankRow } from './protocol';
 import { LabWorker, type LabWorkerLike } from './workerClient';
 
 export class LabService {
-  private readonly create: () => LabWorkerLike;
-  private worker: LabWorker | null = null;
+  /** The service's worker slot: a worker that died is replaced by the next call. */
+  private readonly worker: LabWorker;
   private metaPromise: Promise<{ labs: LabsFile; paper: PaperFile }> | null = null;
   private pointsCache = new Map<string, Promise<SweepPoint[]>>();
 
   constructor(create: () => LabWorkerLike) {
-    this.create = create;
+    this.worker = new LabWorker(create);
   }
 
   private w(): LabWorker {
-    if (!this.worker || this.worker.dead) this.worker = new LabWorker(this.create());
     return this.worker;
   }
 
@@ -87,7 +86,6 @@ export class LabService {
   }
 
   dispose(): void {
-    this.worker?.terminate();
-    this.worker = null;
+    this.worker.terminate();
   }
 }

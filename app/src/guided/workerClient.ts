@@ -1,18 +1,16 @@
-// The page side of one guided-lab worker: calls as promises, and the
-// worker's death (a trap, an uncaught error, a failed load) as a rejection
-// of every outstanding call. Every failure is an EngineCallError carrying
-// an EngineError (../engine/errors.ts), as the lab page's runs report theirs.
+// The page side of one guided-lab worker slot: calls as promises over the
+// shared worker client (../engine/workerClient.ts), which starts the
+// worker, replaces it after it died and rejects every outstanding call of a
+// worker that died (a trap, an uncaught error, a failed load, a passed
+// deadline). Every failure is an EngineCallError carrying an EngineError
+// (../engine/errors.ts), as the lab page's runs report theirs.
 
-import { EngineCallError, type EngineError } from '../engine/errors';
-import type { CallValues, FromLabWorker, LabCall, ToLabWorker } from './protocol';
+import type { EngineError } from '../engine/errors';
+import { WorkerClient, type EngineWorkerPort } from '../engine/workerClient';
+import type { CallValues, LabCall, LabReply } from './protocol';
 
 /** The part of Worker used here (a fake in unit tests). */
-export interface LabWorkerLike {
-  postMessage(msg: ToLabWorker): void;
-  terminate(): void;
-  onmessage: ((ev: MessageEvent<FromLabWorker>) => void) | null;
-  onerror: ((ev: ErrorEvent) => void) | null;
-}
+export type LabWorkerLike = EngineWorkerPort<LabCall, null, LabReply>;
 
 export function createLabModuleWorker(): LabWorkerLike {
   return new Worker(new URL('./labWorker.ts', import.meta.url), { type: 'module', name: 'sawtooth-lab' }) as LabWorkerLike;
@@ -22,13 +20,6 @@ export interface CallReturn<T> {
   value: T;
   /** Time the engine spent on the call, inside the worker. */
   wallMs: number;
-}
-
-interface Pending {
-  resolve: (r: CallReturn<unknown>) => void;
-  reject: (e: EngineCallError) => void;
-  /** The silence timer of a call with a deadline. */
-  timer?: ReturnType<typeof setTimeout>;
 }
 
 export interface CallOptions {
@@ -42,106 +33,50 @@ export interface CallOptions {
   deadlineMs?: number;
 }
 
-/** A failure after which the worker is not used again. */
-const fatal = (error: EngineError) => new EngineCallError(error, true);
+/** A worker's error event: a crash once it was ready, else a failure to load. */
+function crashError(message: string, ready: boolean): EngineError {
+  const detail = message ? `: ${message}` : '';
+  return ready ? { kind: 'trap', message: `the lab worker stopped unexpectedly${detail}` } : { kind: 'load', message: `the lab worker failed to start${detail}` };
+}
 
+function deadlineError(limit: number): EngineError {
+  return { kind: 'trap', message: `the lab worker stopped answering (no reply in ${Math.round(limit / 1000)} s)` };
+}
+
+/** One guided-lab worker at a time: started on first use, replaced by the next call after it failed or was terminated. */
 export class LabWorker {
-  private readonly w: LabWorkerLike;
-  private nextId = 1;
-  private pending = new Map<number, Pending>();
-  private isReady = false;
-  /** Set once the worker is unusable (terminated, crashed, trapped). */
-  dead = false;
-  readonly ready: Promise<void>;
-  private readyResolve!: () => void;
-  private readyReject!: (e: EngineCallError) => void;
+  private readonly client: WorkerClient<LabCall, null, LabReply>;
 
-  constructor(w: LabWorkerLike) {
-    this.w = w;
-    this.ready = new Promise<void>((res, rej) => {
-      this.readyResolve = res;
-      this.readyReject = rej;
-    });
-    this.ready.catch(() => undefined);
-    w.onmessage = (ev) => this.onMessage(ev.data);
-    w.onerror = (ev) => {
-      ev.preventDefault?.();
-      const detail = ev.message ? `: ${ev.message}` : '';
-      // A worker that was ready and then died crashed; one that never got ready could not load.
-      this.fail(
-        fatal(this.isReady ? { kind: 'trap', message: `the lab worker stopped unexpectedly${detail}` } : { kind: 'load', message: `the lab worker failed to start${detail}` }),
-      );
-    };
+  constructor(create: () => LabWorkerLike) {
+    this.client = new WorkerClient(create, { crashError, deadlineError });
+  }
+
+  /** Start the worker now (it loads its engine meanwhile). */
+  start(): void {
+    this.client.start();
+  }
+
+  /** Resolves once the worker's engine is loaded. */
+  ready(): Promise<void> {
+    return this.client.ready().then(() => undefined);
   }
 
   call<K extends LabCall['fn']>(call: Extract<LabCall, { fn: K }>, options: CallOptions = {}): Promise<CallReturn<CallValues[K]>> {
-    if (this.dead) return Promise.reject(fatal({ kind: 'internal', message: 'the lab worker was stopped' }));
-    const id = this.nextId++;
-    return new Promise<CallReturn<CallValues[K]>>((resolve, reject) => {
-      const pending: Pending = { resolve: resolve as (r: CallReturn<unknown>) => void, reject };
-      const limit = options.deadlineMs;
-      if (limit !== undefined && Number.isFinite(limit)) {
-        pending.timer = setTimeout(
-          () => this.fail(fatal({ kind: 'trap', message: `the lab worker stopped answering (no reply in ${Math.round(limit / 1000)} s)` })),
-          limit,
-        );
-      }
-      this.pending.set(id, pending);
-      this.w.postMessage({ id, call });
-    });
+    return this.client.call(call, options).then((reply) => ({ value: reply.value as CallValues[K], wallMs: reply.wallMs }));
   }
 
   /** Calls in flight. */
   get busy(): number {
-    return this.pending.size;
+    return this.client.busy;
   }
 
-  /** Stop the worker; its outstanding calls are rejected as cancelled. */
+  /** Workers started (1 + one per replacement). */
+  get started(): number {
+    return this.client.started;
+  }
+
+  /** Stop the worker; its outstanding calls are rejected as cancelled. The next call starts a fresh one. */
   terminate(): void {
-    this.fail(fatal({ kind: 'internal', message: 'cancelled' }));
-  }
-
-  private fail(e: EngineCallError): void {
-    if (this.dead) return;
-    this.dead = true;
-    this.w.onmessage = null;
-    this.w.onerror = null;
-    this.w.terminate();
-    this.readyReject(e);
-    const p = this.pending;
-    this.pending = new Map();
-    for (const { reject, timer } of p.values()) {
-      clearTimeout(timer);
-      reject(e);
-    }
-  }
-
-  private settle(id: number): Pending | undefined {
-    const p = this.pending.get(id);
-    this.pending.delete(id);
-    clearTimeout(p?.timer);
-    return p;
-  }
-
-  private onMessage(msg: FromLabWorker): void {
-    switch (msg.type) {
-      case 'ready':
-        this.isReady = true;
-        this.readyResolve();
-        return;
-      case 'load-error':
-        this.fail(fatal(msg.error));
-        return;
-      case 'reply':
-        this.settle(msg.id)?.resolve({ value: msg.reply.value, wallMs: msg.reply.wallMs });
-        return;
-      case 'error': {
-        const e = new EngineCallError(msg.error, msg.fatal);
-        this.settle(msg.id)?.reject(e);
-        // A trapped instance is not used again.
-        if (msg.fatal) this.fail(e);
-        return;
-      }
-    }
+    this.client.terminate();
   }
 }

@@ -4,19 +4,15 @@
 // file under the size cap but full of unknown fields cannot block it; the
 // lab's run worker (and its silence watchdog) is not involved at all.
 
-import { engineErrorText } from '../engine/errors';
+import { EngineCallError, engineErrorText, type EngineError } from '../engine/errors';
 import type { Scenario } from '../engine/types';
+import { WorkerClient, type EngineWorkerPort } from '../engine/workerClient';
 import type { Validate } from './sanitize';
 import { MAX_UPLOAD_BYTES } from './scenarioFile';
-import { checkUploadFile, engineFailed, tooLarge, type FromUploadWorker, type ToUploadWorker, type UploadOutcome } from './upload';
+import { checkUploadFile, engineFailed, tooLarge, type UploadCall, type UploadOutcome } from './upload';
 
 /** The part of Worker used here (a fake in unit tests). */
-export interface UploadWorkerLike {
-  postMessage(msg: ToUploadWorker): void;
-  terminate(): void;
-  onmessage: ((ev: MessageEvent<FromUploadWorker>) => void) | null;
-  onerror: ((ev: ErrorEvent) => void) | null;
-}
+export type UploadWorkerLike = EngineWorkerPort<UploadCall, null, UploadOutcome>;
 
 export function createUploadWorker(): UploadWorkerLike {
   return new Worker(new URL('./uploadWorker.ts', import.meta.url), { type: 'module', name: 'sawtooth-upload' }) as UploadWorkerLike;
@@ -35,6 +31,10 @@ export interface UploadCheckOptions {
   deadlineMs?: number;
 }
 
+/** The worker's failures, in the words the upload's message ends with (engineErrorText). */
+const crashError = (message: string): EngineError => ({ kind: 'internal', message: `its worker stopped${message ? ` (${message})` : ''}` });
+const deadlineError = (ms: number): EngineError => ({ kind: 'internal', message: `it did not answer within ${ms / 1000} s` });
+
 /**
  * Check an uploaded file in a worker and say what to load and show. Never
  * rejects: a worker that fails to load its engine, dies or falls silent is
@@ -43,31 +43,14 @@ export interface UploadCheckOptions {
  */
 export function checkUploadInWorker(file: File, defaults: Scenario, validate: Validate, options: UploadCheckOptions = {}): Promise<UploadOutcome> {
   if (file.size > MAX_UPLOAD_BYTES) return Promise.resolve(tooLarge(file.name));
-  let w: UploadWorkerLike;
+  const client = new WorkerClient(options.create ?? createUploadWorker, { crashError, deadlineError });
   try {
-    w = (options.create ?? createUploadWorker)();
+    client.start();
   } catch {
     return checkUploadFile(file, defaults, validate);
   }
-  const id = 1;
-  return new Promise<UploadOutcome>((resolve) => {
-    const finish = (outcome: UploadOutcome) => {
-      clearTimeout(timer);
-      w.onmessage = null;
-      w.onerror = null;
-      w.terminate();
-      resolve(outcome);
-    };
-    const timer = setTimeout(() => finish(engineFailed(`it did not answer within ${(options.deadlineMs ?? UPLOAD_DEADLINE_MS) / 1000} s`)), options.deadlineMs ?? UPLOAD_DEADLINE_MS);
-    w.onmessage = (ev) => {
-      const m = ev.data;
-      if (m.type === 'reply' && m.id === id) finish(m.reply);
-      else if (m.type === 'load-error' || (m.type === 'error' && m.id === id)) finish(engineFailed(engineErrorText(m.error)));
-    };
-    w.onerror = (ev) => {
-      ev.preventDefault?.();
-      finish(engineFailed(`its worker stopped${ev.message ? ` (${ev.message})` : ''}`));
-    };
-    w.postMessage({ id, call: { type: 'check', file, name: file.name, defaults } });
-  });
+  return client
+    .call({ type: 'check', file, name: file.name, defaults }, { deadlineMs: options.deadlineMs ?? UPLOAD_DEADLINE_MS })
+    .catch((e: unknown) => engineFailed(e instanceof EngineCallError ? engineErrorText(e.error) : String(e)))
+    .finally(() => client.terminate());
 }

@@ -8,25 +8,15 @@ import { toEngineError } from '../engine/errors';
 import type { RawEngine } from '../engine/raw';
 import { EngineRunError, validateScenario } from '../engine/simulation';
 import { answerUpload, type FromUploadWorker, type ToUploadWorker } from './upload';
-import { bootEngine } from '../engine/workerBoot';
+import { serveAfterBoot } from '../engine/workerBoot';
 
 // Compile-time check that the built package matches the facade's view of it.
 const engine: RawEngine = bindings;
 
-// The few members of DedicatedWorkerGlobalScope used here.
-interface WorkerScope {
-  postMessage(msg: FromUploadWorker): void;
-  onmessage: ((ev: MessageEvent<ToUploadWorker>) => void) | null;
-}
-const scope = self as unknown as WorkerScope;
-
-const loaded = bootEngine(init, (msg) => scope.postMessage(msg));
-
-scope.onmessage = async (ev: MessageEvent<ToUploadWorker>) => {
-  if (!(await loaded)) return;
+serveAfterBoot<ToUploadWorker, FromUploadWorker>(init, async (request, post) => {
   try {
-    scope.postMessage(await answerUpload(ev.data, async (s) => validateScenario(engine, s)));
+    post(await answerUpload(request, async (s) => validateScenario(engine, s)));
   } catch (e) {
-    scope.postMessage({ type: 'error', id: ev.data.id, error: e instanceof EngineRunError ? e.error : toEngineError(e), fatal: true });
+    post({ type: 'error', id: request.id, error: e instanceof EngineRunError ? e.error : toEngineError(e), fatal: true });
   }
-};
+});
