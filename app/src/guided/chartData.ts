@@ -441,7 +441,7 @@ export interface DrawnBar {
   never: boolean;
 }
 
-/** The Linux default interface queue, marked on txqueuelen axes (seed 000). */
+/** The Linux default interface queue, marked on txqueuelen axes (Long 2003). */
 export const DEFAULT_TXQUEUELEN = 100;
 
 export function buildResultChart(o: {

@@ -1,5 +1,5 @@
 //! Engine throughput on the canonical run: two senders into one 1 Gb/s
-//! bottleneck, 30 ms, MTU 1500, 16 MB windows (seed 000's two-to-one test).
+//! bottleneck, 30 ms, MTU 1500, 16 MB windows (Long 2003's two-to-one test).
 //! Reported as simulated packets per second of wall time.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -51,7 +51,7 @@ pub struct TcpConfig {
     /// 2 in the Linux 2.4 era of seeds 000/002; 10 today (RFC 6928).
     pub initial_cwnd_pkts: u32,
     /// `null` is Linux's "infinite" ssthresh (a route-cache flush before
-    /// each test); seed 003 uses 100.
+    /// each test); Mills et al. (NIST) uses 100.
     pub initial_ssthresh_pkts: Option<u32>,
     /// Acknowledge every second full segment or after 40 ms (RFC 1122 §4.2.3.2).
     pub delayed_ack: bool,
@@ -546,7 +546,7 @@ impl Scenario {
     /// The default before issue 24, kept for the tests and benchmarks that
     /// are about it: Standard TCP back-to-back over 1 Gb/s, 30 ms, jumbo
     /// frames, a 1000-packet buffer, txqueuelen 100, a 16 MB window (Long,
-    /// Sandia 2003, §4; seed 000 §4). The NIC is as fast as the link, so the
+    /// Sandia 2003, §4; Long 2003 §4). The NIC is as fast as the link, so the
     /// queue builds in the host (local congestion), not at the switch.
     pub fn jumbo_gigabit() -> Scenario {
         let mut s = Scenario::default_scenario();

@@ -124,14 +124,14 @@ fn header(l: &Lab) {
 // ---------------------------------------------------------------------------
 // Lab 1: back-to-back, no delay.
 
-/// Seed 000 Fig. 7-8, seed 002 Tables 1/3/5: with no delay the three
+/// Long 2003 Fig. 7-8, Sandia's 10 Gb/s study Tables 1/3/5: with no delay the three
 /// algorithms behave alike at every window, about 940 Mb/s at MTU 1500 and
 /// 990 Mb/s at 9000, and a 5 MB window keeps only ~300 KB outstanding.
 ///
 /// The outstanding data is far below the window here too, but several
 /// hundred kB rather than 300 kB: it is what waits in the host (the
 /// 100-packet interface queue and the e1000 ring's about 78 jumbo frames),
-/// and seed 002 measured it from a 10 Gb/s client through a switch, lab 8's
+/// and Sandia's 10 Gb/s study measured it from a 10 Gb/s client through a switch, lab 8's
 /// topology (the lab's model differences). Asserted: below half the window,
 /// and no more than the host could hold.
 #[test]
@@ -175,7 +175,7 @@ fn lab01_back_to_back_all_algorithms_alike_at_every_window() {
         // — only what the host's buffers and the wire hold. With Linux 2.4's
         // profile the host holds txqueuelen + the e1000 ring (100 + about 78
         // jumbo segments; the bound below allows 128 ring places, a loose
-        // upper bound); seed 002's ~300 kB came from a 10 Gb/s client whose
+        // upper bound); Sandia's 10 Gb/s study's ~300 kB came from a 10 Gb/s client whose
         // ring never fills, which this 1 Gb/s lab does not model
         // (documented gap).
         let host_kb = (100.0 + 128.0 + 4.0) * 8.948;
@@ -187,7 +187,7 @@ fn lab01_back_to_back_all_algorithms_alike_at_every_window() {
 // ---------------------------------------------------------------------------
 // Lab 2: back-to-back, 30 ms.
 
-/// Seed 000 Fig. 10-12: with jumbo frames the algorithms agree while the
+/// Long 2003 Fig. 10-12: with jumbo frames the algorithms agree while the
 /// window is below the bandwidth-delay product; above 3 MB HighSpeed beats
 /// Standard by over 100 Mb/s (~14%) and Scalable by ~70 Mb/s (~8%), through
 /// back-offs at the full interface queue with no network loss.
@@ -262,7 +262,7 @@ fn lab02_highspeed_and_scalable_beat_standard_above_3_mb() {
 // ---------------------------------------------------------------------------
 // Lab 3: txqueuelen sweep.
 
-/// Seed 000 Fig. 11: with jumbo frames and windows above 3 MB HighSpeed
+/// Long 2003 Fig. 11: with jumbo frames and windows above 3 MB HighSpeed
 /// gains about 100 Mb/s (14 %) over Standard TCP and Scalable about 70
 /// (8 %): HighSpeed ahead. Known gap on the Linux 2.4 profile: Scalable
 /// gains more than HighSpeed (FIDELITY.md, lab 2). Fails when the gap
@@ -287,7 +287,7 @@ fn known_gap_lab02_scalable_gains_more_than_highspeed() {
     );
 }
 
-/// Seed 000 Fig. 31, 35, 40: Standard TCP's throughput rises with
+/// Long 2003 Fig. 31, 35, 40: Standard TCP's throughput rises with
 /// txqueuelen, from 828 Mb/s at 100 to 966 Mb/s above 210 (+16%); the fast
 /// algorithms gain less (Scalable +7.7%, HighSpeed +2%).
 ///
@@ -365,7 +365,7 @@ fn lab03_standard_gains_most_from_a_longer_txqueuelen() {
 // ---------------------------------------------------------------------------
 // Lab 4: two-to-one.
 
-/// Seed 000 Fig. 20-22: two senders into one gigabit port, windows above
+/// Long 2003 Fig. 20-22: two senders into one gigabit port, windows above
 /// 2 MB. Standard TCP's share is 38% against another Standard flow, 35.5%
 /// against HighSpeed and 29.5% against Scalable: the faster the other
 /// algorithm recovers, the less Standard keeps.
@@ -405,7 +405,7 @@ fn lab04_standard_share_falls_against_faster_algorithms() {
 // ---------------------------------------------------------------------------
 // Lab 5: Scalable's a and b.
 
-/// Seed 000 Table 3 ranks eight [a, b] pairs by combined throughput:
+/// Long 2003 Table 3 ranks eight [a, b] pairs by combined throughput:
 /// 1/100,1/8 first and 2/25,1/2 last; Kelly's [1/100, 1/8] beat the kernel
 /// default [1/50, 1/8] (fourth).
 ///
@@ -463,7 +463,7 @@ fn lab05_the_papers_second_pair_ranks_in_the_upper_half() {
 // ---------------------------------------------------------------------------
 // Lab 6: txqueuelen in two-to-one.
 
-/// Seed 000 Fig. 38-39: two Scalable flows lose combined throughput with
+/// Long 2003 Fig. 38-39: two Scalable flows lose combined throughput with
 /// the longer interface queue (897 → 886 Mb/s, −1.2 %).
 ///
 /// Known gap: with the receiver's interrupt moderation modelled (ACKs leave
@@ -495,7 +495,7 @@ fn known_gap_lab06_two_scalable_flows_unchanged_by_txqueuelen_250() {
     );
 }
 
-/// Seed 000 Fig. 32-37, 41-44: a longer interface queue (250) lowers two
+/// Long 2003 Fig. 32-37, 41-44: a longer interface queue (250) lowers two
 /// Standard flows' combined throughput (808 → 767 Mb/s) and two HighSpeed
 /// flows' (824 → 817), and in mixed pairs raises the total while nearly
 /// halving Standard TCP's throughput.
@@ -563,7 +563,7 @@ fn known_gap_lab06_txqueuelen_changes_nothing_without_scalable() {
 // ---------------------------------------------------------------------------
 // Lab 7: parallel streams.
 
-/// Seed 000 Fig. 45-48: with parallel streams the fast algorithms' gain
+/// Long 2003 Fig. 45-48: with parallel streams the fast algorithms' gain
 /// over Standard shrinks: 1-7% with 2 streams, and with 16 streams Standard
 /// is slightly ahead (HighSpeed 0.5-1% below, Scalable up to 3% below).
 ///
@@ -611,7 +611,7 @@ fn lab07_fast_algorithms_gain_shrinks_with_more_streams() {
 // ---------------------------------------------------------------------------
 // Lab 8: 10 Gb/s into 1 Gb/s.
 
-/// Seed 002 Table 7 and 14: a 10 Gb/s client into a 1 Gb/s switch port at
+/// Sandia's 10 Gb/s study Table 7 and 14: a 10 Gb/s client into a 1 Gb/s switch port at
 /// 30 ms, 5 MB window. A single flow gets Standard 619 < HighSpeed 760 <
 /// Scalable 909 Mb/s, against about 988 with no delay; with two clients
 /// Scalable was the dominant protocol for every number of streams.
@@ -676,7 +676,7 @@ fn lab08_single_flow_standard_below_highspeed_below_scalable() {
             "two clients, {n} streams each: Standard {:.0}, HighSpeed {:.0}, Scalable {:.0} Mb/s (paper {paper:?})",
             v[0], v[1], v[2]
         );
-        // Seed 002 Table 14: Scalable leads with one and with eight
+        // Sandia's 10 Gb/s study Table 14: Scalable leads with one and with eight
         // streams per client.
         assert!(
             v[2] > v[0] && v[2] > v[1],
@@ -691,7 +691,7 @@ fn lab08_single_flow_standard_below_highspeed_below_scalable() {
     }
 }
 
-/// Seed 002 Table 2: ten identical 60-s runs of one Standard TCP flow at
+/// Sandia's 10 Gb/s study Table 2: ten identical 60-s runs of one Standard TCP flow at
 /// 30 ms gave 515 to 746 Mb/s, and Fig. 6 shows the flow losing packets
 /// five times in 60 s, at the top of its outstanding data (about 3.75 MB,
 /// Linux 2.4's receive-window cap for the 5 MB setting). Known gap on the
@@ -731,7 +731,7 @@ fn known_gap_lab08_lone_flow_repeats_from_seed_to_seed() {
 // ---------------------------------------------------------------------------
 // Lab 9: RTT sweep and fairness against NewReno.
 
-/// Seed 001 Fig. 3-4: good fairness (Jain's index) between NewReno and
+/// Bateman et al. 2008 Fig. 3-4: good fairness (Jain's index) between NewReno and
 /// each high-speed variant, on ns-2 and on the testbed, although the index
 /// "masks the overall higher throughput of the high-speed variants
 /// compared to NewReno".
@@ -805,7 +805,7 @@ fn swap_start_order(p: &mut SweepPoint) {
     }
 }
 
-/// Seed 004 Fig. 7-8: in a half-HighSpeed, half-Standard mixture HighSpeed
+/// the HighSpeed ns-2 study Fig. 7-8: in a half-HighSpeed, half-Standard mixture HighSpeed
 /// takes more than its share, and its congestion-event (ECN mark) rate is
 /// higher than Standard TCP's.
 ///
@@ -827,7 +827,7 @@ fn swap_start_order(p: &mut SweepPoint) {
 /// HighSpeed's smaller cuts draw repeated ECN reductions. The corrected
 /// High Window of 8300 is not used: with the default High P (1e-7) RFC
 /// 3649's formulas give it a(w) = 1.0-1.1 at every window, so it grows
-/// like Standard TCP. Asserted with the High Window of seed 004's
+/// like Standard TCP. Asserted with the High Window of the HighSpeed ns-2 study's
 /// reference [6] (83000): HighSpeed's share above one half in 10- and
 /// 40-flow mixtures, averaged over both start orders. Its higher
 /// congestion-event rate is a known gap (below).
@@ -858,7 +858,7 @@ fn lab10_highspeed_takes_more_than_its_share() {
     }
 }
 
-/// Seed 004 Fig. 8: the congestion-event (ECN mark) rate is higher with
+/// the HighSpeed ns-2 study Fig. 8: the congestion-event (ECN mark) rate is higher with
 /// HighSpeed than with Regular TCP. Known gap on the ns-2 profile: it is
 /// the lower here, though only just (0.0053 vs 0.0054 marks per packet
 /// with 2 flows); it stayed so when the lab moved to ns-2's plain sink (no
@@ -890,7 +890,7 @@ fn known_gap_lab10_highspeed_sees_fewer_congestion_events() {
 // ---------------------------------------------------------------------------
 // Lab 11: low initial ssthresh.
 
-/// Seed 003 §7: from an initial ssthresh of 100 packets, Reno takes far
+/// Mills et al. (NIST) §7: from an initial ssthresh of 100 packets, Reno takes far
 /// longer than every other algorithm to reach the maximum rate (and never
 /// reaches it on the longest path); FAST converges most quickly, followed
 /// by CTCP.

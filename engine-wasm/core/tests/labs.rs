@@ -287,7 +287,7 @@ fn every_paper_value_refers_to_an_existing_lab_series_and_point() {
     );
 }
 
-/// Seed 004 Table I: the corrected High Window is 8.3 per Mb/s of link.
+/// the HighSpeed ns-2 study Table I: the corrected High Window is 8.3 per Mb/s of link.
 #[test]
 fn corrected_high_window_follows_seed_004_table_1() {
     let per_mbps: Vec<f64> = paper()

@@ -353,7 +353,7 @@ fn flows_start_and_stop_on_time() {
     }
 }
 
-/// tcptrace's averages (seed 002): with the window capped well below the
+/// tcptrace's averages (Sandia's 10 Gb/s study): with the window capped well below the
 /// BDP the outstanding data sits at the window, so both averages approach
 /// it; the time-weighted one is never above the maximum seen.
 #[test]

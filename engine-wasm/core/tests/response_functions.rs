@@ -3,7 +3,7 @@
 //! engine (sender state machine, SACK recovery, delayed ACKs, timers).
 //!
 //! Oracles (average window W in packets):
-//! * Standard TCP: W = 1.2/√p (RFC 3649 §1; seed 000);
+//! * Standard TCP: W = 1.2/√p (RFC 3649 §1; Long 2003);
 //! * HighSpeed TCP: W = 0.12/p^0.835 where W > Low_Window (RFC 3649 §5),
 //!   Standard TCP below;
 //! * Scalable TCP: W = a/(b·p) = 0.08/p (Kelly 2003), where W > legacy.
@@ -184,7 +184,7 @@ fn scalable_follows_a_over_b_p() {
 
 #[test]
 fn scalable_response_scales_with_a_over_b() {
-    // Seed 000 Table 3: a = 1/50 with b = 1/8 (a/b = 4/25) and b = 1/4
+    // Long 2003 Table 3: a = 1/50 with b = 1/8 (a/b = 4/25) and b = 1/4
     // (a/b = 2/25): doubling b should halve a/(b·p).
     let p = 1e-3;
     let mut s = lossy("scalable", p, 0.02 / (0.125 * p) * 0.91, 600.0);

@@ -224,7 +224,7 @@ measure: Measure | null,
  */
 buffer_bdp_factor: number | null, 
 /**
- * How the paper ranked the series, if it did (seed 000 Table 3).
+ * How the paper ranked the series, if it did (Long 2003 Table 3).
  */
 ranking: Ranking | null, 
 /**
@@ -287,7 +287,7 @@ export type PaperFile = { version: number,
  */
 values: Array<PaperValue>, 
 /**
- * Published parameter settings (not measurements), e.g. seed 004's
+ * Published parameter settings (not measurements), e.g. the HighSpeed ns-2 study's
  * High Window per link speed.
  */
 parameters: Array<PaperParameter>, 

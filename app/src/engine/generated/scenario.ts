@@ -361,7 +361,7 @@ export type TcpConfig = {
 initial_cwnd_pkts: number, 
 /**
  * `null` is Linux's "infinite" ssthresh (a route-cache flush before
- * each test); seed 003 uses 100.
+ * each test); Mills et al. (NIST) uses 100.
  */
 initial_ssthresh_pkts: number | null, 
 /**

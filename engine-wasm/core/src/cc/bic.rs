@@ -1,7 +1,7 @@
 //! BIC TCP (Xu, Harfoush, Rhee 2004) as in Linux `tcp_bic.c`: binary
 //! search for the window between the window after a loss (Wmin) and the
 //! window before it (Wmax), additive steps capped at Smax, then "max
-//! probing" above Wmax. Seed 001 Appendix A.
+//! probing" above Wmax. Bateman et al. 2008 Appendix A.
 //!
 //! Linux computes, per window, the number of ACKs `cnt` after which cwnd
 //! grows by one (`bictcp_update`); the binary-search target is the midpoint,

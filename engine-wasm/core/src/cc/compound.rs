@@ -1,6 +1,6 @@
 //! Compound TCP (Tan, Song, Zhang, Sridharan 2006): a loss-based window
 //! `cwnd` (Reno) plus a delay-based window `dwnd`; the sender uses
-//! win = cwnd + dwnd. Seed 003 (CTCP in the NIST study).
+//! win = cwnd + dwnd. Mills et al. (NIST) (CTCP in the NIST study).
 //!
 //! Once per round trip, with diff = win·(1 − BaseRTT/RTT) the packets this
 //! flow keeps queued (RTT the smallest of the round, as in the Linux port):

@@ -1,4 +1,4 @@
-//! FAST TCP (Jin, Wei, Low 2004) and FAST with α tuning (FAST-AT, seed 003
+//! FAST TCP (Jin, Wei, Low 2004) and FAST with α tuning (FAST-AT, Mills et al. (NIST)
 //! §7).
 //!
 //! Every other round trip (so the effect of one update is measured before
@@ -11,7 +11,7 @@
 //!
 //! FAST-AT tunes α by the achieved rate: 200 → 20 → 8 packets as the rate
 //! falls through the two thresholds (lowered at once), raised one step at
-//! a time and only every 200 s (seed 003 §7.5.3: "auto-tunes the
+//! a time and only every 200 s (Mills et al. (NIST) §7.5.3: "auto-tunes the
 //! α-parameter from 200 to 20 to 8 as throughput falls … raised only every
 //! 200 s"). The seed does not give the thresholds; 10 and 100 Mb/s are this
 //! simulator's choice (FAST's published α of 200 packets targets ≥ 100 Mb/s

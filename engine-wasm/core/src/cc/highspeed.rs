@@ -1,17 +1,17 @@
-//! HighSpeed TCP: RFC 3649 (Floyd 2003); seed 000 equations 3–7; seed 004
+//! HighSpeed TCP: RFC 3649 (Floyd 2003); Long 2003 equations 3–7; the HighSpeed ns-2 study
 //! on scaling High_Window with the link speed.
 //!
 //! The increase a(w) and decrease b(w) are computed from the RFC's formulas
 //! for the configured Low_Window, High_Window, High_P and High_Decrease
 //! (RFC 3649 §5), not read from the RFC's table, so that changing a
-//! parameter (seed 004: High_Window = 8300 at 1 Gb/s) moves the whole table:
+//! parameter (the HighSpeed ns-2 study: High_Window = 8300 at 1 Gb/s) moves the whole table:
 //!
 //! * b(w) = (HD − 0.5)·(ln w − ln LW)/(ln HW − ln LW) + 0.5
 //! * p(w): log-linear between (LW, LP) and (HW, HP), where LP = (1.2/LW)² is
 //!   Standard TCP's loss rate at LW (RFC 3649's w = 1.2/√p; 10⁻³ for LW = 38)
 //! * a(w) = w²·p(w)·2·b(w)/(2 − b(w)), at least 1
 //!
-//! Seed 000 prints eq. 4 with HW²·HP in place of w²·p(w) (its value at
+//! Long 2003 prints eq. 4 with HW²·HP in place of w²·p(w) (its value at
 //! w = HW) and eq. 5 with LW and HW swapped in the denominator; the forms
 //! above are the RFC's and reproduce the seed's Table 1. At or below LW the
 //! algorithm is Standard TCP; above HW a(w) and b(w) stay at their HW values.
@@ -356,7 +356,7 @@ impl HighSpeed {
 }
 
 impl CongestionControl for HighSpeed {
-    /// RFC 3649 §5 / seed 000 eq. 7: ssthresh = (1 − b(w))·w.
+    /// RFC 3649 §5 / Long 2003 eq. 7: ssthresh = (1 − b(w))·w.
     fn ssthresh(&mut self, w: &Window, _now_ns: u64) -> u32 {
         self.inc.reset();
         if let Some(t) = &self.table {
@@ -370,7 +370,7 @@ impl CongestionControl for HighSpeed {
     }
 
     /// Slow start unchanged; in congestion avoidance a(w)/w per acked packet
-    /// (seed 000 eq. 6), so a(w) packets per round trip.
+    /// (Long 2003 eq. 6), so a(w) packets per round trip.
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
         let mut acked = ack.counted_pkts;
         if w.in_slow_start() {
@@ -432,7 +432,7 @@ mod tests {
         (84035, 71, 0.10),
     ];
 
-    /// The kernels' table lookup (seed 000 Fig. 3 text: w = 262 → a = 4,
+    /// The kernels' table lookup (Long 2003 Fig. 3 text: w = 262 → a = 4,
     /// above 347 → 5), and the row boundaries exactly.
     #[test]
     fn table_lookup_rounds_up_to_the_row_above() {
@@ -470,7 +470,7 @@ mod tests {
 
     #[test]
     fn seed_000_table_1_values() {
-        // Seed 000 Table 1 / SPEC §3 check values.
+        // Long 2003 Table 1 / SPEC §3 check values.
         for (w, a, b) in [
             (38.0, 1, 0.50),
             (118.0, 2, 0.44),
@@ -495,7 +495,7 @@ mod tests {
             let rel = (aw - a as f64) / a as f64;
             assert!((0.0..=0.03).contains(&rel), "a({w}) = {aw}, RFC {a}");
         }
-        // At High_Window: b = HD and a = HW²·HP·2·HD/(2 − HD) = 72.5 (seed 000 eq. 4).
+        // At High_Window: b = HD and a = HW²·HP·2·HD/(2 − HD) = 72.5 (Long 2003 eq. 4).
         let (a, b) = highspeed_a_b(83000.0, &RFC);
         assert!((b - 0.1).abs() < 1e-12);
         assert!(

@@ -1,5 +1,5 @@
 //! Standard TCP (Reno/NewReno congestion avoidance) with settable increase
-//! `a` and decrease `b`: RFC 5681 §3.1; seed 000 equations 1–2. Slow start
+//! `a` and decrease `b`: RFC 5681 §3.1; Long 2003 equations 1–2. Slow start
 //! is standard unless the `hystart` parameter asks for HyStart or HyStart++
 //! (`cc/hystart.rs`; Linux's Reno has none, so the default is 0).
 

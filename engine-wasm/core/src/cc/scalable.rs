@@ -1,6 +1,6 @@
 //! Scalable TCP (Kelly 2003): multiplicative increase, multiplicative
-//! decrease above a legacy window, Standard TCP below it. Seed 000 eq. 8;
-//! seed 001 Appendix A; Linux `tcp_scalable.c`.
+//! decrease above a legacy window, Standard TCP below it. Long 2003 eq. 8;
+//! Bateman et al. 2008 Appendix A; Linux `tcp_scalable.c`.
 //!
 //! Kelly's recommended values are a = 0.01 per acknowledged packet and
 //! b = 0.125. Linux hard-codes `TCP_SCALABLE_AI_CNT = 50` (a = 1/50, chosen
@@ -168,7 +168,7 @@ mod tests {
             w.cwnd_pkts
         );
 
-        // a = 1/50 (seed 000's Linux patch): 2% per RTT.
+        // a = 1/50 (Long 2003's Linux patch): 2% per RTT.
         let mut cc = Scalable::new(0.02, 0.125, 16.0);
         let mut w = Window {
             cwnd_pkts: 1000,

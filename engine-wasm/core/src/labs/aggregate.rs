@@ -50,7 +50,7 @@ pub fn series_mean(results: &[PointResult], series: &str, metric: Metric) -> Opt
 }
 
 /// A non-Standard flow's mean throughput over a Standard flow's, in a run
-/// that has both (seed 004, relative fairness); `None` otherwise. `groups`
+/// that has both (the HighSpeed ns-2 study, relative fairness); `None` otherwise. `groups`
 /// is the run's flow → series flow entry map ([`SweepPoint::groups`]).
 pub fn relative_fairness(series: &Series, groups: &[u32], result: &PointResult) -> Option<f64> {
     let (mut standard_mbps, mut standard_flows) = (0.0, 0u32);

@@ -149,7 +149,7 @@ impl Metric {
 #[ts(export, export_to = "labs.ts")]
 pub enum DerivedMetric {
     /// A non-Standard flow's mean throughput over a Standard flow's, in a
-    /// run that has both (seed 004's relative fairness).
+    /// run that has both (the HighSpeed ns-2 study's relative fairness).
     RelativeFairness,
 }
 

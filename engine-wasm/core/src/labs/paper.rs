@@ -14,7 +14,7 @@ pub struct PaperFile {
     pub version: u32,
     /// Numbers the papers measured.
     pub values: Vec<PaperValue>,
-    /// Published parameter settings (not measurements), e.g. seed 004's
+    /// Published parameter settings (not measurements), e.g. the HighSpeed ns-2 study's
     /// High Window per link speed.
     pub parameters: Vec<PaperParameter>,
     /// What the papers found (who gains most, the direction and size of an

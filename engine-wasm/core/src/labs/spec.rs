@@ -57,7 +57,7 @@ pub struct Lab {
     /// a series sets `buffer_pkts` itself.
     #[serde(default)]
     pub buffer_bdp_factor: Option<f64>,
-    /// How the paper ranked the series, if it did (seed 000 Table 3).
+    /// How the paper ranked the series, if it did (Long 2003 Table 3).
     #[serde(default)]
     pub ranking: Option<Ranking>,
     /// The browser-sized version of the lab: the default click.

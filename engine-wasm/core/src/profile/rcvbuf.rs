@@ -69,7 +69,7 @@ mod tests {
         // Below rmem_max: ½·¾·2·w = ¾ of the setting, at both MTUs.
         assert_eq!(advertised_window_bytes(4 << 20, 8948, 9000, &m), 3 << 20);
         assert_eq!(advertised_window_bytes(4 << 20, 1448, 1500, &m), 3 << 20);
-        // A 16 MB request is capped at rmem_max (seed 000's 8 MB): 6 MB.
+        // A 16 MB request is capped at rmem_max (Long 2003's 8 MB): 6 MB.
         assert_eq!(advertised_window_bytes(16 << 20, 8948, 9000, &m), 6 << 20);
         // Without accounting the setting is the window.
         assert_eq!(

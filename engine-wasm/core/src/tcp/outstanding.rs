@@ -1,4 +1,4 @@
-//! tcptrace's outstanding-data averages (seed 002's plots): the mean of the
+//! tcptrace's outstanding-data averages (Sandia's 10 Gb/s study's plots): the mean of the
 //! values seen at each ACK and the time-weighted mean.
 
 /// Running averages of outstanding data as tcptrace draws them: "avg" is

@@ -2,7 +2,7 @@
 //! `linux-6` profile followed `tcp_cubic.c` rule for rule (`linux6.rs`):
 //! the `cubic` switch's `Rfc9438` (profiles `sawtooth-1`, `ns-2`, `nist`)
 //! and, with `linux_2622`, the CUBIC 2.1 of Linux 2.6.22. Unchanged so that
-//! scenarios and links of those profiles keep their results. Seed 001
+//! scenarios and links of those profiles keep their results. Bateman et al. 2008
 //! Appendix A.
 //!
 //! * W_cubic(t) = C·(t − K)³ + W_max, K = ∛((W_max − cwnd_epoch)/C)
