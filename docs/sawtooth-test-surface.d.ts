@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 20;
+export type ContractVersion = 21;
 
 // ------------------------------------------------------------------ run state
 
@@ -98,6 +98,7 @@ export type RecoveryRule = 'prr' | 'prr_safe_ack' | 'rate_halving' | 'rfc6675';
 export type CubicVersion = 'rfc9438' | 'linux2622' | 'linux6';
 export type CwrRule = 'algorithm' | 'halve';
 export type LostRetransmitRule = 'timeout' | 'recovery' | 'rack';
+export type RtoRestartRule = 'ack' | 'head_retransmit';
 
 /** Single-switch overrides of the testbed profile (docs/profiles.md). */
 export interface MechanismOverrides {
@@ -122,6 +123,7 @@ export interface MechanismOverrides {
   receiver_interrupt_us?: number;
   receiver_interrupt_throttle_us?: number;
   lost_retransmit?: LostRetransmitRule;
+  rto_restart?: RtoRestartRule;
 }
 
 /** One bulk TCP transfer (an iperf stream). */

@@ -62,6 +62,28 @@ test('a link that records more than the engine allows opens with a message namin
   expect(problems).toEqual([]);
 });
 
+test("a link inside the recording budget but over the browser's is refused before it runs, naming the field and the limit", async ({ page }) => {
+  const problems = watchConsole(page);
+  // Issue 28: 64 Reno flows at 100 Gb/s, 300 ms, 128 MB windows, 1 ms
+  // samples for 50 s: 249 MiB recorded (the CLI runs it), but with the
+  // engine's packets and the page's copies about 2.5 GiB in the browser.
+  await page.goto('./?v=2&alg=reno&hosts=64&rate=100G&nic=100G&buf=100000&rtt=300&win=128M&mtu=1500&dur=50&dt=1&seed=1');
+  expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('error');
+  await expect(page.getByTestId('url-notice')).toHaveCount(0);
+  const error = page.getByTestId('run-error');
+  await expect(error).toHaveAttribute('data-error-kind', 'validation');
+  await expect(error).toContainText('sample_interval_ms = 1: 1 ms samples × 64 flows × 50 s record');
+  await expect(error).toContainText('(limit 2 GiB in the browser); use ≥ ');
+  await expect(error).toContainText('fewer flows, or a shorter duration_ms');
+  // Nothing ran: no samples, no summary; the controls still respond.
+  expect(await page.evaluate(() => window.sawtooth!.summary())).toBeNull();
+  const before = await page.evaluate(() => window.sawtooth!.runId());
+  await page.locator('[data-control-id="rtt"]').getByRole('textbox').fill('10');
+  await page.locator('[data-control-id="rtt"]').getByRole('textbox').press('Enter');
+  await page.waitForFunction((id) => window.sawtooth!.runId() > id, before);
+  expect(problems).toEqual([]);
+});
+
 test('a worker that exits without a word is noticed within seconds, reported, and replaced', async ({ page }) => {
   const problems = watchConsole(page, { allow: DELIBERATE_CRASH });
   await page.goto('./?seed=1&debug=exit');

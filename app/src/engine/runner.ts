@@ -5,7 +5,7 @@ import { isFatal, toEngineError, type EngineError } from './errors';
 import type { EngineInfo, FromWorker, RunDebug, RunReply, ToWorker } from './protocol';
 import type { RawEngine } from './raw';
 import { aqmCatalogue, catalogue, defaultScenario, EngineRunError, estimateResources, profiles, readTrace, Simulation, validateScenario } from './simulation';
-import type { Scenario } from './types';
+import type { ResourceEstimate, Scenario } from './types';
 
 export interface RunnerDeps {
   /** Instantiate the wasm engine. */
@@ -138,9 +138,24 @@ export class Runner {
         engine.debug_trap();
       }
       const json = JSON.stringify(scenario);
+      // The browser's budget, before the engine allocates anything: a run
+      // whose recording and the page's copies of it would not fit in the
+      // renderer is refused, naming the field to change and the limit
+      // (issue 28; the resource model's `browser_refusal`, words as
+      // validation's). An invalid scenario gets its validation errors first.
+      let early: ResourceEstimate | null = null;
+      try {
+        early = estimateResources(engine, json);
+      } catch (e) {
+        // Unreadable: create() below names the problem. Anything else (a trap) is reported as such.
+        if (!(e instanceof EngineRunError && e.error.kind === 'validation')) throw e;
+      }
+      if (early?.browser_refusal && validateScenario(engine, json).length === 0) {
+        throw new EngineRunError({ kind: 'validation', errors: [early.browser_refusal] });
+      }
       sim = Simulation.create(engine, json);
       // Valid (create validated it), so the resource model can read it.
-      const estimate = estimateResources(engine, json);
+      const estimate = early ?? estimateResources(engine, json);
       if (confirmAboveEvents !== undefined && estimate.engine_events > confirmAboveEvents) {
         if (this.current === id) this.current = null;
         this.reply(id, { type: 'confirm', estimate });

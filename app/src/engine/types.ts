@@ -39,7 +39,7 @@ export type RunSummary = JsonNumbers<GenSummary>;
 // ---------------------------------------------------------------- resources
 
 /** The engine's resource model of a run (engine-wasm/core/src/resources.rs). */
-export type { ResourceEstimate } from './generated/resources';
+export type { BrowserMemory, ResourceEstimate } from './generated/resources';
 
 // ---------------------------------------------------------------- events
 

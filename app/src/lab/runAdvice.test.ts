@@ -22,6 +22,20 @@ const estimate = (recorded_bytes: number): ResourceEstimate => ({
   in_flight_packets_max: 0,
   in_flight_bytes_max: 0,
   in_flight_budget_bytes: 2 ** 30,
+  browser: {
+    engine_recording_bytes: recorded_bytes,
+    engine_packets_bytes: 0,
+    engine_chunk_bytes: recorded_bytes,
+    chunks_bytes: recorded_bytes,
+    series_bytes: recorded_bytes,
+    averages_bytes: 0,
+    delivery_index_bytes: 0,
+    ghost_bytes: recorded_bytes,
+    total_bytes: 5 * recorded_bytes,
+  },
+  browser_bytes_max: 5 * recorded_bytes,
+  browser_budget_bytes: 2 * 2 ** 30,
+  browser_refusal: null,
 });
 
 function withFlows(s: Scenario, n: number): Scenario {

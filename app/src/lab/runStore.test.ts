@@ -57,6 +57,43 @@ describe('RunStore', () => {
     client.dispose();
   });
 
+  it("refuses before it runs a scenario over the browser's budget, naming the field and the limit (issue 28)", async () => {
+    const s = defaultMockScenario();
+    const need = mockEstimate(s).browser_bytes_max;
+    const stats = { created: 0, freed: 0, advances: 0 };
+    const client = new EngineClient(() => createFakeWorker(createMockEngine({ stats, browserBudgetBytes: need - 1 })));
+    const store = new RunStore(client, { speed: speedOf(1e9) });
+    store.start(s);
+    const refused = await store.whenDone();
+    expect(refused.state).toBe('error');
+    expect(refused.error).toMatchObject({ kind: 'validation', errors: [{ field: 'sample_interval_ms', value: '10' }] });
+    const message = refused.error?.kind === 'validation' ? refused.error.errors[0].message : '';
+    expect(message).toContain(`(limit ${need - 1} bytes in the browser)`);
+    expect(message).toContain('use ≥ 20 ms');
+    // The user's go-ahead for a long run does not lift it.
+    store.start(s, { confirmed: true });
+    expect((await store.whenDone()).state).toBe('error');
+    expect(stats.created).toBe(0);
+    client.dispose();
+    // At the budget it runs.
+    const client2 = new EngineClient(() => createFakeWorker(createMockEngine({ stats, browserBudgetBytes: need })));
+    const store2 = new RunStore(client2, { speed: speedOf(1e9) });
+    store2.start(s);
+    expect((await store2.whenDone()).state).toBe('done');
+    expect(stats.created).toBe(1);
+    client2.dispose();
+  });
+
+  it('an invalid scenario over the browser budget gets its validation errors, not the budget', async () => {
+    const s = { ...defaultMockScenario(), rtt_ms: -1 };
+    const client = new EngineClient(() => createFakeWorker(createMockEngine({ browserBudgetBytes: 1 })));
+    const store = new RunStore(client, { speed: speedOf(1e9) });
+    store.start(s);
+    const final = await store.whenDone();
+    expect(final.error).toMatchObject({ kind: 'validation', errors: [{ field: 'rtt_ms' }] });
+    client.dispose();
+  });
+
   it('ends in error with the validation errors', async () => {
     const { client, store } = setup();
     store.start({ ...defaultMockScenario(), rtt_ms: 5000 });

@@ -12,6 +12,7 @@ const OVERRIDE_KEYS: Record<SwitchId, string[]> = {
   highspeed: ['highspeed'],
   scalable: ['scalable'],
   rto: ['rto', 'initial_rto_ms'],
+  rto_restart: ['rto_restart'],
   recovery: ['recovery'],
   cwr: ['cwr'],
   lost_retransmit: ['lost_retransmit'],

@@ -3,7 +3,12 @@
 //! expected to simulate, for run-time estimates. The same numbers in the
 //! browser and natively.
 
+pub mod browser;
 pub mod traffic;
+
+pub use browser::{
+    browser_memory, browser_over_budget, BrowserMemory, BROWSER_BYTES_BUDGET, PAGE_AVERAGE_MS_MAX,
+};
 
 use crate::record::{RecordedEvent, FLOW_COLUMNS, MAX_STORED_EVENTS};
 use crate::scenario::{Aqm, Scenario};
@@ -117,6 +122,18 @@ pub struct ResourceEstimate {
     pub in_flight_bytes_max: u64,
     #[ts(type = "number")]
     pub in_flight_budget_bytes: u64,
+    /// The copies of the recorded data and the engine's memory one run
+    /// keeps in the browser at its peak ([`browser_memory`]).
+    pub browser: BrowserMemory,
+    /// `browser.total_bytes`, held to [`BROWSER_BYTES_BUDGET`] by the page
+    /// before it runs (the CLI does not hold it: it keeps no such copies).
+    #[ts(type = "number")]
+    pub browser_bytes_max: u64,
+    #[ts(type = "number")]
+    pub browser_budget_bytes: u64,
+    /// Why the page refuses the run, naming the field to change and the
+    /// limit ([`browser_over_budget`]); null when it fits.
+    pub browser_refusal: Option<crate::ValidationError>,
 }
 
 fn is_zero(x: &u64) -> bool {
@@ -196,6 +213,7 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
     let event_bytes = events * EVENT_BYTES;
     let data: f64 = flows.iter().map(|f| f.data_pkts).sum();
     let acks: f64 = flows.iter().map(|f| f.ack_pkts).sum();
+    let browser = browser_memory(s);
     ResourceEstimate {
         samples_per_flow: samples,
         columns,
@@ -218,6 +236,10 @@ pub fn estimate(s: &Scenario) -> ResourceEstimate {
         in_flight_packets_max: in_flight_packets_max(s),
         in_flight_bytes_max: packet_memory_max(s),
         in_flight_budget_bytes: IN_FLIGHT_BYTES_BUDGET,
+        browser_bytes_max: browser.total_bytes,
+        browser,
+        browser_budget_bytes: BROWSER_BYTES_BUDGET,
+        browser_refusal: browser_over_budget(s),
     }
 }
 

@@ -8,6 +8,7 @@
 //! §5.5 cap).
 //! This file holds what the whole simulation does with them.
 
+use sawtooth_core::profile::RtoRestartRule;
 use sawtooth_core::scenario::{Aqm, Flow};
 use sawtooth_core::summary::Summary;
 use sawtooth_core::{Scenario, Simulation};
@@ -68,4 +69,31 @@ fn one_flow_under_pie_recovers_from_slow_start_and_keeps_the_link_busy() {
             100.0 * summary.utilisation
         );
     }
+}
+
+/// Issue 23's PIE + ECN Reno run (seed 1): slow start's overshoot leaves
+/// PIE dropping (its probability above the 10 % ECN threshold) while the
+/// queue drains, and the head segment (639) is lost four times. RACK finds
+/// each lost retransmission once later-sent data is SACKed and resends it;
+/// the question is only which timer is running meanwhile. RFC 6298 §5.3
+/// restarts it only on an ACK of new data: armed at the last one (1.35 s),
+/// it fired at 1.93 s, 105 ms after the head's third transmission, and the
+/// fourth, sent with cwnd 1 and nothing after it to be SACKed, was lost
+/// too: a second timeout at 2.64 s. Linux restarts the timer whenever it
+/// resends the head (`tcp_xmit_retransmit_queue`, the `rto_restart`
+/// switch, on in `linux-6`), so each resent head has a full RTO, RACK's
+/// next SACK comes first, and the run has no timeout. The run with the
+/// switch turned back is the one before the switch existed.
+#[test]
+fn linux_6_gives_a_resent_head_segment_a_full_rto() {
+    let mut s = one_flow_under_pie("reno");
+    if let Aqm::Pie { ecn, .. } = &mut s.bottleneck.aqm {
+        *ecn = Some(true);
+    }
+    let linux = run(&s);
+    assert_eq!(linux.flows[0].timeouts, 0, "restart on a resent head");
+
+    s.mechanisms.rto_restart = Some(RtoRestartRule::Ack);
+    let rfc = run(&s);
+    assert_eq!(rfc.flows[0].timeouts, 2, "restart only on an ACK");
 }

@@ -216,7 +216,7 @@ export type LostRetransmitRule = "timeout" | "recovery" | "rack";
 /**
  * Single-switch overrides a scenario may carry on top of its profile.
  */
-export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, cwr?: CwrRule, receiver_interrupt_us?: number, receiver_interrupt_throttle_us?: number, lost_retransmit?: LostRetransmitRule, };
+export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, cwr?: CwrRule, receiver_interrupt_us?: number, receiver_interrupt_throttle_us?: number, lost_retransmit?: LostRetransmitRule, rto_restart?: RtoRestartRule, };
 
 /**
  * Every switch, fully resolved.
@@ -302,12 +302,22 @@ receiver_interrupt_throttle_us: number,
 /**
  * How a lost retransmission is detected.
  */
-lost_retransmit: LostRetransmitRule, };
+lost_retransmit: LostRetransmitRule, 
+/**
+ * When the retransmission timer restarts beside an ACK of new data.
+ */
+rto_restart: RtoRestartRule, };
 
 /**
  * How the window comes down during fast recovery.
  */
 export type RecoveryRule = "prr" | "prr_safe_ack" | "rate_halving" | "rfc6675";
+
+/**
+ * When the retransmission timer restarts, beside an ACK of new data and
+ * its own expiry.
+ */
+export type RtoRestartRule = "ack" | "head_retransmit";
 
 /**
  * The retransmission-timeout estimator.

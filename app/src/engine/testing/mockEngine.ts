@@ -16,6 +16,8 @@ export interface MockOptions {
   stats?: { created: number; freed: number; advances: number };
   /** Busy-wait this long in each advance() (a slow engine), per scenario. */
   busyMsPerAdvance?: number | ((s: Scenario) => number);
+  /** The browser's budget in the mock's resource model (default 2 GiB, the engine's). */
+  browserBudgetBytes?: number;
 }
 
 class RuntimeErrorLike extends Error {
@@ -37,11 +39,15 @@ export function defaultMockScenario(): Scenario {
 export const MOCK_NS_PER_EVENT = 1000;
 
 /** The mock's resource model: exact for its own event count, samples of 8 bytes per column. */
-export function mockEstimate(s: Scenario): ResourceEstimate {
+/** The mock's browser figure: the engine's copies of the samples and the page's, six in all. */
+export const MOCK_BROWSER_COPIES = 6;
+
+export function mockEstimate(s: Scenario, browserBudgetBytes = 2 * 2 ** 30): ResourceEstimate {
   const flows = s.hosts.reduce((n, h) => n + h.flows.length, 0);
   const rows = Math.ceil(s.duration_ms / s.sample_interval_ms) + 1;
   const columns = 1 + FLOW_COLUMNS.length * flows + 1 + s.hosts.length;
   const sampleBytes = rows * columns * 8;
+  const browserBytes = MOCK_BROWSER_COPIES * sampleBytes + 240;
   return {
     samples_per_flow: rows,
     columns,
@@ -60,6 +66,23 @@ export function mockEstimate(s: Scenario): ResourceEstimate {
     in_flight_packets_max: 0,
     in_flight_bytes_max: 0,
     in_flight_budget_bytes: 2 ** 30,
+    browser: {
+      engine_recording_bytes: sampleBytes + 240,
+      engine_packets_bytes: 0,
+      engine_chunk_bytes: sampleBytes,
+      chunks_bytes: sampleBytes,
+      series_bytes: sampleBytes,
+      averages_bytes: 0,
+      delivery_index_bytes: 0,
+      ghost_bytes: sampleBytes,
+      total_bytes: browserBytes,
+    },
+    browser_bytes_max: browserBytes,
+    browser_budget_bytes: browserBudgetBytes,
+    browser_refusal:
+      browserBytes > browserBudgetBytes
+        ? { field: 'sample_interval_ms', value: String(s.sample_interval_ms), message: `${s.sample_interval_ms} ms samples keep ${browserBytes} bytes in the browser (limit ${browserBudgetBytes} bytes in the browser); use ≥ ${s.sample_interval_ms * 2} ms, fewer flows, or a shorter duration_ms` }
+        : null,
   };
 }
 
@@ -232,7 +255,7 @@ export function createMockEngine(opts: MockOptions = {}): RawEngine {
     default_scenario_json: () => JSON.stringify(defaultMockScenario()),
     profiles_json: () => JSON.stringify({ profiles: [], switches: [] }),
     validate_scenario: (json: string) => JSON.stringify({ errors: validate(JSON.parse(json) as Scenario) }),
-    estimate_resources_json: (json: string) => JSON.stringify(mockEstimate(JSON.parse(json) as Scenario)),
+    estimate_resources_json: (json: string) => JSON.stringify(mockEstimate(JSON.parse(json) as Scenario, opts.browserBudgetBytes)),
     // Lines of whole numbers only (the engine's rules are tested in engine-wasm).
     read_trace_json: (text: string, name: string) => {
       const lines = text.split('\n').filter((l) => l.trim() !== '');

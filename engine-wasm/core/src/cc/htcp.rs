@@ -375,6 +375,7 @@ mod tests {
                 mss_bytes: 1448,
                 snd_una_seg: *delivered as u32,
                 snd_nxt_seg: *delivered as u32 + w.cwnd_pkts,
+                ..AckSample::default()
             };
             cc.pkts_acked(w, &ack);
         }

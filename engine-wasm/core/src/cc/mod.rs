@@ -162,8 +162,19 @@ pub struct AckSample {
     /// Total packets delivered (acked) by the connection so far.
     pub delivered_pkts: u64,
     /// Delivery-rate sample (Linux `tcp_rate.c`), packets per second; only
-    /// for algorithms whose `uses_delivery_rate()` is true.
+    /// for algorithms whose `uses_delivery_rate()` is true. None when the
+    /// sample is not valid (`rs->interval_us` ≤ 0: nothing delivered, or
+    /// an interval shorter than the minimum RTT).
     pub delivery_rate_pps: Option<f64>,
+    /// `rs->prior_delivered`: the connection's delivered count when the
+    /// packet the rate sample is about was sent (the most recently sent of
+    /// those this ACK delivers); with `delivery_rate_pps` only.
+    pub prior_delivered_pkts: u64,
+    /// `rs->prior_in_flight`: packets in flight before this ACK.
+    pub prior_in_flight_pkts: u32,
+    /// `rs->losses`: packets this ACK newly marked lost (Linux's
+    /// `tp->lost` difference across `tcp_ack`).
+    pub losses_pkts: u32,
     /// The rate sample was limited by the application or the receiver window.
     pub app_limited: bool,
     /// This ACK carried an ECN echo (ECE); for an AccECN flow, it reported

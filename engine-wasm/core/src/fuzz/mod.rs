@@ -16,7 +16,8 @@
 
 use crate::cc;
 use crate::profile::{
-    self, CwndCounting, CwrRule, LostRetransmitRule, MechanismOverrides, RecoveryRule, RtoRule,
+    self, CwndCounting, CwrRule, LostRetransmitRule, MechanismOverrides, RecoveryRule,
+    RtoRestartRule, RtoRule,
 };
 use crate::resources::{self, RECORDED_BYTES_BUDGET};
 use crate::rng::Rng;
@@ -333,6 +334,9 @@ fn mechanisms(d: &mut Dice) -> MechanismOverrides {
     }
     if d.chance(p) {
         m.receiver_interrupt_throttle_us = Some(d.corner(limits::RECEIVER_INTERRUPT_THROTTLE_US));
+    }
+    if d.chance(p) {
+        m.rto_restart = Some(d.pick(&[RtoRestartRule::Ack, RtoRestartRule::HeadRetransmit]));
     }
     m
 }

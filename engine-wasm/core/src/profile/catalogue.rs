@@ -3,7 +3,7 @@
 
 use super::{
     CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, Mechanisms,
-    RecoveryRule, RtoRule, ScalableRule,
+    RecoveryRule, RtoRestartRule, RtoRule, ScalableRule,
 };
 use serde::Serialize;
 use ts_rs::TS;
@@ -43,6 +43,7 @@ pub const SAWTOOTH_1: Mechanisms = Mechanisms {
     receiver_interrupt_us: 0.0,
     receiver_interrupt_throttle_us: 0.0,
     lost_retransmit: LostRetransmitRule::Timeout,
+    rto_restart: RtoRestartRule::Ack,
 };
 
 /// The Sandia hosts of seed 000 (Linux 2.4, e1000); the sources of each
@@ -70,6 +71,7 @@ const LINUX_2_4: Mechanisms = Mechanisms {
     receiver_interrupt_us: 131.072,
     receiver_interrupt_throttle_us: 124.928,
     lost_retransmit: LostRetransmitRule::Recovery,
+    rto_restart: RtoRestartRule::HeadRetransmit,
 };
 
 /// The profile id version-1 scenarios migrate to.
@@ -114,6 +116,7 @@ pub static PROFILES: &[Profile] = &[
             timer_hz: 250,
             clock_tolerance_ppm: 100.0,
             lost_retransmit: LostRetransmitRule::Recovery,
+            rto_restart: RtoRestartRule::HeadRetransmit,
             ..SAWTOOTH_1
         },
     },
@@ -143,6 +146,7 @@ pub static PROFILES: &[Profile] = &[
             scalable: ScalableRule::LinuxAiCount,
             rto: RtoRule::Linux,
             lost_retransmit: LostRetransmitRule::Rack,
+            rto_restart: RtoRestartRule::HeadRetransmit,
             cubic: CubicVersion::Linux6,
             recovery: RecoveryRule::PrrSafeAck,
             ..SAWTOOTH_1

@@ -7,7 +7,7 @@
 //!
 //! One job per file:
 //! - this file: the rules that are not one algorithm's (window counting,
-//!   RTO, recovery, CWR, lost retransmissions), and the re-exports that
+//!   RTO and its restart, recovery, CWR, lost retransmissions), and the re-exports that
 //!   keep every item at `crate::profile::*`; an algorithm's own
 //!   kernel-dependent rule lives in its `cc/` file (`cc::AlgorithmRules`);
 //! - `table.rs`: the one table of switches: the settings ([`Mechanisms`]),
@@ -103,6 +103,24 @@ pub enum CwrRule {
     /// Halving whatever the algorithm (Linux 2.4 `__tcp_enter_cwr`:
     /// ssthresh = `tcp_recalc_ssthresh` = max(cwnd / 2, 2)).
     Halve,
+}
+
+/// When the retransmission timer restarts, beside an ACK of new data and
+/// its own expiry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export, export_to = "scenario.ts")]
+pub enum RtoRestartRule {
+    /// RFC 6298 §5.1 and §5.3 only: the timer starts when a segment is
+    /// sent with none running and restarts when an ACK acknowledges new
+    /// data; a retransmission during recovery leaves it running.
+    #[default]
+    Ack,
+    /// Linux (2.4 to 6.x) `tcp_xmit_retransmit_queue`: retransmitting the
+    /// first unacknowledged segment (the head of the retransmission queue)
+    /// also restarts the timer, for a full RTO from that retransmission
+    /// (`tcp_reset_xmit_timer(sk, ICSK_TIME_RETRANS, icsk_rto, ...)`).
+    HeadRetransmit,
 }
 
 /// How a lost retransmission is found before the retransmission timer

@@ -75,6 +75,20 @@ pub static SWITCHES: &[SwitchInfo] = &[
         ],
     },
     SwitchInfo {
+        id: SwitchId::RtoRestart,
+        name: "Retransmission timer restart",
+        explanation: "When the retransmission timer starts again. RFC 6298 restarts it only when an ACK acknowledges new data, so a segment resent late in a recovery has only what is left of the RTO armed at the last such ACK; Linux also restarts it whenever it resends the first unacknowledged segment, giving that retransmission a full RTO.",
+        sources: &[
+            ("linux-2.4", "Also on a resent head: Linux 2.4 net/ipv4/tcp_output.c tcp_xmit_retransmit_queue, \"if (skb == skb_peek(&sk->write_queue)) tcp_reset_xmit_timer(sk, TCP_TIME_RETRANS, tp->rto)\" (tp->rto, already backed off by tcp_retransmit_timer)."),
+            ("linux-2.4-ixgb", "As linux-2.4: also on a resent head (2.4 tcp_xmit_retransmit_queue)."),
+            ("linux-2.6.22", "Also on a resent head: 2.6.22 net/ipv4/tcp_output.c tcp_xmit_retransmit_queue, \"if (skb == tcp_write_queue_head(sk)) inet_csk_reset_xmit_timer(sk, ICSK_TIME_RETRANS, inet_csk(sk)->icsk_rto, TCP_RTO_MAX)\"."),
+            ("ns-2", "On an ACK of new data: the plain default (RFC 6298 §5.3); ns-2's agents were not read for this rule."),
+            ("nist", "Not described in Mills et al. (NIST); the plain default (RFC 6298 §5.3)."),
+            ("linux-6", "Also on a resent head: net/ipv4/tcp_output.c tcp_xmit_retransmit_queue (6.x, read in a 6.6.14 tree and in the 2020 patch that collected the restart into rearm_timer): \"if (skb == rtx_head && icsk->icsk_pending != ICSK_TIME_REO_TIMEOUT) rearm_timer = true; … tcp_reset_xmit_timer(sk, ICSK_TIME_RETRANS, inet_csk(sk)->icsk_rto, TCP_RTO_MAX)\" — the current (backed-off) RTO from the retransmission. RACK's reordering timer, the exception, is not modelled."),
+            ("sawtooth-1", "On an ACK of new data (RFC 6298 §5.3; the engine before profiles)."),
+        ],
+    },
+    SwitchInfo {
         id: SwitchId::Recovery,
         name: "Window reduction",
         explanation: "How cwnd comes down after a loss or a full interface queue: Linux's old rate halving (one packet per two ACKs, down to ssthresh/2), Proportional Rate Reduction, or RFC 6675's cwnd = ssthresh at once. PRR comes in RFC 6937's form (one segment more than delivered on every ACK below ssthresh) and in current Linux's (that extra segment only on an ACK that advances snd_una and finds no new loss).",

@@ -2,7 +2,8 @@
 //! Which fields a switch covers is in the table (`table.rs`).
 
 use super::{
-    CwndCounting, CwrRule, LostRetransmitRule, Mechanisms, RecoveryRule, RtoRule, SwitchId,
+    CwndCounting, CwrRule, LostRetransmitRule, Mechanisms, RecoveryRule, RtoRestartRule, RtoRule,
+    SwitchId,
 };
 
 impl SwitchId {
@@ -23,6 +24,12 @@ impl SwitchId {
                 },
                 m.initial_rto_ms / 1000.0
             ),
+            SwitchId::RtoRestart => match m.rto_restart {
+                RtoRestartRule::Ack => "on an ACK of new data (RFC 6298)".into(),
+                RtoRestartRule::HeadRetransmit => {
+                    "also when the first unacknowledged segment is resent (Linux)".into()
+                }
+            },
             SwitchId::Recovery => match m.recovery {
                 RecoveryRule::Prr => "PRR".into(),
                 RecoveryRule::PrrSafeAck => "PRR, slow start only on a safe ACK (Linux 6)".into(),

@@ -11,8 +11,8 @@
 //! (`switches.rs`).
 
 use super::{
-    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, RecoveryRule, RtoRule,
-    ScalableRule,
+    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, RecoveryRule,
+    RtoRestartRule, RtoRule, ScalableRule,
 };
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -165,12 +165,16 @@ switch_table! {
         /// How a lost retransmission is detected.
         #[serde(default)]
         lost_retransmit: LostRetransmitRule,
+        /// When the retransmission timer restarts beside an ACK of new data.
+        #[serde(default)]
+        rto_restart: RtoRestartRule,
     }
     switches {
         CwndCounting for None => [cwnd_counting],
         Highspeed for Some("highspeed") => [highspeed],
         Scalable for Some("scalable") => [scalable],
         Rto for None => [rto, initial_rto_ms],
+        RtoRestart for None => [rto_restart],
         Recovery for None => [recovery],
         Cwr for None => [cwr],
         LostRetransmit for None => [lost_retransmit],

@@ -63,8 +63,24 @@ impl Simulation {
                 }
                 return;
             };
+            // The first unacknowledged segment, resent (Linux's `rtx_head`).
+            let head_resent = tx.retransmission && tx.seq == flow.sender.snd_una;
             flow.sender.on_transmitted(tx, now);
-            if !flow.rto.is_set() {
+            if head_resent && flow.rto_on_head_retransmit {
+                // Linux `tcp_xmit_retransmit_queue` (2.4 to 6.x): resending
+                // the head restarts the timer for a full RTO, so a resent
+                // head is given one RTO of its own before the timer gives
+                // up on it (RFC 6298 §5.3 restarts only on an ACK).
+                let host = &mut self.hosts[flow.host];
+                if let Some(t) =
+                    flow.rto.set(host.clock.expiry_ns_near(
+                        now + flow.sender.backed_off_rto_ns(),
+                        &mut host.rto_tick_ns,
+                    ))
+                {
+                    self.events.push(t, Event::Rto(f as u32));
+                }
+            } else if !flow.rto.is_set() {
                 let host = &mut self.hosts[flow.host];
                 if let Some(t) =
                     flow.rto.set(host.clock.expiry_ns_near(

@@ -43,6 +43,9 @@ struct FlowState {
     stop_ns: u64,
     active: bool,
     rto: Timer,
+    /// Resending the first unacknowledged segment restarts `rto` (the
+    /// profile's `rto_restart`: Linux `tcp_xmit_retransmit_queue`).
+    rto_on_head_retransmit: bool,
     delack: Timer,
     pace: Timer,
     /// The algorithm may pace (asked once: most never do).

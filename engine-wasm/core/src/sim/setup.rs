@@ -128,6 +128,8 @@ impl Simulation {
                     stop_ns,
                     active: false,
                     rto: Timer::default(),
+                    rto_on_head_retransmit: mech.rto_restart
+                        == profile::RtoRestartRule::HeadRetransmit,
                     delack: Timer::default(),
                     pace: Timer::default(),
                     paces,

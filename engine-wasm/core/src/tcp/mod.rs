@@ -13,6 +13,8 @@ pub mod rtt;
 mod scoreboard;
 mod sender;
 pub use scoreboard::SCOREBOARD_ENTRY_BYTES;
+#[cfg(test)]
+mod rate_tests;
 pub mod seq;
 #[cfg(test)]
 mod tests;

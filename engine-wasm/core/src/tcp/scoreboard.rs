@@ -20,20 +20,42 @@ pub(super) struct Segment {
     /// snd_nxt when the segment was last retransmitted (Linux keeps it in
     /// the skb's `ack_seq`).
     retransmitted_at_nxt: u32,
+    /// Linux `tcp_rate_skb_sent`'s copy of the sender's delivery state
+    /// when the segment was last sent: `tx.delivered`,
+    /// `tx.delivered_mstamp`, `tx.first_tx_mstamp`; and the send time
+    /// itself (the skb's timestamp).
     pub(super) delivered_at_send: u64,
     pub(super) delivered_ns_at_send: u64,
+    pub(super) first_tx_ns_at_send: u64,
+    pub(super) sent_ns: u64,
 }
 
 impl Segment {
-    /// A segment sent when `delivered` packets had been delivered, the last
-    /// at `delivered_ns`.
-    pub(super) fn sent(delivered: u64, delivered_ns: u64) -> Segment {
+    /// A segment sent at `sent_ns` when `delivered` packets had been
+    /// delivered, the last at `delivered_ns`, and the sender's
+    /// `first_tx_mstamp` was `first_tx_ns`.
+    pub(super) fn sent(
+        delivered: u64,
+        delivered_ns: u64,
+        first_tx_ns: u64,
+        sent_ns: u64,
+    ) -> Segment {
         Segment {
             flags: 0,
             retransmitted_at_nxt: 0,
             delivered_at_send: delivered,
             delivered_ns_at_send: delivered_ns,
+            first_tx_ns_at_send: first_tx_ns,
+            sent_ns,
         }
+    }
+
+    /// Whether `self` was sent after `other` (Linux `tcp_skb_sent_after`:
+    /// the later send time, and at the same time the higher sequence,
+    /// `self_seq` against `other_seq`).
+    pub(super) fn sent_after(&self, self_seq: u32, other: &Segment, other_seq: u32) -> bool {
+        self.sent_ns > other.sent_ns
+            || (self.sent_ns == other.sent_ns && before(other_seq, self_seq))
     }
 }
 
@@ -134,6 +156,8 @@ impl Scoreboard {
         }
         s.delivered_at_send = entry.delivered_at_send;
         s.delivered_ns_at_send = entry.delivered_ns_at_send;
+        s.first_tx_ns_at_send = entry.first_tx_ns_at_send;
+        s.sent_ns = entry.sent_ns;
         self.retrans_out += 1;
         self.retransmit_hint = seq.wrapping_add(1);
     }
@@ -161,20 +185,26 @@ impl Scoreboard {
         None
     }
 
-    /// The cumulative ACK covered the first `n` segments: how many of them
-    /// were not SACKed before, and the last one.
-    pub(super) fn remove_acked(&mut self, n: u32) -> (u32, Option<Segment>) {
+    /// The cumulative ACK covered the first `n` segments (from `snd_una`):
+    /// how many of them were not SACKed before, and of those the one sent
+    /// last, with its sequence number (Linux `tcp_rate_skb_delivered`
+    /// skips a segment SACKed before: its sample was taken then).
+    pub(super) fn remove_acked(&mut self, n: u32, snd_una: u32) -> (u32, Option<(u32, Segment)>) {
         let mut newly_acked = 0;
-        let mut last = None;
-        for _ in 0..n {
+        let mut last: Option<(u32, Segment)> = None;
+        for k in 0..n {
             let seg = self
                 .segments
                 .pop_front()
                 .expect("scoreboard covers snd_una..snd_nxt");
+            let seq = snd_una.wrapping_add(k);
             if seg.flags & SACKED != 0 {
                 self.sacked_out -= 1;
             } else {
                 newly_acked += 1;
+                if last.is_none_or(|(s, l)| seg.sent_after(seq, &l, s)) {
+                    last = Some((seq, seg));
+                }
             }
             if seg.flags & LOST != 0 {
                 self.lost_out -= 1;
@@ -182,7 +212,6 @@ impl Scoreboard {
             if seg.flags & RETRANS != 0 {
                 self.retrans_out -= 1;
             }
-            last = Some(seg);
         }
         (newly_acked, last)
     }

@@ -129,6 +129,10 @@ pub struct Sender {
     // Delivery-rate state (Linux tcp_rate.c).
     delivered: u64,
     delivered_ns: u64,
+    /// Linux `tp->first_tx_mstamp`: the send time of the packet of the
+    /// latest rate sample (or of the first packet after an idle time),
+    /// where the next samples' send phase begins.
+    first_tx_ns: u64,
     /// When the last segment left (Linux `lsndtime`), for the idle time
     /// `CA_EVENT_TX_START` reports; None before the first.
     last_tx_ns: Option<u64>,
@@ -198,6 +202,7 @@ impl Sender {
             backoff: 0,
             delivered: 0,
             delivered_ns: now_ns,
+            first_tx_ns: now_ns,
             last_tx_ns: None,
             rate_samples: cc.uses_delivery_rate(),
             cwr_prr: cc.cwr_by_prr(),
@@ -268,13 +273,15 @@ impl Sender {
     pub fn on_transmitted(&mut self, tx: Transmission, now_ns: u64) {
         self.outstanding.hold(self.packets_out(), now_ns);
         if self.packets_out() == 0 {
+            // Linux `tcp_rate_skb_sent`: a flight starts afresh.
             self.delivered_ns = now_ns;
+            self.first_tx_ns = now_ns;
             let w = self.window;
             let idle_ns = self.last_tx_ns.map_or(0, |t| now_ns.saturating_sub(t));
             self.cc.cwnd_event(&w, CaEvent::TxStart { idle_ns }, now_ns);
         }
         self.last_tx_ns = Some(now_ns);
-        let entry = Segment::sent(self.delivered, self.delivered_ns);
+        let entry = Segment::sent(self.delivered, self.delivered_ns, self.first_tx_ns, now_ns);
         self.stats.segments_sent += 1;
         if self.state == CaState::Recovery || (self.cwr_prr && self.state == CaState::Cwr) {
             self.prr_out += 1;
@@ -310,7 +317,9 @@ impl Sender {
         let prior_sacked_out = self.scoreboard.sacked_out;
         let prior_lost_total = self.scoreboard.lost_total;
         let mut newly_acked = 0u32;
-        let mut rate_from: Option<Segment> = None;
+        // The segment the rate sample is about: the most recently sent of
+        // those this ACK delivers (Linux `tcp_rate_skb_delivered`).
+        let mut rate_from: Option<(u32, Segment)> = None;
 
         // SACK information first, so the cumulative step below sees it.
         if self.sack {
@@ -318,7 +327,7 @@ impl Sender {
                 let packets_out = self.packets_out();
                 if let Some(seg) = self.scoreboard.sack(s, self.snd_una, packets_out) {
                     newly_acked += 1;
-                    rate_from = Some(seg);
+                    rate_from = Some((s, seg));
                 }
             }
         }
@@ -327,10 +336,12 @@ impl Sender {
         let n = ack.cum_seq.wrapping_sub(self.snd_una);
         let advanced = n > 0 && n <= self.packets_out();
         if advanced {
-            let (acked, last) = self.scoreboard.remove_acked(n);
+            let (acked, last) = self.scoreboard.remove_acked(n, self.snd_una);
             newly_acked += acked;
-            if last.is_some() {
-                rate_from = last;
+            if let Some((seq, seg)) = last {
+                if rate_from.is_none_or(|(s, r)| seg.sent_after(seq, &r, s)) {
+                    rate_from = Some((seq, seg));
+                }
             }
             if !self.sack {
                 // NewReno: duplicate ACKs counted as pseudo-SACKs are now
@@ -360,21 +371,37 @@ impl Sender {
             self.rtt.sample(rtt, self.snd_una, self.snd_nxt);
         }
 
-        // Delivery-rate sample (Linux tcp_rate.c, simplified to the most
-        // recently sent segment this ACK covers).
+        // Delivery-rate sample (Linux `tcp_rate.c`, the rate sample of
+        // draft-cheng-iccrg-delivery-rate-estimation): about the most
+        // recently sent segment this ACK delivers, the packets delivered
+        // since it was sent over the longer of its send phase (from the
+        // `first_tx_mstamp` it was sent with to its own send time) and its
+        // ACK phase (from the `delivered_mstamp` it was sent with to now):
+        // `tcp_rate_gen`'s "rs->interval_us = max(snd_us, ack_us)". No
+        // sample if that interval is shorter than the connection's minimum
+        // RTT ("if (unlikely(rs->interval_us < tcp_min_rtt(tp)))"; before
+        // any RTT sample `tcp_min_rtt` is ~0U, so none then either) or is
+        // zero (`bbr_update_bw`: "rs->interval_us <= 0"). `tcp_min_rtt` is
+        // a 300 s windowed minimum (`sysctl_tcp_min_rtt_wlen`); the
+        // estimator's is the lifetime one, the same for shorter runs.
         self.delivered += newly_acked as u64;
         let mut delivery_rate_pps = None;
-        if newly_acked > 0 {
-            self.delivered_ns = now_ns;
-            if let Some(seg) = rate_from.filter(|_| self.rate_samples) {
-                // Linux takes the larger of the send and ACK intervals; the
-                // ACK interval dominates for a sender that is not pacing.
-                let interval = now_ns.saturating_sub(seg.delivered_ns_at_send);
-                if interval > 0 {
+        let mut prior_delivered = 0;
+        if let Some((_, seg)) = rate_from {
+            self.first_tx_ns = seg.sent_ns;
+            if self.rate_samples {
+                prior_delivered = seg.delivered_at_send;
+                let send_ns = seg.sent_ns.saturating_sub(seg.first_tx_ns_at_send);
+                let ack_ns = now_ns.saturating_sub(seg.delivered_ns_at_send);
+                let interval = send_ns.max(ack_ns);
+                if interval > 0 && interval >= self.rtt.min_rtt_ns {
                     let d = self.delivered - seg.delivered_at_send;
                     delivery_rate_pps = Some(d as f64 * 1e9 / interval as f64);
                 }
             }
+        }
+        if newly_acked > 0 {
+            self.delivered_ns = now_ns;
         }
 
         self.scoreboard.mark_lost(self.snd_una);
@@ -423,6 +450,10 @@ impl Sender {
             in_flight_pkts: self.in_flight(),
             delivered_pkts: self.delivered,
             delivery_rate_pps,
+            prior_delivered_pkts: prior_delivered,
+            prior_in_flight_pkts: prior_in_flight,
+            // Set below, once the state machine has marked what it marks.
+            losses_pkts: 0,
             app_limited: self.packets_out() >= self.rwnd_pkts,
             ece,
             ce_delta_pkts,
@@ -439,6 +470,10 @@ impl Sender {
         // Linux `tcp_ack`: `lost = tp->lost - lost`, after
         // `tcp_fastretrans_alert`, before `tcp_cong_control`.
         let newly_lost = self.scoreboard.lost_total - prior_lost_total;
+        let sample = AckSample {
+            losses_pkts: newly_lost.min(u32::MAX as u64) as u32,
+            ..sample
+        };
         self.update_window(
             &sample,
             advanced,

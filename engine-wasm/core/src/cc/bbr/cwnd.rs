@@ -60,6 +60,11 @@ impl Bbr {
     ) -> (u32, bool) {
         let prev = self.prev_ca_state;
         let mut cwnd = w.cwnd_pkts;
+        // "An ACK for P pkts should release at most 2*P packets": first the
+        // newly lost packets come off.
+        if ack.losses_pkts > 0 {
+            cwnd = cwnd.saturating_sub(ack.losses_pkts).max(1);
+        }
         let recovering = |s: CaState| matches!(s, CaState::Recovery | CaState::Loss);
         if state == CaState::Recovery && prev != CaState::Recovery {
             // Packet conservation for the first round of recovery.
@@ -99,5 +104,34 @@ impl Bbr {
         if self.mode == BbrMode::ProbeRtt {
             w.cwnd_pkts = w.cwnd_pkts.min(CWND_MIN_TARGET);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{ack_at, start};
+    use super::super::*;
+    use crate::cc::testing::run_fluid;
+
+    /// `bbr_set_cwnd_to_recover_or_restore`: "An ACK for P pkts should
+    /// release at most 2*P packets. We do this in two steps. First, here
+    /// we deduct the number of lost packets" (`cwnd - rs->losses`, at
+    /// least 1); then `bbr_set_cwnd` grows by the packets ACKed, up to the
+    /// target.
+    #[test]
+    fn newly_lost_packets_come_off_the_window() {
+        let (mut cc, mut w, mut p) = start();
+        let mut d = 0;
+        let (mut t, _) = run_fluid(&mut cc, &mut w, &mut p, 40, 0, &mut d);
+        assert_eq!(cc.mode(), BbrMode::ProbeBw);
+        let bw = cc.max_bw_pps();
+        let rtt = cc.min_rtt_ns();
+        let before = w.cwnd_pkts;
+        t += 100_000;
+        d += 1;
+        let mut a = ack_at(t, 1, d, before - 8, rtt, bw);
+        a.losses_pkts = 5;
+        cc.cong_control(&mut w, &a, CaState::Open);
+        assert_eq!(w.cwnd_pkts, before - 5 + 1);
     }
 }

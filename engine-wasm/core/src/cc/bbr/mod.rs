@@ -19,13 +19,18 @@
 //!   losses do not cut it (packet conservation during the first round of
 //!   Recovery, the pre-loss cwnd restored afterwards).
 //!
-//! What the sender's samples do not carry, so not modelled: `rs->losses`
-//! (the cwnd deduction for newly lost packets, the 5/4 phase ending on
-//! loss, long-term (policer) bandwidth sampling), `rs->is_ack_delayed`,
-//! `rs->prior_delivered` (rounds are counted from delivered and in-flight
-//! counts instead); nor EDT pacing (`bbr_packets_in_net_at_edt`) or idle
-//! restart. The random start phase of PROBE_BW is drawn from the time of
-//! entry, so runs stay deterministic.
+//! The sender's rate sample is Linux `tcp_rate.c`'s: `delivered`,
+//! `prior_delivered` (rounds end on it), `prior_in_flight` (the gain
+//! cycle's in-flight test), `losses` (cwnd less the newly lost packets,
+//! `bbr_set_cwnd_to_recover_or_restore`; the 5/4 phase ends on a loss,
+//! `bbr_is_next_cycle_phase`) and the interval max(send phase, ACK phase),
+//! no sample below the minimum RTT (`tcp_rate_gen`). Not modelled:
+//! long-term (policer) bandwidth sampling (`bbr_lt_bw_sampling`),
+//! `rs->is_ack_delayed`, EDT pacing (`bbr_packets_in_net_at_edt` reads
+//! `prior_in_flight` as it is) and idle restart; whether a sample's packet
+//! left inside PROBE_RTT's application-limited bubble is found from its
+//! send time (see `app_limited_spans`). The random start phase of PROBE_BW
+//! is drawn from the time of entry, so runs stay deterministic.
 //!
 //! This file holds the parameters, the state and `bbr_main`; the rest is
 //! split by job: `windowed_max` (the bandwidth filter), `model` (rounds,
@@ -107,11 +112,8 @@ pub struct Bbr {
     rtt_cnt: u64,
     /// A round ends when a packet sent after it began is (S)ACKed (Linux:
     /// `rs->prior_delivered >= next_rtt_delivered`, the delivered count
-    /// when the packet was sent against the count when the round began).
-    /// The sample carries no `prior_delivered`, so the round ends once
-    /// more has been delivered than was in flight when it began: the
-    /// first packet past those is one sent after the start. This is that
-    /// count (delivered + in flight at the start).
+    /// when the sample's packet was sent against the count when the round
+    /// began, which this is).
     next_rtt_delivered: u64,
     round_start: bool,
     min_rtt_ns: u64,
@@ -384,6 +386,9 @@ mod tests {
             in_flight_pkts: in_flight,
             delivered_pkts: delivered,
             delivery_rate_pps: Some(pps),
+            // The packet acknowledged now left `in_flight` deliveries ago.
+            prior_delivered_pkts: delivered.saturating_sub(in_flight as u64),
+            prior_in_flight_pkts: in_flight + acked,
             mss_bytes: 1448,
             snd_una_seg: delivered as u32,
             snd_nxt_seg: (delivered + in_flight as u64) as u32,

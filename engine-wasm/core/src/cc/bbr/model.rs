@@ -14,13 +14,14 @@ impl Bbr {
     /// Begin a packet-timed round at this ACK (Linux:
     /// `bbr->next_rtt_delivered = tp->delivered`).
     pub(super) fn start_round(&mut self, ack: &AckSample) {
-        self.next_rtt_delivered = ack.delivered_pkts + ack.in_flight_pkts as u64;
+        self.next_rtt_delivered = ack.delivered_pkts;
     }
 
-    /// Whether this ACK delivers a packet sent after the round began
-    /// (`!before(rs->prior_delivered, bbr->next_rtt_delivered)`).
+    /// Whether this ACK's rate sample is about a packet sent after the
+    /// round began (`!before(rs->prior_delivered,
+    /// bbr->next_rtt_delivered)`).
     pub(super) fn round_ended(&self, ack: &AckSample) -> bool {
-        ack.delivered_pkts > self.next_rtt_delivered
+        ack.prior_delivered_pkts >= self.next_rtt_delivered
     }
 
     /// `rs->is_app_limited`: the sender's own flag, or the sample's packet

@@ -47,10 +47,13 @@ impl Bbr {
         if self.pacing_gain == 1.0 {
             return full_length;
         }
-        let prior_in_flight = ack.in_flight_pkts + ack.acked_pkts;
+        // `bbr_packets_in_net_at_edt(sk, rs->prior_in_flight)`; no EDT.
+        let prior_in_flight = ack.prior_in_flight_pkts;
         let bw = self.bw.get();
         if self.pacing_gain > 1.0 {
-            full_length && prior_in_flight >= self.inflight(bw, self.pacing_gain)
+            // "perhaps pacing_gain*BDP won't fit": a loss ends the probe.
+            full_length
+                && (ack.losses_pkts > 0 || prior_in_flight >= self.inflight(bw, self.pacing_gain))
         } else {
             full_length || prior_in_flight <= self.inflight(bw, 1.0)
         }
@@ -232,10 +235,19 @@ mod tests {
     /// 20-ms minimum expires after 10 s without a lower sample and the
     /// next sample (1 s) replaces it as PROBE_RTT begins; PROBE_RTT holds
     /// cwnd at 4 for 200 ms *and* until a packet sent after in-flight
-    /// reached 4 is ACKed (a packet-timed round: `next_rtt_delivered =
-    /// tp->delivered`), not just until the 4 packets already in flight are
-    /// (the old count-based round ended on the 4th); on exit the filter is
-    /// restamped and the saved cwnd restored.
+    /// reached 4 is ACKed, not just until the 4 packets already in flight
+    /// are; on exit the filter is restamped and the saved cwnd restored.
+    ///
+    /// The round is Linux's: `bbr_update_min_rtt` sets
+    /// `bbr->next_rtt_delivered = tp->delivered` when in-flight reaches 4,
+    /// and `bbr_update_bw` ends it on the first sample with
+    /// `!before(rs->prior_delivered, bbr->next_rtt_delivered)`, where
+    /// `rs->prior_delivered` is the `tx.delivered` the sample's packet was
+    /// sent with (`tcp_rate_skb_sent`/`tcp_rate_skb_delivered`). So each
+    /// ACK below carries the `prior_delivered` of the packet it acknowledges
+    /// in this story: the 4 packets in flight at `t0` left before
+    /// PROBE_RTT began (delivered count below `d0`); the first packet sent
+    /// after `t0` left on the first ACK after it, with `d0 + 1`.
     #[test]
     fn probe_rtt_behind_a_standing_queue_lasts_a_packet_timed_round() {
         let (mut cc, mut w, mut p) = start();
@@ -248,6 +260,9 @@ mod tests {
         let rtt = 1_000_000_000;
         let expiry = cc.min_rtt_stamp_ns() + 10_000_000_000;
         let mut in_flight = 60u32;
+        // The packets still in flight now were sent with this many (or
+        // fewer) delivered.
+        let sent_with = d;
         // The last ACK before the expiry changes nothing.
         let mut t = expiry;
         d += 1;
@@ -275,12 +290,17 @@ mod tests {
         // In-flight reached 4 at `t0`. The 4 packets still in flight come
         // back over the next 400 ms (each ACK lets one new packet out:
         // 3 in flight after it); 200 ms pass, but no packet sent since
-        // `t0` has returned, so PROBE_RTT goes on.
+        // `t0` has returned, so PROBE_RTT goes on. They were all sent
+        // before PROBE_RTT began.
         let t0 = t;
+        let d0 = d;
         for _ in 0..4 {
             t += 100_000_000;
             d += 1;
-            cc.cong_control(&mut w, &ack_at(t, 1, d, 3, rtt, 4.0), CaState::Open);
+            let mut a = ack_at(t, 1, d, 3, rtt, 4.0);
+            a.prior_delivered_pkts = sent_with;
+            a.prior_in_flight_pkts = CWND_MIN_TARGET;
+            cc.cong_control(&mut w, &a, CaState::Open);
             assert_eq!(
                 cc.mode(),
                 BbrMode::ProbeRtt,
@@ -293,7 +313,10 @@ mod tests {
         // round trip later: the round is done and so is PROBE_RTT.
         t = t0 + 100_000_000 + rtt;
         d += 1;
-        cc.cong_control(&mut w, &ack_at(t, 1, d, 3, rtt, 4.0), CaState::Open);
+        let mut a = ack_at(t, 1, d, 3, rtt, 4.0);
+        a.prior_delivered_pkts = d0 + 1;
+        a.prior_in_flight_pkts = CWND_MIN_TARGET;
+        cc.cong_control(&mut w, &a, CaState::Open);
         assert_eq!(cc.mode(), BbrMode::ProbeBw);
         assert_eq!(cc.min_rtt_stamp_ns(), t, "the filter is restamped on exit");
         assert!(
@@ -301,6 +324,37 @@ mod tests {
             "cwnd {} restored to {saved}",
             w.cwnd_pkts
         );
+    }
+
+    /// `bbr_is_next_cycle_phase`: the 5/4 probing phase ends after a
+    /// min-RTT once in-flight (`rs->prior_in_flight`) reaches 5/4 of the
+    /// BDP, or on a loss ("We do not persist if packets are lost, since a
+    /// path with small buffers may not hold that much": `rs->losses`).
+    #[test]
+    fn the_probing_phase_ends_on_a_loss_before_in_flight_reaches_its_target() {
+        let (mut cc, mut w, mut p) = start();
+        let mut d = 0;
+        let (mut t, _) = run_fluid(&mut cc, &mut w, &mut p, 40, 0, &mut d);
+        while cc.cycle_idx() != 0 {
+            (t, _) = run_fluid(&mut cc, &mut w, &mut p, 1, t, &mut d);
+        }
+        let bw = cc.max_bw_pps();
+        let rtt = cc.min_rtt_ns();
+        // A min-RTT on, 10 packets in flight (far below 5/4 of 200): the
+        // phase goes on.
+        t += rtt + 1_000_000;
+        d += 1;
+        cc.cong_control(&mut w, &ack_at(t, 1, d, 9, rtt, bw), CaState::Open);
+        assert_eq!(cc.cycle_idx(), 0);
+        assert_eq!(cc.pacing_gain(), 1.25);
+        // The next ACK reports a loss: the 3/4 phase begins.
+        t += 100_000;
+        d += 1;
+        let mut a = ack_at(t, 1, d, 9, rtt, bw);
+        a.losses_pkts = 1;
+        cc.cong_control(&mut w, &a, CaState::Open);
+        assert_eq!(cc.cycle_idx(), 1);
+        assert_eq!(cc.pacing_gain(), 0.75);
     }
 
     /// Linux ≥ 5.10 (`rs->rtt_us < bbr->min_rtt_us`): a sample equal to
