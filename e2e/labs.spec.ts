@@ -349,7 +349,7 @@ test('the ablation: the lab with its profile as a whole and each switch turned b
   await labState(page, 'idle');
   const panel = page.getByTestId('ablation-panel');
   await expect(panel).toHaveAttribute('data-state', 'idle');
-  await expect(page.getByTestId('ablation-status')).toContainText('15 sweeps');
+  await expect(page.getByTestId('ablation-status')).toContainText('16 sweeps');
   await page.getByTestId('ablation-run').click();
   // While it runs, the lab's own sweep waits (they share the workers).
   await expect(page.getByTestId('lab-run')).toBeDisabled();
