@@ -16,6 +16,11 @@ test('a run estimated above a minute waits for the user; Stop and Escape stop a 
   await expect(gate).toHaveAttribute('data-state', 'waiting');
   expect(Number(await gate.getAttribute('data-estimated-ms'))).toBeGreaterThan(60_000);
   await expect(gate).toContainText('This run would take about');
+  // The tab's memory the run would need, from the engine's browser model, beside the page's limit.
+  const memory = Number(await gate.getByTestId('run-gate-memory').getAttribute('data-bytes'));
+  expect(memory).toBeGreaterThan(0);
+  expect(memory).toBeLessThan(2 ** 31);
+  await expect(gate).toContainText("in this tab's memory (the page's limit is 2.0 GB)");
   // What would make it quicker, in the controls' words.
   await expect(gate.locator('[data-field="duration_ms"]')).toContainText('Duration (now 60 min)');
   await expect(gate.locator('[data-field="bottleneck.rate_bps"]')).toContainText('Bottleneck rate');

@@ -65,7 +65,7 @@ try {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
 
-    // The two-to-one jumbo-frame 20 s scenario (seed 000 §4.4): the engine's default with two hosts.
+    // The two-to-one jumbo-frame 20 s scenario (Long (Sandia, 2003), two-to-one): the engine's default with two hosts.
     progress('loading the page');
     const fetched = new Set();
     const onResponse = (r) => {

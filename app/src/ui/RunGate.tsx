@@ -23,7 +23,9 @@ export function RunGate({ snap, eventsPerSecond, measured, onStart, onResume }: 
         <strong>This run would take {formatDuration(snap.estimatedMs)} on this machine.</strong>
         <p>
           The engine expects about {formatCount(e.engine_events)} events ({formatCount(e.data_packets + e.ack_packets)} packets) and runs about {formatCount(eventsPerSecond)} events a
-          second here{measured ? '' : ' (a first guess until a run has been timed in this browser)'}; it will record {formatBytesShort(e.recorded_bytes)}.
+          second here{measured ? '' : ' (a first guess until a run has been timed in this browser)'}; it will record {formatBytesShort(e.recorded_bytes)} and
+          hold at most <span data-testid="run-gate-memory" data-bytes={e.browser_bytes_max}>{formatBytesShort(e.browser_bytes_max)}</span> in this tab's memory (the page's limit is{' '}
+          {formatBytesShort(e.browser_budget_bytes)}).
           {snap.series ? ' The last finished run stays on screen until you start this one.' : ''}
         </p>
         <ul>

@@ -1,4 +1,4 @@
-//! What a run records (SPEC §5): sampled time series in columns, and
+//! What a run records: sampled time series in columns, and
 //! congestion events. Columns only grow, so a caller can read new rows from
 //! a cursor while the run continues.
 

@@ -1,4 +1,4 @@
-//! The run summary (SPEC §5): per-flow and per-host throughput, shares,
+//! The run summary: per-flow and per-host throughput, shares,
 //! Jain's fairness index, utilisation, drops and congestion-event counts.
 //! A pure function of the scenario, the run's totals ([`RunTotals`], which
 //! the simulation fills) and its recorded samples: it knows nothing of the

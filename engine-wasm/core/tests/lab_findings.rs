@@ -1,6 +1,6 @@
 //! Each guided lab's qualitative finding, checked against the simulator.
 //!
-//! One test per lab (SPEC §4): it runs a scaled-down version of the lab's
+//! One test per lab: it runs a scaled-down version of the lab's
 //! sweep (fewer x values and seeds, shorter runs, built with `Lab::point`)
 //! and asserts the ordering or trend the paper reported. Where the model
 //! does not reproduce a finding, the test says so in a comment, with the

@@ -9,7 +9,7 @@ use sawtooth_core::labs::{
 };
 use std::collections::BTreeSet;
 
-/// The algorithm ids of SPEC §3.
+/// The algorithm ids of the source papers.
 const SPEC_ALGORITHMS: [&str; 11] = [
     "reno",
     "highspeed",
@@ -24,7 +24,7 @@ const SPEC_ALGORITHMS: [&str; 11] = [
     "bbr",
 ];
 
-/// Beyond the SPEC's papers (issue 15): data-centre TCP.
+/// Beyond the source papers (issue 15): data-centre TCP.
 const LATER_ALGORITHMS: [&str; 1] = ["dctcp"];
 
 fn registered(id: &str) -> bool {
@@ -34,7 +34,7 @@ fn registered(id: &str) -> bool {
 #[test]
 fn the_labs_are_numbered_in_order_with_unique_ids() {
     let all = &labs().labs;
-    // The SPEC's eleven, then the queueing and latency labs of issue 15.
+    // The source papers' eleven, then the queueing and latency labs of issue 15.
     assert_eq!(all.len(), 14);
     for (i, l) in all.iter().enumerate() {
         assert_eq!(l.number as usize, i + 1, "{}", l.id);
@@ -43,8 +43,8 @@ fn the_labs_are_numbered_in_order_with_unique_ids() {
     assert_eq!(ids.len(), all.len());
 }
 
-/// A source is one of the SPEC's seed papers (a text file in
-/// ../shared/seeds named after its id) or a publication in paper.json's
+/// A source is one of the five source papers (an archived text file named
+/// after its id) or a publication in paper.json's
 /// catalogue (an RFC, a later paper) with no seed file.
 fn source_is_known(id: &str, file: &str) -> bool {
     let catalogued = sawtooth_core::labs::paper()
@@ -112,7 +112,7 @@ fn every_lab_is_complete() {
                 assert!(
                     SPEC_ALGORITHMS.contains(&f.algorithm.as_str())
                         || LATER_ALGORITHMS.contains(&f.algorithm.as_str()),
-                    "{}/{}: {} is not a SPEC algorithm",
+                    "{}/{}: {} is not an algorithm of the source papers",
                     l.id,
                     s.id,
                     f.algorithm
@@ -267,7 +267,7 @@ fn every_paper_value_refers_to_an_existing_lab_series_and_point() {
     for par in &p.parameters {
         assert!(lab(&par.lab).is_some(), "{}", par.key);
     }
-    // SPEC §4's headline numbers are all there.
+    // The labs' headline numbers are all there.
     let has = |lab: &str, series: &str, value: f64| {
         p.values
             .iter()

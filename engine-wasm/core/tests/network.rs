@@ -127,7 +127,7 @@ fn utilisation_never_exceeds_one() {
 }
 
 /// With jumbo frames every data packet is 9038 bytes on the wire, so the
-/// most iperf can see on gigabit is 1e9 × 8948 / 9038 = 990 Mb/s (SPEC §4.1);
+/// most iperf can see on gigabit is 1e9 × 8948 / 9038 = 990 Mb/s (Long (Sandia, 2003), Fig. 8);
 /// with MTU 1500 it is 1e9 × 1448 / 1538 = 941 Mb/s.
 #[test]
 fn back_to_back_without_delay_reaches_line_rate_less_headers() {
@@ -201,7 +201,7 @@ fn reno_sawtooth_peaks_at_bdp_plus_buffer() {
     );
 }
 
-/// Local congestion (SPEC §1): with the window capped below BDP +
+/// Local congestion: with the window capped below BDP +
 /// txqueuelen the interface queue can never overflow; above it, it must.
 #[test]
 fn local_congestion_needs_a_window_above_bdp_plus_txqueuelen() {
@@ -385,7 +385,7 @@ fn outstanding_averages_follow_the_window() {
     assert_eq!(cwnd_bytes[last], cwnd[last] * 8948.0);
 }
 
-/// The event log records state changes (SPEC §5): every fast retransmit is
+/// The event log records state changes: every fast retransmit is
 /// followed by entering Recovery, and every recovery ends back in Open.
 #[test]
 fn state_changes_are_logged() {

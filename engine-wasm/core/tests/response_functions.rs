@@ -1,5 +1,5 @@
 //! Response functions: the mean congestion window of one long flow as a
-//! function of the random loss rate p (SPEC §3), measured through the whole
+//! function of the random loss rate p, measured through the whole
 //! engine (sender state machine, SACK recovery, delayed ACKs, timers).
 //!
 //! Oracles (average window W in packets):

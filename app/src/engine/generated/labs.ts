@@ -260,8 +260,8 @@ to_s: number | null, };
 export type Metric = "total_throughput_mbps" | "group_throughput_mbps" | "flow_throughput_mbps" | "standard_throughput_mbps" | "standard_share" | "jain_index" | "utilisation" | "time_to_max_rate_s" | "drops" | "local_congestion_events" | "congestion_event_rate" | "mean_outstanding_kbytes" | "rank" | "group_share" | "probe_rtt_median_ms" | "probe_rtt_p99_ms" | "mean_queue_delay_ms" | "mean_queue_pkts" | "mean_captured_outstanding_kbytes";
 
 /**
- * One of the five source papers (`seed` is its file's number in
- * shared/seeds, never shown to students).
+ * One of the five source papers (`seed` is its short number, 000–004, the
+ * id labs.json's sources use; never shown to students).
  */
 export type Paper = { seed: string, 
 /**
@@ -554,7 +554,8 @@ export type Source = {
  */
 seed: string, 
 /**
- * File name under `shared/seeds/`.
+ * The source paper's archived text file name (empty for a publication
+ * catalogued in paper.json only); never shown to students.
  */
 file: string, 
 /**

@@ -470,7 +470,7 @@ mod tests {
 
     #[test]
     fn seed_000_table_1_values() {
-        // Long 2003 Table 1 / SPEC §3 check values.
+        // Long 2003 Table 1 / RFC 3649 Appendix B check values.
         for (w, a, b) in [
             (38.0, 1, 0.50),
             (118.0, 2, 0.44),

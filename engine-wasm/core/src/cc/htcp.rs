@@ -1,4 +1,4 @@
-//! H-TCP (Leith & Shorten 2004) as in Linux `tcp_htcp.c`; seed 001
+//! H-TCP (Leith & Shorten 2004) as in Linux `tcp_htcp.c`; Bateman et al. (St Andrews, 2008)
 //! Appendix A.
 //!
 //! * Increase per RTT α = 2(1 − β)·f(Δ), Δ the time since the last

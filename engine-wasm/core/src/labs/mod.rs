@@ -1,4 +1,4 @@
-//! Guided labs (SPEC §4): the eleven experiments of the source papers as data
+//! Guided labs: the eleven experiments of the source papers as data
 //! (`labs/labs.json`), the papers' published measurements (`labs/paper.json`),
 //! the expansion of a lab into concrete scenarios, the metrics extracted from
 //! each run, and the join of simulated values to the papers' values.

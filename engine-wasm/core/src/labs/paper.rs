@@ -25,8 +25,8 @@ pub struct PaperFile {
     pub papers: Vec<Paper>,
 }
 
-/// One of the five source papers (`seed` is its file's number in
-/// shared/seeds, never shown to students).
+/// One of the five source papers (`seed` is its short number, 000–004, the
+/// id labs.json's sources use; never shown to students).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 #[ts(export, export_to = "labs.ts")]

@@ -128,7 +128,8 @@ impl UnknownSetting {
 pub struct Source {
     /// Seed number, e.g. "000".
     pub seed: String,
-    /// File name under `shared/seeds/`.
+    /// The source paper's archived text file name (empty for a publication
+    /// catalogued in paper.json only); never shown to students.
     pub file: String,
     /// Figures, tables or sections, e.g. "Fig. 31, 35, 40".
     pub refs: String,

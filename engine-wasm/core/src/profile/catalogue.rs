@@ -46,7 +46,7 @@ pub const SAWTOOTH_1: Mechanisms = Mechanisms {
     rto_restart: RtoRestartRule::Ack,
 };
 
-/// The Sandia hosts of seed 000 (Linux 2.4, e1000); the sources of each
+/// The Sandia hosts of Long (Sandia, 2003) (Linux 2.4, e1000); the sources of each
 /// value are in SWITCHES.
 const LINUX_2_4: Mechanisms = Mechanisms {
     cwnd_counting: CwndCounting::PerAck,
@@ -76,7 +76,7 @@ const LINUX_2_4: Mechanisms = Mechanisms {
 
 /// The profile id version-1 scenarios migrate to.
 pub const LEGACY_PROFILE: &str = "sawtooth-1";
-/// The profile of the default scenario (seed 000's testbed).
+/// The profile of the default scenario (Long (Sandia, 2003)'s testbed).
 pub const DEFAULT_PROFILE: &str = "linux-2.4";
 
 pub static PROFILES: &[Profile] = &[

@@ -1,5 +1,5 @@
 //! Testbed profiles: a named set of mechanisms describing one paper's kernel
-//! and host (SPEC §6). Every mechanism is a separate switch a scenario may
+//! and host. Every mechanism is a separate switch a scenario may
 //! override one at a time (for ablation); every value a profile sets cites
 //! its source in [`SWITCHES`] (rendered into docs/profiles.md and shown in
 //! the app). No value here was chosen by comparing simulated results with

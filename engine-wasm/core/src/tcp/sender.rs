@@ -151,7 +151,7 @@ pub struct Sender {
     pub ect1: bool,
     /// The algorithm's `cong_control` owns the window in every state.
     pub(super) owns_window: bool,
-    /// tcptrace-style outstanding-data averages (seed 002): the mean over
+    /// tcptrace-style outstanding-data averages (Sandia's 10 Gb/s follow-up): the mean over
     /// ACK arrivals and the time-weighted mean.
     outstanding: OutstandingAverages,
     /// The application stopped: no new data after this.

@@ -13,7 +13,7 @@ use crate::tcp::seq::before;
 use crate::tcp::DUP_THRESH;
 
 impl Sender {
-    /// The interface queue refused a segment: local congestion (SPEC §1).
+    /// The interface queue refused a segment: local congestion (Long, Sandia 2003: the sender's own interface queue).
     /// Linux `tcp_enter_cwr`: only from Open/Disorder; the segment stays
     /// unsent. Returns true if a CWR episode began.
     pub fn on_local_congestion(&mut self, now_ns: u64) -> bool {
