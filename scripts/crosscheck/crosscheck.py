@@ -414,6 +414,9 @@ EXPLAINED = {
     ("pie-reno-4", "loss_rate"): PRR,
     ("codel-reno-1", "utilisation"): PRR_EXIT,
     ("fqcodel-reno-1", "utilisation"): PRR_EXIT,
+    # §B raises ns-3's utilisation, §A's fault lowers it in part: PRR alone
+    # corrected widens the gap, both corrected close it (CROSSCHECK.md §B).
+    ("fqcodel-reno-4", "utilisation"): PRR_EXIT,
     ("issue23-pie-cubic-1", "qdelay_ms"): "in part ns-3's device queue (§C); the rest open",
 }
 
