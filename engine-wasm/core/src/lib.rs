@@ -27,6 +27,7 @@ pub mod summary;
 pub mod tcp;
 mod units;
 pub mod validation;
+pub mod variants;
 
 pub use scenario::{Scenario, ValidationError};
 pub use sim::Simulation;

@@ -552,20 +552,10 @@ impl TickClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::Packet;
+    use crate::aqm::testing;
 
     fn frame(seq: u32, descriptors: u8) -> Frame {
-        let mut f = Frame::new(
-            Packet {
-                flow: 0,
-                seq,
-                sent_ns: 0,
-                retransmission: false,
-                ce: false,
-                ect1: false,
-            },
-            1500,
-        );
+        let mut f = testing::frame(0, seq, 1500, 0);
         f.descriptors = descriptors;
         f
     }

@@ -625,6 +625,17 @@ mod tests {
         s
     }
 
+    /// The sample interval a refusal suggests: the number in its "use ≥ …
+    /// ms" (validation's budget error and the browser's refusal word it
+    /// alike).
+    pub(super) fn suggested_interval_ms(message: &str) -> f64 {
+        let after = message.split("use ≥ ").nth(1);
+        let number = after.and_then(|rest| rest.split(" ms").next());
+        number
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no \"use ≥ … ms\" in {message:?}"))
+    }
+
     fn budget_error(s: &Scenario) -> crate::ValidationError {
         let errors = s.validate();
         assert_eq!(errors.len(), 1, "{errors:?}");
@@ -662,16 +673,7 @@ mod tests {
             e.message
         );
         assert!(e.message.contains("duration_ms"), "{}", e.message);
-        let suggested: f64 = e
-            .message
-            .split("use ≥ ")
-            .nth(1)
-            .unwrap()
-            .split(" ms")
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let suggested = suggested_interval_ms(&e.message);
         let mut fixed = s.clone();
         fixed.sample_interval_ms = suggested;
         assert!(fixed.validate().is_empty(), "{:?}", fixed.validate());

@@ -47,14 +47,16 @@ fn modules() -> BTreeMap<String, PathBuf> {
         .collect()
 }
 
-/// The code of a file without comments and without its `#[cfg(test)]` tail.
+/// The code of a file without comments, string literals and the items
+/// marked `#[cfg(test)]` (a `mod tests;` line, a `mod tests { … }` block or
+/// any other item), wherever in the file they stand.
 fn code_of(text: &str) -> String {
-    let body = match text.find("#[cfg(test)]") {
-        Some(i) => &text[..i],
-        None => text,
-    };
+    without_test_items(&without_comments(text))
+}
+
+fn without_comments(text: &str) -> String {
     let mut out = String::new();
-    let mut rest = body;
+    let mut rest = text;
     while !rest.is_empty() {
         if let Some(r) = rest.strip_prefix("//") {
             rest = r.find('\n').map_or("", |i| &r[i..]);
@@ -75,6 +77,46 @@ fn code_of(text: &str) -> String {
             rest = &rest[c.len_utf8()..];
         }
     }
+    out
+}
+
+/// Drops each `#[cfg(test)]` item: up to its `;` when that comes before any
+/// `{`, else through its balanced `{ … }` block.
+fn without_test_items(code: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + MARK.len()..];
+        let semi = item.find(';');
+        let brace = item.find('{');
+        let end = match (semi, brace) {
+            (Some(s), Some(b)) if s < b => s + 1,
+            (Some(s), None) => s + 1,
+            (_, Some(b)) => {
+                let mut depth = 0usize;
+                let mut end = item.len();
+                for (i, c) in item[b..].char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = b + i + 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                end
+            }
+            (None, None) => item.len(),
+        };
+        rest = &item[end..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -294,6 +336,12 @@ fn the_reader_sees_known_dependencies() {
         g["tcp::sender"]
     );
     assert!(!g["rng"].contains(""), "{:?}", g["rng"]);
+    // Code after a `#[cfg(test)] mod x;` line is still read.
+    let code = code_of("#[cfg(test)]\nmod testing;\nuse crate::sim::Sim;\n#[cfg(test)]\nmod tests { use crate::rng::Rng; }\n");
+    assert!(
+        code.contains("crate::sim::Sim") && !code.contains("rng"),
+        "{code}"
+    );
     // A made-up cycle is found.
     let mut h = g.clone();
     h.get_mut("rng").unwrap().insert("sim".into());

@@ -170,7 +170,7 @@ impl Codel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::Packet;
+    use crate::aqm::testing;
     use std::collections::VecDeque;
 
     const MS: u64 = 1_000_000;
@@ -187,19 +187,7 @@ mod tests {
     }
 
     fn frame(flow: u32, enqueued_ns: u64) -> Frame {
-        let mut f = Frame::new(
-            Packet {
-                flow,
-                seq: 0,
-                sent_ns: 0,
-                retransmission: false,
-                ce: false,
-                ect1: false,
-            },
-            1500,
-        );
-        f.enqueued_ns = enqueued_ns;
-        f
+        testing::frame(flow, 0, 1500, enqueued_ns)
     }
 
     fn params(ecn: bool) -> CodelParams {

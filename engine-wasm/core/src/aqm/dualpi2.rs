@@ -55,6 +55,7 @@
 //! change between packet events, so the head sojourn times at each grid
 //! point are exact.
 
+use super::pie::PiParams;
 use super::Signals;
 use crate::net::Frame;
 use crate::rng::Rng;
@@ -96,12 +97,8 @@ fn scale_alpha_beta(hz: f64) -> u64 {
 /// DualPI2's settings, every default filled in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DualPi2Params {
-    pub target_ns: u64,
-    pub t_update_ns: u64,
-    /// Per second.
-    pub alpha: f64,
-    /// Per second.
-    pub beta: f64,
+    /// The PI controller of p'.
+    pub pi: PiParams,
     pub step_thresh_ns: u64,
     /// k: p_CL = k·p'.
     pub coupling: u32,
@@ -173,15 +170,15 @@ impl DualPi2 {
         let wc = p.c_protection_pct.min(100) as i64;
         let credit_init = p.mtu_bytes as i64 * (wc - (MAX_WC - wc));
         DualPi2 {
-            alpha_scaled: scale_alpha_beta(p.alpha),
-            beta_scaled: scale_alpha_beta(p.beta),
+            alpha_scaled: scale_alpha_beta(p.pi.alpha),
+            beta_scaled: scale_alpha_beta(p.pi.beta),
             p,
             l: VecDeque::new(),
             c: VecDeque::new(),
             bytes: 0,
             prob: 0,
             last_qdelay_ns: 0,
-            next_update_ns: p.t_update_ns.max(1),
+            next_update_ns: p.pi.t_update_ns.max(1),
             credit: credit_init,
             credit_init,
             stats: DualPi2Stats::default(),
@@ -227,13 +224,13 @@ impl DualPi2 {
             if self.prob == 0 && self.last_qdelay_ns == 0 && self.is_empty() {
                 // Idle with p' = 0: every update until the next packet
                 // event leaves p' at 0 and qdelay_old at 0.
-                let step = self.p.t_update_ns.max(1);
+                let step = self.p.pi.t_update_ns.max(1);
                 let skipped = (now_ns - t) / step;
                 self.next_update_ns = t + (skipped + 1) * step;
                 break;
             }
             self.prob = self.calculate_probability(t);
-            self.next_update_ns = t + self.p.t_update_ns.max(1);
+            self.next_update_ns = t + self.p.pi.t_update_ns.max(1);
         }
     }
 
@@ -241,7 +238,7 @@ impl DualPi2 {
     fn calculate_probability(&mut self, now_ns: u64) -> u32 {
         let head = |q: &VecDeque<Frame>| q.front().map_or(0, |f| now_ns - f.enqueued_ns);
         let qdelay = head(&self.l).max(head(&self.c));
-        let target = self.p.target_ns as i128;
+        let target = self.p.pi.target_ns as i128;
         let delta = (qdelay as i128 - target) * self.alpha_scaled as i128
             + (qdelay as i128 - self.last_qdelay_ns as i128) * self.beta_scaled as i128;
         self.last_qdelay_ns = qdelay;
@@ -386,17 +383,19 @@ impl DualPi2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aqm::SignalKind;
-    use crate::net::{Packet, PROBE_FLOW};
+    use crate::aqm::{testing, SignalKind};
+    use crate::net::PROBE_FLOW;
 
     const MS: u64 = 1_000_000;
 
     fn params() -> DualPi2Params {
         DualPi2Params {
-            target_ns: 15 * MS,
-            t_update_ns: 16 * MS,
-            alpha: ALPHA,
-            beta: BETA,
+            pi: PiParams {
+                target_ns: 15 * MS,
+                t_update_ns: 16 * MS,
+                alpha: ALPHA,
+                beta: BETA,
+            },
             step_thresh_ns: MS,
             coupling: COUPLING,
             c_protection_pct: C_PROTECTION_PCT,
@@ -406,17 +405,9 @@ mod tests {
     }
 
     fn frame(flow: u32, seq: u32, ect1: bool) -> Frame {
-        Frame::new(
-            Packet {
-                flow,
-                seq,
-                sent_ns: 0,
-                retransmission: false,
-                ce: false,
-                ect1,
-            },
-            1500,
-        )
+        let mut f = testing::frame(flow, seq, 1500, 0);
+        f.packet.ect1 = ect1;
+        f
     }
 
     /// Linux's defaults (`dualpi2_reset_default`), a wrong one fails.

@@ -236,23 +236,14 @@ impl FqCodel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::{Packet, PROBE_FLOW};
+    use crate::aqm::testing;
+    use crate::net::PROBE_FLOW;
 
     const MS: u64 = 1_000_000;
 
     fn frame(flow: u32, seq: u32, ip_bytes: u32, now: u64) -> Frame {
-        let mut f = Frame::new(
-            Packet {
-                flow,
-                seq,
-                sent_ns: now,
-                retransmission: false,
-                ce: false,
-                ect1: false,
-            },
-            ip_bytes,
-        );
-        f.enqueued_ns = now;
+        let mut f = testing::frame(flow, seq, ip_bytes, now);
+        f.packet.sent_ns = now;
         f
     }
 

@@ -453,23 +453,18 @@ impl Bottleneck {
     }
 }
 
+// Declared last: the module-cycle test (tests/module_cycles.rs) reads a
+// file's code up to its first test-only item.
+#[cfg(test)]
+pub(crate) mod testing;
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::net::PROBE_FLOW;
 
     fn data(flow: u32, seq: u32) -> Frame {
-        Frame::new(
-            Packet {
-                flow,
-                seq,
-                sent_ns: 0,
-                retransmission: false,
-                ce: false,
-                ect1: false,
-            },
-            1500,
-        )
+        testing::frame(flow, seq, 1500, 0)
     }
 
     fn port(aqm: Aqm, buffer: usize) -> Bottleneck {
@@ -481,17 +476,7 @@ mod tests {
         let mut b = port(Aqm::DropTail {}, 10);
         let mut rng = Rng::new(1);
         assert_eq!(b.arrive(data(0, 0), 0, &mut rng), Some(12_304));
-        let probe = Frame::new(
-            Packet {
-                flow: PROBE_FLOW,
-                seq: 0,
-                sent_ns: 0,
-                retransmission: false,
-                ce: false,
-                ect1: false,
-            },
-            84,
-        );
+        let probe = testing::frame(PROBE_FLOW, 0, 84, 0);
         assert_eq!(probe.wire_bytes, 84 + 38);
         assert_eq!(b.arrive(probe, 0, &mut rng), None);
         let (p, next) = b.finish(12_304, &mut rng);

@@ -107,13 +107,23 @@ pub const ACCU_NO_DROP: f64 = 0.85;
 /// (`(MAX_PROB / 2) * 17`).
 pub const ACCU_FORCE_DROP: f64 = 8.5;
 
+/// A PI controller's settings, PIE's (RFC 8033 §4.2) and DualPI2's base
+/// controller's (RFC 9332 §2.4) alike: the queueing delay it steers to,
+/// how often it updates, its two gains.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PiParams {
+    pub target_ns: u64,
+    pub t_update_ns: u64,
+    /// Integral gain, per second.
+    pub alpha: f64,
+    /// Proportional gain, per second.
+    pub beta: f64,
+}
+
 /// PIE's settings, resolved from the scenario.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PieParams {
-    pub target_ns: u64,
-    pub t_update_ns: u64,
-    pub alpha: f64,
-    pub beta: f64,
+    pub pi: PiParams,
     pub max_burst_ns: u64,
     pub ecn: bool,
     /// MEAN_PKTSIZE of §4.1 (a queue of at most two is never dropped
@@ -177,8 +187,8 @@ impl Pie {
     pub fn update(&mut self) {
         let p = &self.params;
         let s = |ns: u64| ns as f64 / 1e9;
-        let (qdelay, old, target) = (s(self.qdelay_ns), s(self.qdelay_old_ns), s(p.target_ns));
-        let mut delta = p.alpha * (qdelay - target) + p.beta * (qdelay - old);
+        let (qdelay, old, target) = (s(self.qdelay_ns), s(self.qdelay_old_ns), s(p.pi.target_ns));
+        let mut delta = p.pi.alpha * (qdelay - target) + p.pi.beta * (qdelay - old);
         delta /= autotune_divisor(self.drop_prob);
         if self.drop_prob >= CAP_PROB && delta > CAP_STEP {
             delta = CAP_STEP;
@@ -188,13 +198,13 @@ impl Pie {
             self.drop_prob *= IDLE_DECAY;
         }
         self.drop_prob = self.drop_prob.clamp(0.0, 1.0);
-        self.burst_allowance_ns = self.burst_allowance_ns.saturating_sub(p.t_update_ns);
+        self.burst_allowance_ns = self.burst_allowance_ns.saturating_sub(p.pi.t_update_ns);
         // §4.4: once congestion has gone (no drop probability, both delays
         // below half the target) the burst allowance is whole again. Linux
         // does it with `pie_vars_init`, which also clears `accu_prob`.
         if self.drop_prob == 0.0
-            && 2 * self.qdelay_ns < p.target_ns
-            && 2 * self.qdelay_old_ns < p.target_ns
+            && 2 * self.qdelay_ns < p.pi.target_ns
+            && 2 * self.qdelay_old_ns < p.pi.target_ns
         {
             self.burst_allowance_ns = p.max_burst_ns;
             self.accu_prob = 0.0;
@@ -214,7 +224,7 @@ impl Pie {
 
     /// Run every update due at or before `now_ns`.
     pub fn catch_up(&mut self, now_ns: u64) {
-        let t = self.params.t_update_ns;
+        let t = self.params.pi.t_update_ns;
         while self.next_update_ns <= now_ns {
             if self.at_rest() {
                 let skipped = (now_ns - self.next_update_ns) / t + 1;
@@ -278,7 +288,7 @@ impl Pie {
         if self.burst_allowance_ns > 0 {
             return false;
         }
-        if (2 * self.qdelay_old_ns < p.target_ns && self.drop_prob < SAFE_PROB)
+        if (2 * self.qdelay_old_ns < p.pi.target_ns && self.drop_prob < SAFE_PROB)
             || backlog_bytes <= 2 * p.mean_pkt_bytes
         {
             return false;
@@ -313,10 +323,12 @@ mod tests {
 
     fn params() -> PieParams {
         PieParams {
-            target_ns: 15 * MS,
-            t_update_ns: 15 * MS,
-            alpha: ALPHA,
-            beta: BETA,
+            pi: PiParams {
+                target_ns: 15 * MS,
+                t_update_ns: 15 * MS,
+                alpha: ALPHA,
+                beta: BETA,
+            },
             max_burst_ns: 150 * MS,
             ecn: false,
             mean_pkt_bytes: 1514,

@@ -14,7 +14,7 @@ use super::catalogue::{
 };
 use super::codel::CodelParams;
 use super::dualpi2::DualPi2Params;
-use super::pie::PieParams;
+use super::pie::{PiParams, PieParams};
 use super::red::Red;
 use super::step::StepMark;
 use crate::cc::ParamInfo;
@@ -35,6 +35,16 @@ pub enum Settings {
     StepMark(StepMark),
     DualPi2(DualPi2Params),
 }
+
+/// The PI controllers' fields, as [`Reader::pi`] takes them: the target,
+/// the update interval, alpha and beta.
+const PIE_PI: [&ParamInfo; 4] = [&PIE_TARGET, &PIE_T_UPDATE, &PIE_ALPHA, &PIE_BETA];
+const DUALPI2_PI: [&ParamInfo; 4] = [
+    &DUALPI2_TARGET,
+    &DUALPI2_T_UPDATE,
+    &DUALPI2_ALPHA,
+    &DUALPI2_BETA,
+];
 
 /// A millisecond setting in integer nanoseconds.
 fn ns(ms: f64) -> u64 {
@@ -79,6 +89,18 @@ impl Reader {
 
     fn flag(p: &ParamInfo, given: Option<bool>) -> bool {
         given.unwrap_or(p.default != 0.0)
+    }
+
+    /// A PI controller's settings (PIE's, DualPI2's): `info` and `given`
+    /// hold its target, update interval, alpha and beta, in that order
+    /// (as [`PIE_PI`] and [`DUALPI2_PI`] list them).
+    fn pi(&mut self, info: [&ParamInfo; 4], given: [Option<f64>; 4]) -> PiParams {
+        PiParams {
+            target_ns: self.duration_ns(info[0], given[0]),
+            t_update_ns: self.duration_ns(info[1], given[1]).max(1),
+            alpha: self.real(info[2], given[2]),
+            beta: self.real(info[3], given[3]),
+        }
     }
 
     /// CoDel's settings (also each FQ-CoDel queue's).
@@ -168,10 +190,7 @@ pub fn read(aqm: &Aqm, buffer_pkts: u32, queue_mtu_bytes: u64) -> (Settings, Vec
             max_burst_ms,
             ecn,
         } => Settings::Pie(PieParams {
-            target_ns: r.duration_ns(&PIE_TARGET, target_ms),
-            t_update_ns: r.duration_ns(&PIE_T_UPDATE, t_update_ms).max(1),
-            alpha: r.real(&PIE_ALPHA, alpha),
-            beta: r.real(&PIE_BETA, beta),
+            pi: r.pi(PIE_PI, [target_ms, t_update_ms, alpha, beta]),
             max_burst_ns: r.duration_ns(&PIE_MAX_BURST, max_burst_ms),
             ecn: Reader::flag(&ECN, ecn),
             mean_pkt_bytes: queue_mtu_bytes,
@@ -199,10 +218,7 @@ pub fn read(aqm: &Aqm, buffer_pkts: u32, queue_mtu_bytes: u64) -> (Settings, Vec
             c_protection_pct,
             drop_overload,
         } => Settings::DualPi2(DualPi2Params {
-            target_ns: r.duration_ns(&DUALPI2_TARGET, target_ms),
-            t_update_ns: r.duration_ns(&DUALPI2_T_UPDATE, t_update_ms).max(1),
-            alpha: r.real(&DUALPI2_ALPHA, alpha),
-            beta: r.real(&DUALPI2_BETA, beta),
+            pi: r.pi(DUALPI2_PI, [target_ms, t_update_ms, alpha, beta]),
             step_thresh_ns: r.duration_ns(&DUALPI2_STEP_THRESH, step_thresh_ms),
             coupling: r.whole(&DUALPI2_COUPLING, coupling).max(1),
             c_protection_pct: r.whole(&DUALPI2_C_PROTECTION, c_protection_pct).min(100),
@@ -244,6 +260,23 @@ mod tests {
         assert_eq!((quantum_bytes, flows), (1514, 1024));
     }
 
+    /// PIE's omitted fields take RFC 8033's defaults (§4.2, §4.4), each
+    /// in its place.
+    #[test]
+    fn pie_reads_rfc_8033s_defaults() {
+        let (settings, problems) = read(&Aqm::pie_defaults(), 1000, 1514);
+        assert!(problems.is_empty(), "{problems:?}");
+        let Settings::Pie(p) = settings else {
+            panic!("{settings:?}");
+        };
+        assert_eq!(
+            (p.pi.target_ns, p.pi.t_update_ns, p.max_burst_ns),
+            (15_000_000, 15_000_000, 150_000_000)
+        );
+        assert_eq!((p.pi.alpha, p.pi.beta), (0.125, 1.25));
+        assert_eq!((p.ecn, p.mean_pkt_bytes), (false, 1514));
+    }
+
     /// DualPI2's omitted fields take Linux's defaults; a field out of range
     /// is named with its range.
     #[test]
@@ -255,10 +288,10 @@ mod tests {
             panic!("{settings:?}");
         };
         assert_eq!(
-            (p.target_ns, p.t_update_ns, p.step_thresh_ns),
+            (p.pi.target_ns, p.pi.t_update_ns, p.step_thresh_ns),
             (15_000_000, 16_000_000, 1_000_000)
         );
-        assert_eq!((p.alpha, p.beta), (41.0 / 256.0, 819.0 / 256.0));
+        assert_eq!((p.pi.alpha, p.pi.beta), (41.0 / 256.0, 819.0 / 256.0));
         assert_eq!(
             (p.coupling, p.c_protection_pct, p.drop_overload),
             (2, 10, true)

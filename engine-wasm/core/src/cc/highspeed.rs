@@ -19,21 +19,24 @@
 use super::{
     AckSample, AlgorithmInfo, Citation, CongestionControl, Increase, ParamInfo, Params, Window,
 };
+use crate::variants::enum_with_variants;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// How HighSpeed TCP finds a(w) and b(w): the kernel-dependent rule a
-/// profile chooses (`Mechanisms::highspeed`, switch `highspeed`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export, export_to = "scenario.ts")]
-pub enum HighSpeedRule {
-    /// RFC 3649 §5's continuous formulas.
-    Formula,
-    /// RFC 3649 Appendix B's table as the kernels used it: a = k + 1 for
-    /// table[k−1] < w ≤ table[k], b from the table's row, the row found
-    /// only in congestion avoidance (Linux `tcp_highspeed.c`).
-    Table,
+enum_with_variants! {
+    /// How HighSpeed TCP finds a(w) and b(w): the kernel-dependent rule a
+    /// profile chooses (`Mechanisms::highspeed`, switch `highspeed`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+    #[serde(rename_all = "snake_case")]
+    #[ts(export, export_to = "scenario.ts")]
+    pub enum HighSpeedRule {
+        /// RFC 3649 §5's continuous formulas.
+        Formula,
+        /// RFC 3649 Appendix B's table as the kernels used it: a = k + 1 for
+        /// table[k−1] < w ≤ table[k], b from the table's row, the row found
+        /// only in congestion avoidance (Linux `tcp_highspeed.c`).
+        Table,
+    }
 }
 
 impl HighSpeedRule {

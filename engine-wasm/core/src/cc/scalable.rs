@@ -14,20 +14,23 @@
 use super::{
     AckSample, AlgorithmInfo, Citation, CongestionControl, Increase, ParamInfo, Params, Window,
 };
+use crate::variants::enum_with_variants;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// Scalable TCP's behaviour at small windows: the kernel-dependent rule a
-/// profile chooses (`Mechanisms::scalable`, switch `scalable`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export, export_to = "scenario.ts")]
-pub enum ScalableRule {
-    /// Kelly 2003: Standard TCP (halving) at or below the legacy window.
-    Kelly,
-    /// Linux `tcp_scalable.c`: one packet per min(cwnd, 1/a) counted ACKs
-    /// (Standard-like growth below 1/a packets), always decrease by b.
-    LinuxAiCount,
+enum_with_variants! {
+    /// Scalable TCP's behaviour at small windows: the kernel-dependent rule a
+    /// profile chooses (`Mechanisms::scalable`, switch `scalable`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+    #[serde(rename_all = "snake_case")]
+    #[ts(export, export_to = "scenario.ts")]
+    pub enum ScalableRule {
+        /// Kelly 2003: Standard TCP (halving) at or below the legacy window.
+        Kelly,
+        /// Linux `tcp_scalable.c`: one packet per min(cwnd, 1/a) counted ACKs
+        /// (Standard-like growth below 1/a packets), always decrease by b.
+        LinuxAiCount,
+    }
 }
 
 impl ScalableRule {

@@ -1,7 +1,8 @@
 //! The fuzz harness of issue 11: scenarios at the corners of every limit
 //! the validator allows (most hosts and flows, the shortest sample interval,
 //! 100 Gb/s, 1-packet buffers, RTT 0, every algorithm, AQM (with its
-//! settings at their limits) and profile, loss 0.5, the latency probe,
+//! settings at their limits) and profile, every value of every switch the
+//! switch table lists, loss 0.5, the latency probe,
 //! initial sequence numbers just below 2^32 so that even a short case's
 //! sequence numbers wrap), generated from a seed and kept short. Each case
 //! is validated and, if valid, run and checked: no panic, packets
@@ -15,14 +16,12 @@
 //! --seed S` runs as many as asked.
 
 use crate::cc;
-use crate::profile::{
-    self, CwndCounting, CwrRule, LostRetransmitRule, MechanismOverrides, RecoveryRule,
-    RtoRestartRule, RtoRule,
-};
+use crate::profile::{self, MechanismOverrides, ValueVisitor};
 use crate::resources::{self, RECORDED_BYTES_BUDGET};
 use crate::rng::Rng;
 use crate::scenario::{limits, Aqm, Flow, Host, LatencyProbe, LinkTrace, Scenario};
 use std::collections::BTreeMap;
+use std::fmt::Debug;
 
 mod check;
 pub use check::{run, run_case, CaseRun, Failure, Outcome, Report};
@@ -268,76 +267,34 @@ fn flow(d: &mut Dice, duration_ms: f64) -> Flow {
     }
 }
 
-/// Single switches at their corners, each now and then.
+/// The chance that a case overrides one setting of the switch table.
+const OVERRIDE_CHANCE: f64 = 0.2;
+
+/// Single settings of the switch table at their values (every variant of a
+/// rule, the listed numbers, a range's ends or a value between), each now
+/// and then, in the table's order (`profile/table.rs`).
 fn mechanisms(d: &mut Dice) -> MechanismOverrides {
+    struct Draw<'a>(&'a mut Dice);
+    impl ValueVisitor for Draw<'_> {
+        fn one_of<T: Copy + PartialEq + Debug>(
+            &mut self,
+            _: &'static str,
+            values: &[T],
+            value: &mut Option<T>,
+        ) {
+            if self.0.chance(OVERRIDE_CHANCE) {
+                *value = Some(self.0.pick(values));
+            }
+        }
+
+        fn range(&mut self, _: &'static str, range: (f64, f64), value: &mut Option<f64>) {
+            if self.0.chance(OVERRIDE_CHANCE) {
+                *value = Some(self.0.corner(range));
+            }
+        }
+    }
     let mut m = MechanismOverrides::default();
-    let p = 0.2;
-    if d.chance(p) {
-        m.cwnd_counting = Some(d.pick(&[CwndCounting::PerPacket, CwndCounting::PerAck]));
-    }
-    if d.chance(p) {
-        m.rto = Some(d.pick(&[RtoRule::Rfc6298, RtoRule::Linux]));
-    }
-    if d.chance(p) {
-        m.recovery = Some(d.pick(&[
-            RecoveryRule::Prr,
-            RecoveryRule::PrrSafeAck,
-            RecoveryRule::RateHalving,
-            RecoveryRule::Rfc6675,
-        ]));
-    }
-    if d.chance(p) {
-        m.initial_rto_ms = Some(d.corner(limits::INITIAL_RTO_MS));
-    }
-    if d.chance(p) {
-        m.nic_ring_pkts = Some(d.pick(&[0, 256, limits::NIC_RING_PKTS.1]));
-    }
-    if d.chance(p) {
-        m.interrupt_interval_us = Some(d.corner(limits::INTERRUPT_INTERVAL_US));
-    }
-    if d.chance(p) {
-        m.rmem_max_bytes = Some(d.pick(&[0, limits::RMEM_MAX_BYTES.0, limits::RMEM_MAX_BYTES.1]));
-    }
-    if d.chance(p) {
-        m.host_send_limit_bps = Some(d.pick(&[0.0, limits::RATE_BPS.0, limits::RATE_BPS.1]));
-    }
-    if d.chance(p) {
-        m.delay_granularity_us = Some(d.corner(limits::DELAY_GRANULARITY_US));
-    }
-    if d.chance(p) {
-        m.nic_ring_descriptors = Some(d.pick(&[0, 1, 256, limits::NIC_RING_DESCRIPTORS.1]));
-    }
-    if d.chance(p) {
-        m.tx_completion_us = Some(d.corner(limits::TX_COMPLETION_US));
-    }
-    if d.chance(p) {
-        m.interrupt_throttle_us = Some(d.corner(limits::INTERRUPT_THROTTLE_US));
-    }
-    if d.chance(p) {
-        m.timer_hz = Some(d.pick(&[0, 100, limits::TIMER_HZ.1]));
-    }
-    if d.chance(p) {
-        m.clock_tolerance_ppm = Some(d.corner(limits::CLOCK_TOLERANCE_PPM));
-    }
-    if d.chance(p) {
-        m.cwr = Some(d.pick(&[CwrRule::Algorithm, CwrRule::Halve]));
-    }
-    if d.chance(p) {
-        m.lost_retransmit = Some(d.pick(&[
-            LostRetransmitRule::Timeout,
-            LostRetransmitRule::Recovery,
-            LostRetransmitRule::Rack,
-        ]));
-    }
-    if d.chance(p) {
-        m.receiver_interrupt_us = Some(d.corner(limits::RECEIVER_INTERRUPT_US));
-    }
-    if d.chance(p) {
-        m.receiver_interrupt_throttle_us = Some(d.corner(limits::RECEIVER_INTERRUPT_THROTTLE_US));
-    }
-    if d.chance(p) {
-        m.rto_restart = Some(d.pick(&[RtoRestartRule::Ack, RtoRestartRule::HeadRetransmit]));
-    }
+    m.visit_values(&mut Draw(d));
     m
 }
 
@@ -367,6 +324,8 @@ fn shorten(s: &mut Scenario, max_engine_events: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::profile::{SwitchId, SAWTOOTH_1};
+    use std::collections::BTreeSet;
 
     #[test]
     fn a_seed_and_index_always_give_the_same_case() {
@@ -447,6 +406,74 @@ mod tests {
         }
         for p in profile::profile_ids() {
             assert!(any(&|s| s.profile == p), "{p}");
+        }
+    }
+
+    /// Every setting of the switch table is drawn at each of its values
+    /// (every variant of a rule, each listed number, both ends of a range
+    /// and a value between), every switch moves away from the plain model
+    /// in some case, and validation refuses no value drawn.
+    #[test]
+    fn cases_draw_every_value_of_every_switch() {
+        /// For each setting, how many values it has and which were drawn.
+        #[derive(Default)]
+        struct Tally(BTreeMap<&'static str, (usize, BTreeSet<usize>)>);
+        impl ValueVisitor for Tally {
+            fn one_of<T: Copy + PartialEq + Debug>(
+                &mut self,
+                field: &'static str,
+                values: &[T],
+                value: &mut Option<T>,
+            ) {
+                let (_, drawn) = self
+                    .0
+                    .entry(field)
+                    .or_insert((values.len(), BTreeSet::new()));
+                if let Some(x) = value {
+                    let i = values.iter().position(|v| v == x);
+                    drawn.insert(i.unwrap_or_else(|| panic!("{field}: {x:?} not in {values:?}")));
+                }
+            }
+
+            fn range(
+                &mut self,
+                field: &'static str,
+                (lo, hi): (f64, f64),
+                value: &mut Option<f64>,
+            ) {
+                let (_, drawn) = self.0.entry(field).or_insert((3, BTreeSet::new()));
+                if let Some(x) = *value {
+                    assert!(lo <= x && x <= hi, "{field}: {x} outside {lo}–{hi}");
+                    let corner = match x {
+                        x if x == lo => 0,
+                        x if x == hi => 1,
+                        _ => 2,
+                    };
+                    drawn.insert(corner);
+                }
+            }
+        }
+        let mut tally = Tally::default();
+        let mut moved = vec![false; SwitchId::ALL.len()];
+        for i in 0..400 {
+            let s = case(1, i, 1_000_000);
+            let refused = s
+                .validate()
+                .into_iter()
+                .find(|e| e.field.starts_with("mechanisms"));
+            assert_eq!(refused, None, "case {i}");
+            let mut o = s.mechanisms;
+            let m = o.apply(SAWTOOTH_1);
+            for (k, id) in SwitchId::ALL.into_iter().enumerate() {
+                moved[k] |= id.differs(&m, &SAWTOOTH_1);
+            }
+            o.visit_values(&mut tally);
+        }
+        for (field, (values, drawn)) in &tally.0 {
+            assert_eq!(drawn.len(), *values, "{field}: drew only {drawn:?}");
+        }
+        for (id, moved) in SwitchId::ALL.into_iter().zip(moved) {
+            assert!(moved, "{id:?} never moved");
         }
     }
 

@@ -4,23 +4,72 @@
 //! the algorithm (the rule's type lives in its `cc/` file). From the table
 //! come the settings, a scenario's override keys ([`MechanismOverrides`]),
 //! the switch ids ([`SwitchId`]), which fields a switch turns back, whether
-//! two settings differ in a switch, and the ablation's relevance check
-//! ([`SwitchId::algorithm`]). Adding a switch is one field line per setting
-//! and one switch line here, its values in each profile
-//! (`catalogue.rs`), its sources (`sources.rs`) and its words
-//! (`switches.rs`).
+//! two settings differ in a switch, the ablation's relevance check
+//! ([`SwitchId::algorithm`]) and the values each setting may take, which
+//! the fuzz harness draws ([`MechanismOverrides::visit_values`]). Adding a
+//! switch is one field line per setting (its type and its values) and one
+//! switch line here, its values in each profile (`catalogue.rs`), its
+//! sources (`sources.rs`) and its words (`switches.rs`).
+//!
+//! A setting's values are one of
+//! - `variants`: every variant of its enum ([`Variants::ALL`], written by
+//!   the macro that writes the enum, so none can be left out);
+//! - `numbers([...])`: listed numbers (the off value, the limits'
+//!   ends, a typical value between), for a number only;
+//! - `range(limits::…)`: any real number between a limit's ends.
 
 use super::{
     CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, RecoveryRule,
     RtoRestartRule, RtoRule, ScalableRule,
 };
+use crate::scenario::limits;
+use crate::variants::Variants;
 use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
 use ts_rs::TS;
 
+/// Visits each setting of [`MechanismOverrides`] with the values it may
+/// take and its override (the fuzz harness sets it, its test reads it).
+pub trait ValueVisitor {
+    /// A setting that takes one of `values`: every variant of an enum, or
+    /// listed numbers.
+    fn one_of<T: Copy + PartialEq + Debug>(
+        &mut self,
+        field: &'static str,
+        values: &[T],
+        value: &mut Option<T>,
+    );
+
+    /// A setting that takes any value from `range.0` to `range.1`.
+    fn range(&mut self, field: &'static str, range: (f64, f64), value: &mut Option<f64>);
+}
+
+/// What `numbers(...)` may list: an enum's values are its every variant
+/// (`variants`), never a chosen few.
+trait Number: Copy + PartialEq + Debug {}
+impl Number for u32 {}
+impl Number for f64 {}
+
+fn numbers<T: Number>(values: &[T]) -> &[T] {
+    values
+}
+
 macro_rules! switch_table {
+    (@values $visit:ident, $value:expr, $field:ident: $ty:ty, variants) => {
+        $visit.one_of(stringify!($field), <$ty as Variants>::ALL, $value)
+    };
+    (@values $visit:ident, $value:expr, $field:ident: $ty:ty, numbers($values:expr)) => {
+        $visit.one_of::<$ty>(stringify!($field), numbers(&$values), $value)
+    };
+    (@values $visit:ident, $value:expr, $field:ident: $ty:ty, range($range:expr)) => {
+        $visit.range(stringify!($field), $range, $value)
+    };
     (
         fields {
-            $( $(#[$field_meta:meta])* $field:ident : $ty:ty, )*
+            $(
+                $(#[$field_meta:meta])*
+                $field:ident : $ty:ty => $kind:ident $( ( $values:expr ) )?,
+            )*
         }
         switches {
             $( $id:ident for $algorithm:expr => [ $( $covers:ident ),+ ], )*
@@ -65,6 +114,16 @@ macro_rules! switch_table {
                 }
                 self
             }
+
+            /// Visits each field, in the table's order, with the values it
+            /// may take and its override.
+            pub fn visit_values(&mut self, visit: &mut impl ValueVisitor) {
+                $(
+                    switch_table!(
+                        @values visit, &mut self.$field, $field: $ty, $kind $( ($values) )?
+                    );
+                )*
+            }
         }
 
         /// The switches, in the order the docs and the app list them.
@@ -99,75 +158,78 @@ macro_rules! switch_table {
 
 switch_table! {
     fields {
-        cwnd_counting: CwndCounting,
-        highspeed: HighSpeedRule,
-        scalable: ScalableRule,
-        rto: RtoRule,
+        cwnd_counting: CwndCounting => variants,
+        highspeed: HighSpeedRule => variants,
+        scalable: ScalableRule => variants,
+        rto: RtoRule => variants,
         /// RTO before the first RTT sample.
-        initial_rto_ms: f64,
-        recovery: RecoveryRule,
-        cubic: CubicVersion,
+        initial_rto_ms: f64 => range(limits::INITIAL_RTO_MS),
+        recovery: RecoveryRule => variants,
+        cubic: CubicVersion => variants,
         /// Packets the NIC driver's transmit ring holds behind the interface
         /// queue (0: none). Local congestion happens only when the interface
         /// queue itself is full.
-        nic_ring_pkts: u32,
+        nic_ring_pkts: u32 => numbers([0, 256, limits::NIC_RING_PKTS.1]),
         /// Interrupt moderation on the sender's receive path: ACKs reach TCP at
         /// most once per this interval, in batches (0: each ACK at once).
-        interrupt_interval_us: f64,
+        interrupt_interval_us: f64 => range(limits::INTERRUPT_INTERVAL_US),
         /// Receive-buffer accounting as Linux 2.4 did it, with this
         /// `net.core.rmem_max` (0: none, the window is advertised exactly as
         /// set): see [`advertised_window_bytes`].
-        rmem_max_bytes: u32,
+        rmem_max_bytes: u32
+            => numbers([0, limits::RMEM_MAX_BYTES.0, limits::RMEM_MAX_BYTES.1]),
         /// The sending host's own ceiling (bus, CPU) in b/s; 0: the NIC's line
         /// rate.
-        host_send_limit_bps: f64,
+        host_send_limit_bps: f64 => numbers([0.0, limits::RATE_BPS.0, limits::RATE_BPS.1]),
         /// Delay lines release packets only at multiples of this (a netem
         /// router on a 1000 Hz kernel: whole jiffies); 0: exact delays.
-        delay_granularity_us: f64,
+        delay_granularity_us: f64 => range(limits::DELAY_GRANULARITY_US),
         /// The driver's transmit ring in descriptors (0: counted in packets,
         /// `nic_ring_pkts`). Each frame takes one descriptor per buffer of
         /// Linux 2.4's skb layout (`nic::SkbLayout`): 1 at MTU 1500, 3–4 at
         /// MTU 9000.
         #[serde(default)]
-        nic_ring_descriptors: u32,
+        nic_ring_descriptors: u32
+            => numbers([0, 1, 256, limits::NIC_RING_DESCRIPTORS.1]),
         /// Sent frames' descriptors are reclaimed by the host's interrupt,
         /// which fires this long after the first write-back (the e1000's TADV);
         /// 0: reclaimed the moment the frame leaves.
         #[serde(default)]
-        tx_completion_us: f64,
+        tx_completion_us: f64 => range(limits::TX_COMPLETION_US),
         /// Minimum gap between the host's network interrupts (the e1000's ITR);
         /// 0: none.
         #[serde(default)]
-        interrupt_throttle_us: f64,
+        interrupt_throttle_us: f64 => range(limits::INTERRUPT_THROTTLE_US),
         /// The kernel's timer tick (HZ): retransmission and delayed-ACK timers
         /// expire on ticks, each host's ticks at its own phase; 0: exact
         /// timers.
         #[serde(default)]
-        timer_hz: u32,
+        timer_hz: u32 => numbers([0, 100, limits::TIMER_HZ.1]),
         /// Each port's transmit clock (each host's NIC, the bottleneck port)
         /// runs off nominal by an amount drawn per run, uniform within ± this
         /// many parts per million; 0: every clock exact.
         #[serde(default)]
-        clock_tolerance_ppm: f64,
+        clock_tolerance_ppm: f64 => range(limits::CLOCK_TOLERANCE_PPM),
         /// Where a back-off without loss (CWR) takes ssthresh from.
         #[serde(default)]
-        cwr: CwrRule,
+        cwr: CwrRule => variants,
         /// Interrupt moderation on the receiving host: data segments reach its
         /// TCP (which acknowledges them) at its network interrupt, which fires
         /// this long after the first segment that waits for it (the e1000's
         /// RADV); 0 with no throttle: each segment at once.
         #[serde(default)]
-        receiver_interrupt_us: f64,
+        receiver_interrupt_us: f64 => range(limits::RECEIVER_INTERRUPT_US),
         /// Minimum gap between the receiving host's network interrupts (its
         /// NIC's ITR); 0: none.
         #[serde(default)]
-        receiver_interrupt_throttle_us: f64,
+        receiver_interrupt_throttle_us: f64
+            => range(limits::RECEIVER_INTERRUPT_THROTTLE_US),
         /// How a lost retransmission is detected.
         #[serde(default)]
-        lost_retransmit: LostRetransmitRule,
+        lost_retransmit: LostRetransmitRule => variants,
         /// When the retransmission timer restarts beside an ACK of new data.
         #[serde(default)]
-        rto_restart: RtoRestartRule,
+        rto_restart: RtoRestartRule => variants,
     }
     switches {
         CwndCounting for None => [cwnd_counting],

@@ -2,7 +2,14 @@
 //! WebAssembly memory and the page's copies of what the engine records,
 //! held to one budget before the page runs a scenario.
 
-use super::*;
+use super::{
+    bytes, columns, group_thousands, join_or, min_interval_ms, packet_memory_max, probes,
+    samples_per_flow, seconds, EVENT_LOG_BYTES_MAX, F64_BYTES, PROBE_SAMPLE_BYTES,
+};
+use crate::record::MAX_STORED_EVENTS;
+use crate::scenario::Scenario;
+use serde::Serialize;
+use ts_rs::TS;
 
 /// What a run keeps in the browser's renderer at its peak: the run worker's
 /// WebAssembly memory (which never shrinks) and the copies the page makes of
@@ -219,6 +226,8 @@ pub fn browser_over_budget(s: &Scenario) -> Option<crate::ValidationError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::estimate;
+    use crate::resources::tests::suggested_interval_ms;
     use crate::scenario::{Flow, Host};
 
     /// 64 hosts × 64 Reno flows (BENCHMARKS.md, issue 28), 10 ms samples
@@ -345,16 +354,7 @@ mod tests {
             "{}",
             refusal.message
         );
-        let suggested: f64 = refusal
-            .message
-            .split("use ≥ ")
-            .nth(1)
-            .unwrap()
-            .split(" ms")
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let suggested = suggested_interval_ms(&refusal.message);
         let mut fixed = s.clone();
         fixed.sample_interval_ms = suggested;
         assert_eq!(

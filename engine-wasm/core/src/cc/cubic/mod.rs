@@ -20,6 +20,7 @@
 
 use super::hystart::SlowStartMode;
 use super::{AlgorithmInfo, Citation, CongestionControl, ParamInfo, Params};
+use crate::variants::enum_with_variants;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -29,23 +30,25 @@ pub mod rfc9438;
 pub use linux6::CubicLinux;
 pub use rfc9438::Cubic;
 
-/// Which generation of CUBIC's and BIC's rules: the kernel-dependent rule a
-/// profile chooses (`Mechanisms::cubic`, switch `cubic`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-#[ts(export, export_to = "scenario.ts")]
-pub enum CubicVersion {
-    /// RFC 9438 (β = 0.7 by default) in the engine's floating-point model
-    /// with Linux's structure and the HyStart of older kernels: the CUBIC
-    /// of the profiles before `linux-6` followed `tcp_cubic.c` exactly.
-    Rfc9438,
-    /// Linux 2.6.22's `tcp_cubic.c` 2.1 and `tcp_bic.c`: β = 819/1024,
-    /// window steps scaled by the measured packets per ACK, no HyStart.
-    Linux2622,
-    /// The current Linux `tcp_cubic.c` (v2.3) rule for rule, in its integer
-    /// arithmetic, with HyStart as current kernels run it. BIC as for
-    /// `Rfc9438`.
-    Linux6,
+enum_with_variants! {
+    /// Which generation of CUBIC's and BIC's rules: the kernel-dependent rule a
+    /// profile chooses (`Mechanisms::cubic`, switch `cubic`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+    #[serde(rename_all = "snake_case")]
+    #[ts(export, export_to = "scenario.ts")]
+    pub enum CubicVersion {
+        /// RFC 9438 (β = 0.7 by default) in the engine's floating-point model
+        /// with Linux's structure and the HyStart of older kernels: the CUBIC
+        /// of the profiles before `linux-6` followed `tcp_cubic.c` exactly.
+        Rfc9438,
+        /// Linux 2.6.22's `tcp_cubic.c` 2.1 and `tcp_bic.c`: β = 819/1024,
+        /// window steps scaled by the measured packets per ACK, no HyStart.
+        Linux2622,
+        /// The current Linux `tcp_cubic.c` (v2.3) rule for rule, in its integer
+        /// arithmetic, with HyStart as current kernels run it. BIC as for
+        /// `Rfc9438`.
+        Linux6,
+    }
 }
 
 impl CubicVersion {
