@@ -5,7 +5,8 @@ import { watchConsole } from './support/console';
 import type { LabHookSnapshot } from '../app/src/guided/testHooks';
 
 // The labs beyond the papers (issue 15): bufferbloat and queue management,
-// BBR against CUBIC, DCTCP against K. Each opens by link, runs its quick
+// BBR against CUBIC, DCTCP against K; and (issue 25) RTT fairness across
+// algorithms. Each opens by link, runs its quick
 // sweep in the browser, and draws the engine's numbers, which equal the
 // native CLI's for the same sweep.
 
@@ -41,6 +42,12 @@ const CASES = [
   { id: 'bufferbloat-aqm', number: 12, metric: 'probe_rtt_median_ms', series: ['drop-tail', 'codel', 'fq-codel', 'pie'] },
   { id: 'bbr-vs-cubic', number: 13, metric: 'utilisation', series: ['bbr-cubic', 'cubic-cubic'] },
   { id: 'dctcp-threshold', number: 14, metric: 'mean_queue_pkts', series: ['dctcp', 'reno-drop-tail'] },
+  {
+    id: 'two-rtts',
+    number: 15,
+    metric: 'jain_index',
+    series: ['reno-shallow', 'reno-deep', 'cubic-shallow', 'cubic-deep', 'bbr-shallow', 'bbr-deep'],
+  },
 ] as const;
 
 for (const c of CASES) {

@@ -1,4 +1,4 @@
-// The guided-labs view: the list of the guided labs (the papers' eleven experiments and three beyond them), and one
+// The guided-labs view: the list of the guided labs (the papers' eleven experiments and four beyond them), and one
 // lab opened by link (?lab=<id or number>, &quick=0 for the faithful scale):
 // its guide, a one-click sweep across a pool of workers with progress, the
 // results drawn as the papers draw them, the papers' values beside the

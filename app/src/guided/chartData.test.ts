@@ -389,6 +389,8 @@ describe('format', () => {
     expect(formatX('initial_ssthresh_pkts', null)).toBe('unlimited');
     expect(formatX('scalable_ab', [0.08, 0.5])).toBe('[2/25, 1/2]');
     expect(formatX('bottleneck_rate_bps', 2e8)).toBe('200 Mb/s');
+    expect(formatX('rtt_ratio', 8)).toBe('RTT ratio 8');
+    expect(formatX('rtt_ratio', 8, true)).toBe('8');
   });
   it('fractions', () => {
     expect(fraction(0.04)).toBe('1/25');

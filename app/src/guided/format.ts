@@ -137,6 +137,8 @@ export function formatX(axis: Axis, x: SweepValue, short = false): string {
       return short ? String(x) : `${x} BDP`;
     case 'rtt_ms':
       return `${x} ms`;
+    case 'rtt_ratio':
+      return short ? String(x) : `RTT ratio ${x}`;
     case 'streams_per_host':
       return short ? String(x) : `${x} stream${x === 1 ? '' : 's'}`;
     case 'flow_pairs':

@@ -39,7 +39,11 @@ fn check_axis_value(lab: &Lab, x: &SweepValue, text: &str) -> Result<(), String>
         | Axis::InitialSsthreshPkts
         | Axis::BufferPkts
         | Axis::MarkThresholdPkts => true,
-        Axis::RttMs | Axis::ScalableAb | Axis::BottleneckRateBps | Axis::BufferBdp => false,
+        Axis::RttMs
+        | Axis::ScalableAb
+        | Axis::BottleneckRateBps
+        | Axis::BufferBdp
+        | Axis::RttRatio => false,
     };
     let SweepValue::Number(v) = *x else {
         return Ok(());

@@ -115,6 +115,7 @@ quick_claims_tests! {
     lab12_claims_hold_at_quick_scale => "bufferbloat-aqm",
     lab13_claims_hold_at_quick_scale => "bbr-vs-cubic",
     lab14_claims_hold_at_quick_scale => "dctcp-threshold",
+    lab15_claims_hold_at_quick_scale => "two-rtts",
 }
 
 #[test]

@@ -1039,3 +1039,48 @@ fn lab14_dctcp_keeps_a_small_queue_at_full_rate() {
         assert!(d > 0.95 * t, "K = {x}: DCTCP {d} against TCP {t}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Lab 15: RTT fairness across algorithms.
+
+/// Ha, Rhee & Xu (2008), abstract: CUBIC's RTT-independent window growth
+/// shares more equitably among flows of different RTTs than the
+/// standards' linear growth. Hock et al. (2017): BBR flows of different
+/// RTTs share unfairly (the direction was not read from the paper).
+/// Asserted at an RTT ratio of 8, where the RTTs differ most: CUBIC's
+/// Jain index above Reno's in both buffers, BBR's below 0.96.
+#[test]
+fn lab15_cubic_shares_more_evenly_than_reno_and_bbr_unevenly() {
+    let l = lab("two-rtts").unwrap();
+    header(l);
+    let series = [
+        "reno-shallow",
+        "cubic-shallow",
+        "bbr-shallow",
+        "reno-deep",
+        "cubic-deep",
+        "bbr-deep",
+    ];
+    let rs = run_jobs(l, &grid(&series, &[8.0], &[1]), |_| {});
+    let jain = |s: &str| mean(&rs, s, Some(8.0), |r| r.jain_index);
+    let short = |s: &str| mean(&rs, s, Some(8.0), |r| r.group_share.as_ref().unwrap()[0]);
+    for s in series {
+        say!(l, "RTT ratio 8, {s}: short flow's share {:.3}, Jain's index {:.3} (paper: CUBIC fairer than Reno; BBR unfair)", short(s), jain(s));
+    }
+    for depth in ["shallow", "deep"] {
+        let (reno, cubic, bbr) = (
+            format!("reno-{depth}"),
+            format!("cubic-{depth}"),
+            format!("bbr-{depth}"),
+        );
+        assert!(
+            jain(&cubic) > jain(&reno),
+            "{depth}: CUBIC not fairer than Reno"
+        );
+        assert!(
+            short(&reno) > 0.5,
+            "{depth}: Reno's short flow does not win"
+        );
+        assert!(jain(&bbr) < 0.96, "{depth}: BBR shares evenly");
+    }
+}

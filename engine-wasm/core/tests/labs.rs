@@ -34,8 +34,9 @@ fn registered(id: &str) -> bool {
 #[test]
 fn the_labs_are_numbered_in_order_with_unique_ids() {
     let all = &labs().labs;
-    // The source papers' eleven, then the queueing and latency labs of issue 15.
-    assert_eq!(all.len(), 14);
+    // The source papers' eleven, the queueing and latency labs of issue 15,
+    // then RTT fairness across algorithms (issue 25).
+    assert_eq!(all.len(), 15);
     for (i, l) in all.iter().enumerate() {
         assert_eq!(l.number as usize, i + 1, "{}", l.id);
     }
@@ -389,6 +390,40 @@ fn streams_and_flow_pairs_replicate_flows_and_keep_groups() {
     assert_eq!(algs.iter().filter(|a| **a == "highspeed").count(), 5);
     assert_eq!(algs.iter().filter(|a| **a == "reno").count(), 5);
     assert_eq!(p.groups.iter().filter(|g| **g == 1).count(), 5);
+}
+
+/// The RTT-ratio axis lengthens only the last host's round trip, by
+/// (x - 1) times the path's, and keeps one group per host.
+#[test]
+fn rtt_ratio_lengthens_the_last_hosts_round_trip_only() {
+    let l = lab("two-rtts").unwrap();
+    assert_eq!(l.sweep.axis, Axis::RttRatio);
+    let at = |x: f64| {
+        l.point("cubic-shallow", &SweepValue::Number(x), 1, Scale::Full)
+            .unwrap()
+    };
+    let p = at(8.0);
+    assert_eq!(p.scenario.rtt_ms, 10.0);
+    assert_eq!(p.groups, [0, 1]);
+    assert_eq!(p.scenario.hosts[0].flows[0].extra_delay_ms, 0.0);
+    assert_eq!(p.scenario.hosts[1].flows[0].extra_delay_ms, 70.0);
+    assert_eq!(at(1.0).scenario.hosts[1].flows[0].extra_delay_ms, 0.0);
+    assert_eq!(at(2.5).scenario.hosts[1].flows[0].extra_delay_ms, 15.0);
+    // A ratio below 1 would need a negative delay.
+    assert!(l
+        .point("cubic-shallow", &SweepValue::Number(0.5), 1, Scale::Full)
+        .is_err());
+    // The series' buffers: one BDP of the 10-ms and of the 80-ms path.
+    let buffer = |series: &str| {
+        l.point(series, &SweepValue::Number(8.0), 1, Scale::Full)
+            .unwrap()
+            .scenario
+            .bottleneck
+            .buffer_pkts
+    };
+    let bdp_10ms = p.scenario.bdp_pkts();
+    assert_eq!(buffer("bbr-shallow") as f64, bdp_10ms.round());
+    assert_eq!(buffer("bbr-deep") as f64, (8.0 * bdp_10ms).round());
 }
 
 #[test]

@@ -10,7 +10,7 @@ export type Agreement = "within_tolerance" | "inside_range" | "effect_within_fac
 /**
  * What a sweep value changes in the scenario.
  */
-export type Axis = "window_bytes" | "txqueuelen_pkts" | "rtt_ms" | "streams_per_host" | "flow_pairs" | "scalable_ab" | "seed" | "initial_ssthresh_pkts" | "bottleneck_rate_bps" | "buffer_pkts" | "buffer_bdp" | "mark_threshold_pkts";
+export type Axis = "window_bytes" | "txqueuelen_pkts" | "rtt_ms" | "streams_per_host" | "flow_pairs" | "scalable_ab" | "seed" | "initial_ssthresh_pkts" | "bottleneck_rate_bps" | "buffer_pkts" | "buffer_bdp" | "mark_threshold_pkts" | "rtt_ratio";
 
 /**
  * What a result chart plots: a measured metric or a derived one. Its id

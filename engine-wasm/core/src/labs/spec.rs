@@ -181,6 +181,11 @@ pub enum Axis {
     BufferBdp,
     /// The step-marking threshold K of a `step_mark` bottleneck, packets.
     MarkThresholdPkts,
+    /// The base RTT of the last host's flows as a multiple of the path's
+    /// (`rtt_ms`): each of them gets an extra two-way delay of
+    /// (x − 1) · `rtt_ms` (`Flow::extra_delay_ms`); the other hosts keep
+    /// the path's RTT. At least 1.
+    RttRatio,
 }
 
 /// One point on the swept axis: a number, an `[a, b]` pair, or `null`

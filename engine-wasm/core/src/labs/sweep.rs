@@ -218,6 +218,21 @@ impl Lab {
                     *threshold_pkts = Some(k);
                 }
             }
+            Axis::RttRatio => {
+                let ratio = number()?;
+                if !(ratio >= 1.0) || s.hosts.len() < 2 {
+                    return Err(ExpandError::BadValue(format!(
+                        "rtt_ratio needs a ratio of at least 1 and a base with two hosts or more, got {ratio} and {} hosts",
+                        s.hosts.len()
+                    )));
+                }
+                let extra_ms = (ratio - 1.0) * s.rtt_ms;
+                if let Some(last) = s.hosts.last_mut() {
+                    for f in &mut last.flows {
+                        f.extra_delay_ms = extra_ms;
+                    }
+                }
+            }
             Axis::InitialSsthreshPkts => {
                 s.tcp.initial_ssthresh_pkts = match x {
                     SweepValue::Unlimited => None,

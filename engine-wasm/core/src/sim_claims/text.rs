@@ -146,6 +146,7 @@ pub fn swept(axis: Axis, x: f64) -> String {
             format!("{x} {}", plural(x, "packet", "packets"))
         }
         Axis::RttMs => format!("{x} ms"),
+        Axis::RttRatio => format!("RTT ratio {}", whole(x)),
         Axis::StreamsPerHost if x == 1.0 => "1 stream".into(),
         Axis::StreamsPerHost => format!("{x} streams"),
         Axis::FlowPairs => format!("{x} {}", plural(x, "flow", "flows")),
