@@ -13,7 +13,7 @@
 // (and TEST-SURFACE.md says how) whenever anything promised here changes.
 
 /** The version of the test surface these declarations describe (stated at the top of TEST-SURFACE.md). */
-export type ContractVersion = 21;
+export type ContractVersion = 22;
 
 // ------------------------------------------------------------------ run state
 
@@ -366,7 +366,8 @@ export type Metric =
   | 'probe_rtt_p99_ms'
   | 'mean_queue_delay_ms'
   | 'mean_queue_pkts'
-  | 'mean_captured_outstanding_kbytes';
+  | 'mean_captured_outstanding_kbytes'
+  | 'group_queue_delay_ms';
 
 export type Relation = 'value' | 'difference' | 'percent';
 
@@ -439,6 +440,8 @@ export interface PointResult {
   mean_queue_delay_ms?: number;
   mean_queue_pkts?: number;
   mean_captured_outstanding_kbytes?: number;
+  /** Each group's mean queueing delay, ms (null: none of its packets left the queue in the window); lab 16. */
+  group_queue_delay_ms?: (number | null)[];
 }
 
 /** [series, combined, tie-break], best first. */

@@ -5,8 +5,9 @@ import { watchConsole } from './support/console';
 import type { LabHookSnapshot } from '../app/src/guided/testHooks';
 
 // The labs beyond the papers (issue 15): bufferbloat and queue management,
-// BBR against CUBIC, DCTCP against K; and (issue 25) RTT fairness across
-// algorithms. Each opens by link, runs its quick
+// BBR against CUBIC, DCTCP against K; and issue 25's course labs, RTT fairness
+// across algorithms and L4S (TCP Prague and CUBIC through DualPI2 and one PIE
+// queue). Each opens by link, runs its quick
 // sweep in the browser, and draws the engine's numbers, which equal the
 // native CLI's for the same sweep.
 
@@ -48,6 +49,7 @@ const CASES = [
     metric: 'jain_index',
     series: ['reno-shallow', 'reno-deep', 'cubic-shallow', 'cubic-deep', 'bbr-shallow', 'bbr-deep'],
   },
+  { id: 'l4s-dualpi2', number: 16, metric: 'utilisation', series: ['dualpi2', 'pie-ecn', 'cubic-pair'] },
 ] as const;
 
 for (const c of CASES) {

@@ -34,6 +34,7 @@ const METRIC_TEXT: Record<ChartMetric, Omit<MetricInfo, 'unit'>> = {
   mean_queue_delay_ms: { label: 'Queueing delay at the bottleneck (time average)', axis: 'Queueing delay (ms)' },
   mean_captured_outstanding_kbytes: { label: 'Mean outstanding data seen by tcpdump on the sender (first flow)', axis: 'Outstanding (kB)' },
   mean_queue_pkts: { label: 'Bottleneck queue (time average)', axis: 'Queue (packets)', minTop: 5 },
+  group_queue_delay_ms: { label: 'Queueing delay of each flow’s packets at the bottleneck', axis: 'Queueing delay (ms)' },
   relative_fairness: { label: 'Relative fairness: a non-Standard flow’s throughput over a Standard flow’s', axis: 'Ratio' },
 };
 

@@ -72,6 +72,7 @@ const NOUNS: Partial<Record<ChartMetric, [string, boolean]>> = {
   probe_rtt_p99_ms: ['99th-percentile ping round trip', true],
   mean_queue_delay_ms: ['mean queueing delay', true],
   mean_queue_pkts: ['mean bottleneck queue', true],
+  group_queue_delay_ms: ['queueing delay of each flow’s packets', true],
   mean_captured_outstanding_kbytes: ['mean outstanding data seen by tcpdump', true],
   relative_fairness: ['relative fairness', false],
 };

@@ -58,8 +58,8 @@ export function StartHere({ predict, open = false }: StartHereProps) {
           {predict}
         </li>
         <li>
-          <strong>Then the guided labs.</strong> <a href="?view=labs">Fifteen guided labs</a> re-run the experiments of five published studies, and four more
-          take on bufferbloat, modern queue management, BBR, data-centre TCP and fairness between round-trip times, with the published measurements beside the simulation’s.
+          <strong>Then the guided labs.</strong> <a href="?view=labs">Sixteen guided labs</a> re-run the experiments of five published studies, and five more
+          take on bufferbloat, modern queue management, BBR, data-centre TCP, fairness between round-trip times and L4S (TCP Prague through DualPI2), with the published measurements beside the simulation’s.
         </li>
       </ol>
       <button type="button" onClick={() => (remember(true), setClosed(true))} data-testid="start-here-close">

@@ -116,6 +116,7 @@ quick_claims_tests! {
     lab13_claims_hold_at_quick_scale => "bbr-vs-cubic",
     lab14_claims_hold_at_quick_scale => "dctcp-threshold",
     lab15_claims_hold_at_quick_scale => "two-rtts",
+    lab16_claims_hold_at_quick_scale => "l4s-dualpi2",
 }
 
 #[test]

@@ -1084,3 +1084,44 @@ fn lab15_cubic_shares_more_evenly_than_reno_and_bbr_unevenly() {
         assert!(jain(&bbr) < 0.96, "{depth}: BBR shares evenly");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Lab 16: L4S, TCP Prague and CUBIC through DualPI2 against one PIE queue.
+
+/// De Schepper et al. (2022): the L4S queue's delay stays low (median
+/// 100–300 µs, 99th percentile below 2 ms). The DualQ draft (2019): the
+/// coupling gives Scalable and Classic flows about the same rate, while a
+/// queue they share leaves Classic TCP a small capacity share. RFC 8033:
+/// PIE steers the delay towards 15 ms.
+#[test]
+fn lab16_dualpi2_separates_the_delays_and_one_pie_queue_does_not() {
+    let l = lab("l4s-dualpi2").unwrap();
+    header(l);
+    let rs = run_jobs(l, &grid(&["dualpi2", "pie-ecn"], &[20.0], &[1]), |_| {});
+    let delay = |s: &str, g: usize| {
+        mean(&rs, s, None, |r| {
+            r.group_queue_delay_ms.as_ref().unwrap()[g].unwrap()
+        })
+    };
+    let cubic_share = |s: &str| mean(&rs, s, None, |r| r.group_share.as_ref().unwrap()[1]);
+    for s in ["dualpi2", "pie-ecn"] {
+        say!(
+            l,
+            "{s} at 20 ms: Prague waits {:.2} ms, CUBIC {:.2} ms; CUBIC's share {:.3}",
+            delay(s, 0),
+            delay(s, 1),
+            cubic_share(s)
+        );
+    }
+    // DualPI2: Prague's packets wait under the 1 ms step, CUBIC's near the
+    // classic queue's 15 ms target (within a factor of three).
+    assert!(delay("dualpi2", 0) < 1.0);
+    assert!((5.0..=30.0).contains(&delay("dualpi2", 1)));
+    // One PIE queue: a single FIFO, so both flows' packets wait alike
+    // (within 10 %), near PIE's 15 ms reference.
+    let (p, c) = (delay("pie-ecn", 0), delay("pie-ecn", 1));
+    assert!((p / c - 1.0).abs() < 0.1, "Prague {p} ms, CUBIC {c} ms");
+    assert!((5.0..=30.0).contains(&c));
+    // CUBIC keeps more of the link through DualPI2 than in the shared queue.
+    assert!(cubic_share("dualpi2") > cubic_share("pie-ecn"));
+}

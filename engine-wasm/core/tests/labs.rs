@@ -24,8 +24,9 @@ const SPEC_ALGORITHMS: [&str; 11] = [
     "bbr",
 ];
 
-/// Beyond the source papers (issue 15): data-centre TCP.
-const LATER_ALGORITHMS: [&str; 1] = ["dctcp"];
+/// Beyond the source papers: data-centre TCP (issue 15), TCP Prague (L4S,
+/// issue 25).
+const LATER_ALGORITHMS: [&str; 2] = ["dctcp", "prague"];
 
 fn registered(id: &str) -> bool {
     cc::algorithm_info(id).is_some()
@@ -35,8 +36,8 @@ fn registered(id: &str) -> bool {
 fn the_labs_are_numbered_in_order_with_unique_ids() {
     let all = &labs().labs;
     // The source papers' eleven, the queueing and latency labs of issue 15,
-    // then RTT fairness across algorithms (issue 25).
-    assert_eq!(all.len(), 15);
+    // then issue 25's course labs: RTT fairness (15) and L4S (16).
+    assert_eq!(all.len(), 16);
     for (i, l) in all.iter().enumerate() {
         assert_eq!(l.number as usize, i + 1, "{}", l.id);
     }

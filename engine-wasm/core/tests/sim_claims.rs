@@ -55,6 +55,7 @@ fn point(series: &str, x: f64, seed: u32, total: f64) -> PointResult {
         mean_queue_delay_ms: None,
         mean_queue_pkts: None,
         mean_captured_outstanding_kbytes: None,
+        group_queue_delay_ms: None,
         flags: None,
     }
 }

@@ -257,7 +257,7 @@ to_s: number | null, };
 /**
  * Quantities measured from a run (and published in the papers).
  */
-export type Metric = "total_throughput_mbps" | "group_throughput_mbps" | "flow_throughput_mbps" | "standard_throughput_mbps" | "standard_share" | "jain_index" | "utilisation" | "time_to_max_rate_s" | "drops" | "local_congestion_events" | "congestion_event_rate" | "mean_outstanding_kbytes" | "rank" | "group_share" | "probe_rtt_median_ms" | "probe_rtt_p99_ms" | "mean_queue_delay_ms" | "mean_queue_pkts" | "mean_captured_outstanding_kbytes";
+export type Metric = "total_throughput_mbps" | "group_throughput_mbps" | "flow_throughput_mbps" | "standard_throughput_mbps" | "standard_share" | "jain_index" | "utilisation" | "time_to_max_rate_s" | "drops" | "local_congestion_events" | "congestion_event_rate" | "mean_outstanding_kbytes" | "rank" | "group_share" | "probe_rtt_median_ms" | "probe_rtt_p99_ms" | "mean_queue_delay_ms" | "mean_queue_pkts" | "mean_captured_outstanding_kbytes" | "group_queue_delay_ms";
 
 /**
  * One of the five source papers (`seed` is its short number, 000–004, the
@@ -397,6 +397,11 @@ duration_s: number,
  * Measured only for labs that list the metric (see `Metric::ON_REQUEST`).
  */
 group_share?: Array<number>, probe_rtt_median_ms?: number, probe_rtt_p99_ms?: number, mean_queue_delay_ms?: number, mean_queue_pkts?: number, mean_captured_outstanding_kbytes?: number, 
+/**
+ * Each group's mean queueing delay, ms (`null` for a group none of
+ * whose packets left the queue in the window).
+ */
+group_queue_delay_ms?: Array<number | null>, 
 /**
  * What went wrong in the run, if the engine flagged it
  * (`flags::flag_run`): listed beside the lab's results.

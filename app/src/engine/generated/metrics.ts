@@ -18,6 +18,7 @@ export const METRIC_UNITS: Record<ChartMetric, string> = {
   flow_throughput_mbps: 'Mb/s',
   group_share: 'fraction',
   rank: 'rank',
+  group_queue_delay_ms: 'ms',
   probe_rtt_median_ms: 'ms',
   probe_rtt_p99_ms: 'ms',
   mean_queue_delay_ms: 'ms',
@@ -27,4 +28,4 @@ export const METRIC_UNITS: Record<ChartMetric, string> = {
 };
 
 /** Metrics with one value per group (series flow entry): one chart line per group (`ChartMetric::per_group`). */
-export const PER_GROUP_METRICS: readonly ChartMetric[] = ['group_throughput_mbps', 'group_share'];
+export const PER_GROUP_METRICS: readonly ChartMetric[] = ['group_throughput_mbps', 'group_share', 'group_queue_delay_ms'];

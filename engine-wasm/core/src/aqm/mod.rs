@@ -106,6 +106,26 @@ enum Discipline {
     DualPi2(Box<DualPi2>),
 }
 
+/// One flow's packets that left the bottleneck's queue onto the link (a
+/// packet the discipline drops at dequeue is not counted) and the sum of
+/// their sojourn times, arrival to the start of transmission. The probe's
+/// packets are not counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowSojourn {
+    pub pkts: u64,
+    pub sojourn_ns: u128,
+}
+
+impl FlowSojourn {
+    /// The packets and sojourn added since `earlier`.
+    pub fn since(self, earlier: FlowSojourn) -> FlowSojourn {
+        FlowSojourn {
+            pkts: self.pkts - earlier.pkts,
+            sojourn_ns: self.sojourn_ns - earlier.sojourn_ns,
+        }
+    }
+}
+
 /// The FIFO as CoDel sees it.
 struct FifoView<'a> {
     fifo: &'a mut VecDeque<Frame>,
@@ -137,6 +157,9 @@ pub struct Bottleneck {
     sent_pkts: u64,
     last_sojourn_ns: u64,
     dequeued_since_sample: bool,
+    /// Per data flow: the packets that left the queue onto the link and
+    /// the sum of their sojourn times (the labs' per-flow queueing delay).
+    flow_sojourn: Vec<FlowSojourn>,
     /// The trace a trace-driven link follows; `None`: the link sends at
     /// its rate (`tx`).
     trace: Option<Box<TraceService>>,
@@ -187,6 +210,7 @@ impl Bottleneck {
             sent_pkts: 0,
             last_sojourn_ns: 0,
             dequeued_since_sample: false,
+            flow_sojourn: vec![FlowSojourn::default(); tcp_flows],
             trace: None,
         }
     }
@@ -397,6 +421,10 @@ impl Bottleneck {
         let sojourn_ns = now_ns - frame.enqueued_ns;
         self.last_sojourn_ns = sojourn_ns;
         self.dequeued_since_sample = true;
+        if let Some(s) = self.flow_sojourn.get_mut(frame.packet.flow as usize) {
+            s.pkts += 1;
+            s.sojourn_ns += sojourn_ns as u128;
+        }
         if let Discipline::Pie(pie) = &mut self.discipline {
             pie.on_dequeue(now_ns, sojourn_ns, self.fifo_bytes);
         }
@@ -415,6 +443,12 @@ impl Bottleneck {
             Discipline::DualPi2(d) => Some(d.stats),
             _ => None,
         }
+    }
+
+    /// Flow `flow`'s packets that have left the queue onto the link so far,
+    /// and their summed sojourn times (zero for an unknown flow).
+    pub fn flow_sojourn(&self, flow: usize) -> FlowSojourn {
+        self.flow_sojourn.get(flow).copied().unwrap_or_default()
     }
 
     /// Data packets dropped so far (probes not counted).
@@ -488,6 +522,58 @@ mod tests {
         assert_eq!(next, None);
         assert_eq!(b.sent_pkts, 1, "probes are not data");
         assert_eq!(b.sample_delay_ns(), 0, "idle since");
+    }
+
+    /// Each flow's packets and their summed sojourn: a frame sent at once
+    /// waited 0, the one behind it one frame time (12 304 ns for 1538
+    /// bytes at 1 Gb/s), the third two; a dropped arrival and the probe
+    /// are not counted.
+    #[test]
+    fn each_flows_sojourn_is_summed_over_its_packets_that_left_the_queue() {
+        let mut b = port(Aqm::DropTail {}, 2);
+        let mut rng = Rng::new(1);
+        b.arrive(data(0, 0), 0, &mut rng);
+        b.arrive(data(1, 0), 0, &mut rng);
+        b.arrive(data(1, 1), 0, &mut rng);
+        b.arrive(data(0, 1), 0, &mut rng); // the buffer holds two: dropped
+        let probe = Frame::new(
+            Packet {
+                flow: PROBE_FLOW,
+                ..data(0, 0).packet
+            },
+            84,
+        );
+        b.arrive(probe, 0, &mut rng); // dropped too
+        let mut t = 12_304;
+        while b.occupancy_pkts() > 0 {
+            t = b.finish(t, &mut rng).1.unwrap_or(t);
+        }
+        assert_eq!(
+            b.flow_sojourn(0),
+            FlowSojourn {
+                pkts: 1,
+                sojourn_ns: 0
+            }
+        );
+        assert_eq!(
+            b.flow_sojourn(1),
+            FlowSojourn {
+                pkts: 2,
+                sojourn_ns: 12_304 + 2 * 12_304
+            }
+        );
+        assert_eq!(b.flow_sojourn(7), FlowSojourn::default(), "no such flow");
+        let later = b.flow_sojourn(1);
+        assert_eq!(
+            later.since(FlowSojourn {
+                pkts: 1,
+                sojourn_ns: 12_304
+            }),
+            FlowSojourn {
+                pkts: 1,
+                sojourn_ns: 2 * 12_304
+            }
+        );
     }
 
     #[test]

@@ -265,6 +265,7 @@ mod tests {
             mean_queue_delay_ms: None,
             mean_queue_pkts: None,
             mean_captured_outstanding_kbytes: None,
+            group_queue_delay_ms: None,
             flags: None,
         }
     }

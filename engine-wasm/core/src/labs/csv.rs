@@ -67,11 +67,15 @@ pub fn points_csv(lab: &Lab, results: &[PointResult]) -> String {
         .filter(|m| lab.metrics.contains(m))
         .collect();
     let group_share = lab.metrics.contains(&Metric::GroupShare);
+    let group_delay = lab.metrics.contains(&Metric::GroupQueueDelayMs);
     header.extend(Metric::SCALARS.iter().map(|m| m.id().to_string()));
     header.extend(on_request.iter().map(|m| m.id().to_string()));
     header.extend((0..groups).map(|g| format!("group{g}_throughput_mbps")));
     if group_share {
         header.extend((0..groups).map(|g| format!("group{g}_share")));
+    }
+    if group_delay {
+        header.extend((0..groups).map(|g| format!("group{g}_queue_delay_ms")));
     }
     header.push("flow_throughput_mbps".into());
     for (m, g) in &paper_cols {
@@ -96,6 +100,11 @@ pub fn points_csv(lab: &Lab, results: &[PointResult]) -> String {
         row.extend((0..groups).map(|g| opt(r.group_throughput_mbps.get(g).copied())));
         if group_share {
             row.extend((0..groups).map(|g| opt(r.value(Metric::GroupShare, Some(g as u32)))));
+        }
+        if group_delay {
+            row.extend(
+                (0..groups).map(|g| opt(r.value(Metric::GroupQueueDelayMs, Some(g as u32)))),
+            );
         }
         row.push(
             r.flow_throughput_mbps

@@ -4,6 +4,7 @@
 use super::metric::Metric;
 use super::spec::{Lab, SweepValue};
 use super::sweep::{ExpandError, Scale, SweepPoint};
+use crate::aqm::FlowSojourn;
 use crate::net::ETHERNET_OVERHEAD_BYTES;
 use crate::record::col;
 use crate::sim::Simulation;
@@ -63,6 +64,11 @@ pub struct PointResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub mean_captured_outstanding_kbytes: Option<f64>,
+    /// Each group's mean queueing delay, ms (`null` for a group none of
+    /// whose packets left the queue in the window).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub group_queue_delay_ms: Option<Vec<Option<f64>>>,
     /// What went wrong in the run, if the engine flagged it
     /// (`flags::flag_run`): listed beside the lab's results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -106,6 +112,10 @@ impl PointResult {
             Metric::MeanQueueDelayMs => self.mean_queue_delay_ms,
             Metric::MeanQueuePkts => self.mean_queue_pkts,
             Metric::MeanCapturedOutstandingKbytes => self.mean_captured_outstanding_kbytes,
+            Metric::GroupQueueDelayMs => self
+                .group_queue_delay_ms
+                .as_ref()
+                .and_then(|g| g.get(group.unwrap_or(0) as usize).copied().flatten()),
         }
     }
 }
@@ -122,11 +132,21 @@ pub struct WindowCounts {
     pub to_ns: u64,
     pub from: Vec<u64>,
     pub to: Vec<u64>,
+    /// Each flow's packets out of the bottleneck queue and their summed
+    /// sojourn, at the window's edges.
+    pub from_sojourn: Vec<FlowSojourn>,
+    pub to_sojourn: Vec<FlowSojourn>,
 }
 
 fn distinct_segments(sim: &Simulation) -> Vec<u64> {
     (0..sim.flow_count())
         .map(|f| sim.flow_distinct_segments(f))
+        .collect()
+}
+
+fn queue_sojourns(sim: &Simulation) -> Vec<FlowSojourn> {
+    (0..sim.flow_count())
+        .map(|f| sim.flow_queue_sojourn(f))
         .collect()
 }
 
@@ -141,12 +161,15 @@ pub fn run_measured(lab: &Lab, scale: Scale, sim: &mut Simulation) -> Option<Win
         let to_ns = m.to_s.map_or(end_ns, at).max(from_ns);
         sim.advance(from_ns);
         let from = distinct_segments(sim);
+        let from_sojourn = queue_sojourns(sim);
         sim.advance(to_ns);
         WindowCounts {
             from_ns,
             to_ns,
             from,
             to: distinct_segments(sim),
+            from_sojourn,
+            to_sojourn: queue_sojourns(sim),
         }
     });
     sim.run_to_end();
@@ -349,6 +372,32 @@ pub fn measure(
             .collect()
     });
 
+    // Each group's packets out of the bottleneck queue inside the window
+    // (the whole run without window counts) and their mean sojourn.
+    let group_queue_delay_ms = asks(Metric::GroupQueueDelayMs).then(|| {
+        let in_window = |f: usize| {
+            let end = sim.flow_queue_sojourn(f);
+            match counted {
+                Some(c) => c
+                    .to_sojourn
+                    .get(f)
+                    .copied()
+                    .unwrap_or(end)
+                    .since(c.from_sojourn.get(f).copied().unwrap_or_default()),
+                None => end,
+            }
+        };
+        (0..groups_n)
+            .map(|g| {
+                let (pkts, ns) = (0..n)
+                    .filter(|f| point.groups.get(*f).is_some_and(|x| *x as usize == g))
+                    .map(in_window)
+                    .fold((0u64, 0u128), |(p, s), x| (p + x.pkts, s + x.sojourn_ns));
+                (pkts > 0).then(|| ns as f64 / pkts as f64 / 1e6)
+            })
+            .collect()
+    });
+
     // Flow 0's time-average of a column over the samples while it ran, kB.
     let active_mean_kbytes = |c: usize| {
         let (sum, n) = rec
@@ -406,6 +455,7 @@ pub fn measure(
             .flatten(),
         mean_captured_outstanding_kbytes: asks(Metric::MeanCapturedOutstandingKbytes)
             .then(|| active_mean_kbytes(col::OUTSTANDING_CAPTURED_BYTES)),
+        group_queue_delay_ms,
         flags: summary.flags.clone(),
     }
 }

@@ -53,6 +53,12 @@ pub enum Metric {
     /// driver, not yet acknowledged), kB: what tcptrace plotted in seeds
     /// 000 and 002.
     MeanCapturedOutstandingKbytes,
+    /// Each group's mean queueing delay at the bottleneck: the sojourn
+    /// (arrival to the start of transmission) averaged over the group's
+    /// packets that left the queue inside the measurement window, ms
+    /// (group metric; in a dual queue, the delay of the queue each group
+    /// is classified into).
+    GroupQueueDelayMs,
 }
 
 impl Metric {
@@ -64,7 +70,10 @@ impl Metric {
             | Metric::FlowThroughputMbps
             | Metric::StandardThroughputMbps => "Mb/s",
             Metric::StandardShare | Metric::Utilisation | Metric::GroupShare => "fraction",
-            Metric::ProbeRttMedianMs | Metric::ProbeRttP99Ms | Metric::MeanQueueDelayMs => "ms",
+            Metric::ProbeRttMedianMs
+            | Metric::ProbeRttP99Ms
+            | Metric::MeanQueueDelayMs
+            | Metric::GroupQueueDelayMs => "ms",
             Metric::MeanQueuePkts => "packets",
             Metric::JainIndex => "index",
             Metric::TimeToMaxRateS => "s",
@@ -97,6 +106,7 @@ impl Metric {
             Metric::MeanQueueDelayMs => "mean_queue_delay_ms",
             Metric::MeanQueuePkts => "mean_queue_pkts",
             Metric::MeanCapturedOutstandingKbytes => "mean_captured_outstanding_kbytes",
+            Metric::GroupQueueDelayMs => "group_queue_delay_ms",
         }
     }
 
@@ -136,6 +146,7 @@ impl Metric {
                 Metric::FlowThroughputMbps,
                 Metric::GroupShare,
                 Metric::Rank,
+                Metric::GroupQueueDelayMs,
             ])
             .chain(Self::ON_REQUEST)
     }
@@ -195,7 +206,9 @@ impl ChartMetric {
     pub fn per_group(self) -> bool {
         matches!(
             self,
-            ChartMetric::Measured(Metric::GroupThroughputMbps | Metric::GroupShare)
+            ChartMetric::Measured(
+                Metric::GroupThroughputMbps | Metric::GroupShare | Metric::GroupQueueDelayMs
+            )
         )
     }
 }

@@ -53,11 +53,12 @@ pub fn encode(r: &PointResult) -> Value {
         mean_queue_delay_ms,
         mean_queue_pkts,
         mean_captured_outstanding_kbytes,
+        group_queue_delay_ms,
         // Not carried: the engine's flags are words for the page, and the
         // CSV has no column for them (a merged or opened point lists none).
         flags: _,
     } = r;
-    json!({
+    let mut v = json!({
         "lab": lab,
         "series": series,
         "x": x.to_string(),
@@ -87,7 +88,16 @@ pub fn encode(r: &PointResult) -> Value {
         "mean_queue_delay_ms": of(mean_queue_delay_ms),
         "mean_queue_pkts": of(mean_queue_pkts),
         "mean_captured_outstanding_kbytes": of(mean_captured_outstanding_kbytes),
-    })
+    });
+    // Only the labs that measure it carry the field, so the records of the
+    // others are as they were before the metric.
+    if let (Some(g), Some(obj)) = (group_queue_delay_ms, v.as_object_mut()) {
+        obj.insert(
+            "group_queue_delay_ms".into(),
+            Value::Array(g.iter().map(of).collect()),
+        );
+    }
+    v
 }
 
 /// Reads the fields of one `# point` record, naming what is wrong.
@@ -221,6 +231,16 @@ pub fn decode(v: &Value, lab: &Lab, point: &SweepPoint, at: String) -> Result<Po
         mean_queue_delay_ms: r.opt("mean_queue_delay_ms")?,
         mean_queue_pkts: r.opt("mean_queue_pkts")?,
         mean_captured_outstanding_kbytes: r.opt("mean_captured_outstanding_kbytes")?,
+        // Absent from the records of a file written before the metric.
+        group_queue_delay_ms: match r.v.get("group_queue_delay_ms") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(
+                r.array("group_queue_delay_ms")?
+                    .iter()
+                    .map(|v| r.opt_of("group_queue_delay_ms", v))
+                    .collect::<Result<_, _>>()?,
+            ),
+        },
         flags: None,
     })
 }
@@ -263,6 +283,7 @@ mod tests {
             mean_queue_delay_ms: Some(f64::MIN_POSITIVE),
             mean_queue_pkts: Some(1e10),
             mean_captured_outstanding_kbytes: Some(301.5),
+            group_queue_delay_ms: Some(vec![Some(0.1 + 0.7), None]),
             flags: None,
         };
         let text = encode(&r).to_string();

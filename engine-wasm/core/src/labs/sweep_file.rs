@@ -604,6 +604,7 @@ mod tests {
                     mean_queue_delay_ms: None,
                     mean_queue_pkts: None,
                     mean_captured_outstanding_kbytes: Some(v),
+                    group_queue_delay_ms: None,
                     flags: None,
                 }
             })

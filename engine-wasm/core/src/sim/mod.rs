@@ -175,6 +175,13 @@ impl Simulation {
         self.bottleneck.dualpi2_stats()
     }
 
+    /// Flow `f`'s packets that left the bottleneck queue onto the link so
+    /// far and their summed sojourn times (the labs' per-flow queueing
+    /// delay).
+    pub fn flow_queue_sojourn(&self, f: usize) -> crate::aqm::FlowSojourn {
+        self.bottleneck.flow_sojourn(f)
+    }
+
     /// Data packets that finished crossing the bottleneck.
     pub fn bottleneck_packets(&self) -> u64 {
         self.bottleneck.sent_pkts()

@@ -89,9 +89,10 @@ pub fn number(metric: Metric, v: f64) -> String {
         Metric::StandardShare | Metric::Utilisation | Metric::GroupShare => {
             format!("{}%", round3(v * 100.0))
         }
-        Metric::ProbeRttMedianMs | Metric::ProbeRttP99Ms | Metric::MeanQueueDelayMs => {
-            format!("{} ms", round3(v))
-        }
+        Metric::ProbeRttMedianMs
+        | Metric::ProbeRttP99Ms
+        | Metric::MeanQueueDelayMs
+        | Metric::GroupQueueDelayMs => format!("{} ms", round3(v)),
         Metric::MeanQueuePkts => format!("{} {}", round3(v), plural(v, "packet", "packets")),
         Metric::MeanCapturedOutstandingKbytes => format!("{} kB", round3(v)),
         Metric::TotalThroughputMbps
