@@ -34,7 +34,7 @@ impl Bbr {
         let epoch_ns = self
             .delivered_mstamp_ns
             .saturating_sub(self.ack_epoch_stamp_ns);
-        let mut expected_acked = (self.bw.get() * epoch_ns as f64 / 1e9) as u32;
+        let mut expected_acked = (self.bw_est() * epoch_ns as f64 / 1e9) as u32;
         // A new epoch when ACKs fall behind that, or after very many.
         if self.ack_epoch_acked <= expected_acked
             || self.ack_epoch_acked + ack.acked_pkts >= ACK_EPOCH_ACKED_RESET_THRESH
@@ -54,7 +54,7 @@ impl Bbr {
     /// at most 100 ms at the estimated bandwidth, once the pipe is full.
     pub(super) fn ack_aggregation_cwnd(&self) -> u32 {
         if EXTRA_ACKED_GAIN > 0.0 && self.full_bw_reached {
-            let max_aggr_cwnd = (self.bw.get() * EXTRA_ACKED_MAX_NS / 1e9) as u32;
+            let max_aggr_cwnd = (self.bw_est() * EXTRA_ACKED_MAX_NS / 1e9) as u32;
             let extra = self.extra_acked[0].max(self.extra_acked[1]);
             let aggr_cwnd = (EXTRA_ACKED_GAIN * extra as f64) as u32;
             aggr_cwnd.min(max_aggr_cwnd)

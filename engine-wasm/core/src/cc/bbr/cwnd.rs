@@ -90,7 +90,7 @@ impl Bbr {
             let (c, conserving) = self.recover_or_restore(w, ack, state);
             cwnd = c;
             if !conserving {
-                let target = self.bdp(self.bw.get(), self.cwnd_gain) + self.ack_aggregation_cwnd();
+                let target = self.bdp(self.bw_est(), self.cwnd_gain) + self.ack_aggregation_cwnd();
                 let target = self.quantization_budget(target);
                 if self.full_bw_reached {
                     cwnd = (cwnd + acked).min(target);

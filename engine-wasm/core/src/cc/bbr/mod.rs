@@ -24,8 +24,9 @@
 //! cycle's in-flight test), `losses` (cwnd less the newly lost packets,
 //! `bbr_set_cwnd_to_recover_or_restore`; the 5/4 phase ends on a loss,
 //! `bbr_is_next_cycle_phase`) and the interval max(send phase, ACK phase),
-//! no sample below the minimum RTT (`tcp_rate_gen`). Not modelled:
-//! long-term (policer) bandwidth sampling (`bbr_lt_bw_sampling`),
+//! no sample below the minimum RTT (`tcp_rate_gen`). Long-term (policer)
+//! bandwidth sampling (`bbr_lt_bw_sampling`) is Linux's (`lt_bw`; the
+//! losses an RTO marks are not in its lost count). Not modelled:
 //! `rs->is_ack_delayed`, EDT pacing (`bbr_packets_in_net_at_edt` reads
 //! `prior_in_flight` as it is) and idle restart; whether a sample's packet
 //! left inside PROBE_RTT's application-limited bubble is found from its
@@ -40,6 +41,7 @@
 
 mod ack_aggregation;
 mod cwnd;
+mod lt_bw;
 mod model;
 mod modes;
 mod windowed_max;
@@ -159,6 +161,19 @@ pub struct Bbr {
     prev_ca_state: CaState,
     packet_conservation: bool,
     has_seen_rtt: bool,
+    /// Long-term bandwidth sampling (`bbr_lt_bw_sampling`): `lt_is_sampling`,
+    /// `lt_rtt_cnt`, `lt_use_bw`, `lt_bw` (packets per second),
+    /// `lt_last_delivered`, `lt_last_stamp` (ms), `lt_last_lost`.
+    lt_is_sampling: bool,
+    lt_rtt_cnt: u32,
+    lt_use_bw: bool,
+    lt_bw: f64,
+    lt_last_delivered: u64,
+    lt_last_stamp_ms: u64,
+    lt_last_lost: u64,
+    /// `tp->lost` and `tp->delivered` as the ACKs report them.
+    lost: u64,
+    delivered: u64,
     /// Bytes per second (payload), 0 before init.
     pacing_rate: f64,
     mss: f64,
@@ -208,6 +223,15 @@ impl Bbr {
             prev_ca_state: CaState::Open,
             packet_conservation: false,
             has_seen_rtt: false,
+            lt_is_sampling: false,
+            lt_rtt_cnt: 0,
+            lt_use_bw: false,
+            lt_bw: 0.0,
+            lt_last_delivered: 0,
+            lt_last_stamp_ms: 0,
+            lt_last_lost: 0,
+            lost: 0,
+            delivered: 0,
             pacing_rate: 0.0,
             mss: 1448.0,
         }
@@ -266,6 +290,7 @@ impl CongestionControl for Bbr {
         self.min_rtt_stamp_ns = now_ns;
         self.delivered_mstamp_ns = now_ns;
         self.ack_epoch_stamp_ns = now_ns;
+        self.reset_lt_bw_sampling();
         self.init_pacing_rate(w.cwnd_pkts, 0);
         self.update_gains();
     }
@@ -287,6 +312,7 @@ impl CongestionControl for Bbr {
         if ack.acked_pkts > 0 {
             self.delivered_mstamp_ns = ack.now_ns;
         }
+        self.count_lost_delivered(ack);
         let app_limited = self.sample_app_limited(ack);
         // `bbr_update_model`.
         self.update_bw(ack, app_limited);
@@ -303,7 +329,8 @@ impl CongestionControl for Bbr {
         if !self.has_seen_rtt && ack.srtt_ns > 0 {
             self.init_pacing_rate(w.cwnd_pkts, ack.srtt_ns);
         }
-        let rate = self.pacing_rate_for(self.bw.get(), self.pacing_gain);
+        // `bw = bbr_bw(sk)` for the pacing rate and cwnd.
+        let rate = self.pacing_rate_for(self.bw_est(), self.pacing_gain);
         if self.full_bw_reached || rate > self.pacing_rate {
             self.pacing_rate = rate;
         }
@@ -315,7 +342,8 @@ impl CongestionControl for Bbr {
         if state == CaState::Loss {
             self.prev_ca_state = CaState::Loss;
             self.full_bw = 0.0;
-            self.round_start = true;
+            self.round_start = true; // treat RTO like end of a round
+            self.lt_bw_sampling(1, false);
         }
     }
 
@@ -323,6 +351,7 @@ impl CongestionControl for Bbr {
     fn undo_cwnd(&mut self, w: &Window, _prior_cwnd_pkts: u32) -> u32 {
         self.full_bw = 0.0;
         self.full_bw_cnt = 0;
+        self.reset_lt_bw_sampling();
         w.cwnd_pkts
     }
 

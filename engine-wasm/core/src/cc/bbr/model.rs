@@ -84,6 +84,7 @@ impl Bbr {
             self.round_start = true;
             self.packet_conservation = false;
         }
+        self.lt_bw_sampling(ack.losses_pkts, app_limited);
         // App-limited samples are left out unless they raise the estimate;
         // then the filter does not age either.
         if !app_limited || rate >= self.bw.get() {

@@ -135,7 +135,14 @@ impl Bbr {
         (self.pacing_gain, self.cwnd_gain) = match self.mode {
             BbrMode::Startup => (self.high_gain, self.high_gain),
             BbrMode::Drain => (1.0 / self.high_gain, self.high_gain),
-            BbrMode::ProbeBw => (PACING_GAIN_CYCLE[self.cycle_idx], self.cwnd_gain_probe_bw),
+            BbrMode::ProbeBw => (
+                if self.lt_use_bw {
+                    1.0
+                } else {
+                    PACING_GAIN_CYCLE[self.cycle_idx]
+                },
+                self.cwnd_gain_probe_bw,
+            ),
             BbrMode::ProbeRtt => (1.0, 1.0),
         };
     }
