@@ -6,8 +6,8 @@ import type { LabHookSnapshot } from '../app/src/guided/testHooks';
 
 // The labs beyond the papers (issue 15): bufferbloat and queue management,
 // BBR against CUBIC, DCTCP against K; and issue 25's course labs, RTT fairness
-// across algorithms and L4S (TCP Prague and CUBIC through DualPI2 and one PIE
-// queue). Each opens by link, runs its quick
+// across algorithms, L4S (TCP Prague and CUBIC through DualPI2 and one PIE
+// queue) and a cellular-like trace-driven link. Each opens by link, runs its quick
 // sweep in the browser, and draws the engine's numbers, which equal the
 // native CLI's for the same sweep.
 
@@ -50,6 +50,12 @@ const CASES = [
     series: ['reno-shallow', 'reno-deep', 'cubic-shallow', 'cubic-deep', 'bbr-shallow', 'bbr-deep'],
   },
   { id: 'l4s-dualpi2', number: 16, metric: 'utilisation', series: ['dualpi2', 'pie-ecn', 'cubic-pair'] },
+  {
+    id: 'cellular-trace',
+    number: 17,
+    metric: 'utilisation',
+    series: ['cubic-drop-tail', 'cubic-codel', 'bbr-drop-tail', 'bbr-codel', 'prague-drop-tail', 'prague-codel'],
+  },
 ] as const;
 
 for (const c of CASES) {

@@ -117,6 +117,7 @@ quick_claims_tests! {
     lab14_claims_hold_at_quick_scale => "dctcp-threshold",
     lab15_claims_hold_at_quick_scale => "two-rtts",
     lab16_claims_hold_at_quick_scale => "l4s-dualpi2",
+    lab17_claims_hold_at_quick_scale => "cellular-trace",
 }
 
 #[test]

@@ -1125,3 +1125,39 @@ fn lab16_dualpi2_separates_the_delays_and_one_pie_queue_does_not() {
     // CUBIC keeps more of the link through DualPI2 than in the shared queue.
     assert!(cubic_share("dualpi2") > cubic_share("pie-ecn"));
 }
+
+// ---------------------------------------------------------------------------
+// Lab 17: a cellular-like link, CUBIC, BBR and TCP Prague through drop-tail
+// and CoDel.
+
+/// Winstein et al. (2013): current protocols build multi-second queues in
+/// cellular gateways. Li et al. (2018): BBR moves about as much as CUBIC
+/// with far lower self-inflicted delay. Nichols & Jacobson (2012): CoDel
+/// adapts to a changing rate. Zhang et al. (2016): AQM on a link whose rate
+/// swings cuts the latency and the throughput.
+#[test]
+fn lab17_deep_buffers_bloat_cubic_not_bbr_and_codel_trades_throughput_for_delay() {
+    let l = lab("cellular-trace").unwrap();
+    header(l);
+    let series = ["cubic-drop-tail", "cubic-codel", "bbr-drop-tail"];
+    let rs = run_jobs(l, &grid(&series, &[3000.0], &[1]), |_| {});
+    let delay = |s: &str| {
+        mean(&rs, s, None, |r| {
+            r.group_queue_delay_ms.as_ref().unwrap()[0].unwrap()
+        })
+    };
+    let mbps = |s: &str| mean(&rs, s, None, |r| r.group_throughput_mbps[0]);
+    for s in series {
+        say!(l, "{s} at 3000 packets: {:.2} Mb/s, packets wait {:.1} ms", mbps(s), delay(s));
+    }
+    // CUBIC fills the deep buffer: seconds at the trace's 7.3 Mb/s.
+    assert!(delay("cubic-drop-tail") > 1000.0);
+    // BBR: within 20 % of CUBIC's throughput (paper.json's reading of
+    // "similar"), its packets waiting a small fraction of CUBIC's time.
+    assert!((mbps("bbr-drop-tail") / mbps("cubic-drop-tail") - 1.0).abs() < 0.2);
+    assert!(delay("bbr-drop-tail") * 3.0 < delay("cubic-drop-tail"));
+    // CoDel: near its 5-ms target plus the outages' backlog, well under
+    // drop-tail's delay, and less throughput.
+    assert!(delay("cubic-codel") < 100.0);
+    assert!(mbps("cubic-codel") < mbps("cubic-drop-tail"));
+}

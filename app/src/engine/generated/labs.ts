@@ -213,6 +213,13 @@ seeds: Array<number>,
  */
 start_jitter_ms: number, 
 /**
+ * The first flow's start is jittered too: for labs on a link whose
+ * rate follows a trace, where the moment a download begins within the
+ * trace's variation is the run-to-run difference (a phone's user does
+ * not start on the trace's first millisecond).
+ */
+jitter_first_flow: boolean, 
+/**
  * Measure throughput over this window only (from 1-s samples) instead
  * of over the whole run (iperf's whole-run average).
  */

@@ -20,6 +20,7 @@ export function lab(o: Partial<Lab> & Pick<Lab, 'series'>): Lab {
     metrics: ['total_throughput_mbps'],
     seeds: [],
     start_jitter_ms: 0,
+    jitter_first_flow: false,
     measure: null,
     buffer_bdp_factor: null,
     ranking: null,

@@ -48,6 +48,12 @@ pub struct Lab {
     /// are the only other run-to-run difference.
     #[serde(default)]
     pub start_jitter_ms: f64,
+    /// The first flow's start is jittered too: for labs on a link whose
+    /// rate follows a trace, where the moment a download begins within the
+    /// trace's variation is the run-to-run difference (a phone's user does
+    /// not start on the trace's first millisecond).
+    #[serde(default)]
+    pub jitter_first_flow: bool,
     /// Measure throughput over this window only (from 1-s samples) instead
     /// of over the whole run (iperf's whole-run average).
     #[serde(default)]

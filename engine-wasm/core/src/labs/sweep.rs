@@ -152,7 +152,7 @@ impl Lab {
                 .iter_mut()
                 .flat_map(|h| &mut h.flows)
                 .enumerate()
-                .skip(1)
+                .skip(usize::from(!self.jitter_first_flow))
             {
                 let u = unit_hash(seed, i as u32);
                 f.start_ms = (f.start_ms + u * self.start_jitter_ms).min(s.duration_ms);
