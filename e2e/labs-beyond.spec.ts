@@ -7,7 +7,7 @@ import type { LabHookSnapshot } from '../app/src/guided/testHooks';
 // The labs beyond the papers (issue 15): bufferbloat and queue management,
 // BBR against CUBIC, DCTCP against K; and issue 25's course labs, RTT fairness
 // across algorithms, L4S (TCP Prague and CUBIC through DualPI2 and one PIE
-// queue) and a cellular-like trace-driven link. Each opens by link, runs its quick
+// queue), a cellular-like trace-driven link and BBRv3 against CUBIC. Each opens by link, runs its quick
 // sweep in the browser, and draws the engine's numbers, which equal the
 // native CLI's for the same sweep.
 
@@ -56,6 +56,7 @@ const CASES = [
     metric: 'utilisation',
     series: ['cubic-drop-tail', 'cubic-codel', 'bbr-drop-tail', 'bbr-codel', 'prague-drop-tail', 'prague-codel'],
   },
+  { id: 'bbr3-vs-cubic', number: 18, metric: 'jain_index', series: ['bbr3-cubic', 'bbr-cubic', 'bbr3-4cubic', 'bbr-4cubic'] },
 ] as const;
 
 for (const c of CASES) {

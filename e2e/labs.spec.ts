@@ -67,7 +67,7 @@ test('the guided labs are one click from the lab page, and every lab opens by li
   const list = page.getByTestId('guided-labs');
   await expect(list).toHaveAttribute('data-lab-state', 'list');
   const cards = list.locator('.lab-list > li');
-  await expect(cards).toHaveCount(17);
+  await expect(cards).toHaveCount(18);
   await expect(cards.first()).toContainText('Lab 1');
   await cards.nth(2).getByRole('link').click();
   await expect(page).toHaveURL(/\?lab=txqueuelen$/);

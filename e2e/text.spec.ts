@@ -42,7 +42,7 @@ test('the lab page and every guided lab cite papers by name and show no internal
 
   await page.goto('./?view=labs');
   const cards = page.locator('.lab-list li');
-  await expect(cards).toHaveCount(17);
+  await expect(cards).toHaveCount(18);
   const listText = await visibleText(page);
   expect(problems(listText), 'guided-lab list').toEqual([]);
   expect(listText).toContain('Long (Sandia, 2003)');

@@ -58,7 +58,7 @@ export function StartHere({ predict, open = false }: StartHereProps) {
           {predict}
         </li>
         <li>
-          <strong>Then the guided labs.</strong> <a href="?view=labs">Seventeen guided labs</a> re-run the experiments of five published studies, and five more
+          <strong>Then the guided labs.</strong> <a href="?view=labs">Eighteen guided labs</a> re-run the experiments of five published studies, and five more
           take on bufferbloat, modern queue management, BBR, data-centre TCP, fairness between round-trip times and L4S (TCP Prague through DualPI2), with the published measurements beside the simulation’s.
         </li>
       </ol>

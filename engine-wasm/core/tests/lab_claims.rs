@@ -118,6 +118,7 @@ quick_claims_tests! {
     lab15_claims_hold_at_quick_scale => "two-rtts",
     lab16_claims_hold_at_quick_scale => "l4s-dualpi2",
     lab17_claims_hold_at_quick_scale => "cellular-trace",
+    lab18_claims_hold_at_quick_scale => "bbr3-vs-cubic",
 }
 
 #[test]

@@ -1148,7 +1148,12 @@ fn lab17_deep_buffers_bloat_cubic_not_bbr_and_codel_trades_throughput_for_delay(
     };
     let mbps = |s: &str| mean(&rs, s, None, |r| r.group_throughput_mbps[0]);
     for s in series {
-        say!(l, "{s} at 3000 packets: {:.2} Mb/s, packets wait {:.1} ms", mbps(s), delay(s));
+        say!(
+            l,
+            "{s} at 3000 packets: {:.2} Mb/s, packets wait {:.1} ms",
+            mbps(s),
+            delay(s)
+        );
     }
     // CUBIC fills the deep buffer: seconds at the trace's 7.3 Mb/s.
     assert!(delay("cubic-drop-tail") > 1000.0);
@@ -1160,4 +1165,39 @@ fn lab17_deep_buffers_bloat_cubic_not_bbr_and_codel_trades_throughput_for_delay(
     // drop-tail's delay, and less throughput.
     assert!(delay("cubic-codel") < 100.0);
     assert!(mbps("cubic-codel") < mbps("cubic-drop-tail"));
+}
+
+// ---------------------------------------------------------------------------
+// Lab 18: BBRv3 against CUBIC, beside BBRv1.
+
+/// BBRv3's loss bounds (google's v3 `tcp_bbr.c`) make it give way to CUBIC
+/// in a shallow buffer, where BBRv1, ignoring loss, takes most of the link
+/// (the draft's "substantially higher throughput for shallow buffers" is
+/// BBRv1's behaviour here, not BBRv3's: a known gap, checked as such).
+#[test]
+fn known_gap_lab18_bbr3_does_not_take_the_shallow_buffer_from_cubic() {
+    let l = lab("bbr3-vs-cubic").unwrap();
+    header(l);
+    let rs = run_jobs(
+        l,
+        &grid(&["bbr3-cubic", "bbr-cubic"], &[0.5], &[1, 2]),
+        |_| {},
+    );
+    let share = |s: &str| mean(&rs, s, None, |r| r.group_share.as_ref().unwrap()[0]);
+    say!(
+        l,
+        "at 0.5 BDP: BBRv3 {:.3}, BBRv1 {:.3}",
+        share("bbr3-cubic"),
+        share("bbr-cubic")
+    );
+    // BBRv1 takes most of the link.
+    assert!(share("bbr-cubic") > 0.7);
+    // draft-ietf-ccwg-bbr: BBR(v3) gets substantially more than CUBIC in a
+    // shallow buffer (read as at least 60 %). Not in the model: flip this
+    // when it holds.
+    assert!(
+        share("bbr3-cubic") < 0.6,
+        "the gap closed: BBRv3 now takes {}",
+        share("bbr3-cubic")
+    );
 }

@@ -25,8 +25,8 @@ const SPEC_ALGORITHMS: [&str; 11] = [
 ];
 
 /// Beyond the source papers: data-centre TCP (issue 15), TCP Prague (L4S,
-/// issue 25).
-const LATER_ALGORITHMS: [&str; 2] = ["dctcp", "prague"];
+/// issue 25), BBRv3 (issue 25).
+const LATER_ALGORITHMS: [&str; 3] = ["dctcp", "prague", "bbr3"];
 
 fn registered(id: &str) -> bool {
     cc::algorithm_info(id).is_some()
@@ -36,9 +36,9 @@ fn registered(id: &str) -> bool {
 fn the_labs_are_numbered_in_order_with_unique_ids() {
     let all = &labs().labs;
     // The source papers' eleven, the queueing and latency labs of issue 15,
-    // then issue 25's course labs: RTT fairness (15), L4S (16) and a
-    // cellular-like link (17).
-    assert_eq!(all.len(), 17);
+    // then issue 25's course labs: RTT fairness (15), L4S (16), a
+    // cellular-like link (17) and BBRv3 against CUBIC (18).
+    assert_eq!(all.len(), 18);
     for (i, l) in all.iter().enumerate() {
         assert_eq!(l.number as usize, i + 1, "{}", l.id);
     }

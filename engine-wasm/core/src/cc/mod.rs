@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use ts_rs::TS;
 
 pub mod bbr;
+pub mod bbr3;
 pub mod bic;
 pub mod compound;
 pub mod cubic;
@@ -172,6 +173,13 @@ pub struct AckSample {
     pub prior_delivered_pkts: u64,
     /// `rs->prior_in_flight`: packets in flight before this ACK.
     pub prior_in_flight_pkts: u32,
+    /// `rs->tx_in_flight` (BBRv2/v3's rate sample): packets in flight
+    /// when the sample's packet was sent, itself included; with
+    /// `delivery_rate_pps` only (0 otherwise).
+    pub tx_in_flight_pkts: u32,
+    /// `rs->lost` (BBRv2/v3): packets marked lost between the sample's
+    /// packet's send and this ACK; with `delivery_rate_pps` only.
+    pub tx_lost_pkts: u32,
     /// `rs->losses`: packets this ACK newly marked lost (Linux's
     /// `tp->lost` difference across `tcp_ack`).
     pub losses_pkts: u32,
@@ -497,6 +505,7 @@ const REGISTRY: &[(&AlgorithmInfo, Builder)] = &[
     (&fast::INFO_AT, fast::build_at),
     (&compound::INFO, compound::build),
     (&bbr::INFO, bbr::build),
+    (&bbr3::INFO, bbr3::build),
     (&dctcp::INFO, dctcp::build),
     (&prague::INFO, prague::build),
 ];

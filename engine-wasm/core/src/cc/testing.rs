@@ -66,6 +66,8 @@ pub fn grow_from(
                 delivery_rate_pps: Some(window as f64 * 1e9 / rtt_ns as f64),
                 prior_delivered_pkts: delivered.saturating_sub(w.cwnd_pkts as u64),
                 prior_in_flight_pkts: w.cwnd_pkts,
+                tx_in_flight_pkts: w.cwnd_pkts,
+                tx_lost_pkts: 0,
                 losses_pkts: 0,
                 app_limited: false,
                 ece: false,
@@ -206,6 +208,8 @@ pub fn run_fluid(
                 // The packet acknowledged now left n deliveries ago.
                 prior_delivered_pkts: delivered.saturating_sub(n as u64),
                 prior_in_flight_pkts: n,
+                tx_in_flight_pkts: n,
+                tx_lost_pkts: 0,
                 losses_pkts: 0,
                 app_limited: false,
                 ece: false,

@@ -28,6 +28,13 @@ pub(super) struct Segment {
     pub(super) delivered_ns_at_send: u64,
     pub(super) first_tx_ns_at_send: u64,
     pub(super) sent_ns: u64,
+    /// BBRv2/v3's additions to the skb's `tx` state (google/bbr v3,
+    /// "snapshot packets in flight at transmit time", "count packets lost
+    /// over TCP rate sampling interval"): `tx.in_flight`, the packets in
+    /// flight once this one left, and `tx.lost`, the sender's lost count
+    /// then (its low 32 bits; differences wrap).
+    pub(super) in_flight_at_send: u32,
+    pub(super) lost_at_send: u32,
 }
 
 impl Segment {
@@ -47,6 +54,8 @@ impl Segment {
             delivered_ns_at_send: delivered_ns,
             first_tx_ns_at_send: first_tx_ns,
             sent_ns,
+            in_flight_at_send: 0,
+            lost_at_send: 0,
         }
     }
 
@@ -158,6 +167,8 @@ impl Scoreboard {
         s.delivered_ns_at_send = entry.delivered_ns_at_send;
         s.first_tx_ns_at_send = entry.first_tx_ns_at_send;
         s.sent_ns = entry.sent_ns;
+        s.in_flight_at_send = entry.in_flight_at_send;
+        s.lost_at_send = entry.lost_at_send;
         self.retrans_out += 1;
         self.retransmit_hint = seq.wrapping_add(1);
     }

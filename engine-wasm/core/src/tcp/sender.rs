@@ -281,7 +281,11 @@ impl Sender {
             self.cc.cwnd_event(&w, CaEvent::TxStart { idle_ns }, now_ns);
         }
         self.last_tx_ns = Some(now_ns);
-        let entry = Segment::sent(self.delivered, self.delivered_ns, self.first_tx_ns, now_ns);
+        let mut entry = Segment::sent(self.delivered, self.delivered_ns, self.first_tx_ns, now_ns);
+        if self.rate_samples {
+            entry.in_flight_at_send = self.in_flight() + 1;
+            entry.lost_at_send = self.scoreboard.lost_total as u32;
+        }
         self.stats.segments_sent += 1;
         if self.state == CaState::Recovery || (self.cwr_prr && self.state == CaState::Cwr) {
             self.prr_out += 1;
@@ -387,10 +391,14 @@ impl Sender {
         self.delivered += newly_acked as u64;
         let mut delivery_rate_pps = None;
         let mut prior_delivered = 0;
+        let mut tx_in_flight = 0;
+        let mut tx_lost_at_send = None;
         if let Some((_, seg)) = rate_from {
             self.first_tx_ns = seg.sent_ns;
             if self.rate_samples {
                 prior_delivered = seg.delivered_at_send;
+                tx_in_flight = seg.in_flight_at_send;
+                tx_lost_at_send = Some(seg.lost_at_send);
                 let send_ns = seg.sent_ns.saturating_sub(seg.first_tx_ns_at_send);
                 let ack_ns = now_ns.saturating_sub(seg.delivered_ns_at_send);
                 let interval = send_ns.max(ack_ns);
@@ -452,6 +460,8 @@ impl Sender {
             delivery_rate_pps,
             prior_delivered_pkts: prior_delivered,
             prior_in_flight_pkts: prior_in_flight,
+            tx_in_flight_pkts: tx_in_flight,
+            tx_lost_pkts: 0,
             // Set below, once the state machine has marked what it marks.
             losses_pkts: 0,
             app_limited: self.packets_out() >= self.rwnd_pkts,
@@ -472,6 +482,10 @@ impl Sender {
         let newly_lost = self.scoreboard.lost_total - prior_lost_total;
         let sample = AckSample {
             losses_pkts: newly_lost.min(u32::MAX as u64) as u32,
+            // `rs->lost`: packets marked lost since the sample's packet
+            // left, this ACK's included.
+            tx_lost_pkts: tx_lost_at_send
+                .map_or(0, |at| (self.scoreboard.lost_total as u32).wrapping_sub(at)),
             ..sample
         };
         self.update_window(

@@ -6,9 +6,17 @@ use super::{Bbr, BbrMode, CWND_MIN_TARGET};
 use crate::cc::{AckSample, CaState, Window};
 
 /// `TCP_INIT_CWND`.
-const INIT_CWND: u32 = 10;
+pub(crate) const INIT_CWND: u32 = 10;
 /// Largest TSO burst (`GSO_LEGACY_MAX_SIZE − 1 − MAX_TCP_HEADER`).
 const GSO_MAX_BYTES: f64 = 65_215.0;
+
+/// `bbr_tso_segs_goal`: about 1 ms of data at the pacing rate (bytes per
+/// second), 2..64 KB, in segments of `mss` bytes (the same in BBRv3).
+pub(crate) fn tso_segs_goal(pacing_rate: f64, mss: f64) -> u32 {
+    let bytes = (pacing_rate / 1024.0).min(GSO_MAX_BYTES);
+    let min_segs = if pacing_rate < 150_000.0 { 1 } else { 2 };
+    ((bytes / mss) as u32).max(min_segs).min(0x7f)
+}
 
 impl Bbr {
     /// `bbr_bdp`: ⌈bw·min_rtt·gain⌉, the initial window before any RTT.
@@ -19,11 +27,9 @@ impl Bbr {
         (bw_pps * self.min_rtt_ns as f64 / 1e9 * gain).ceil() as u32
     }
 
-    /// `bbr_tso_segs_goal`: about 1 ms of data at the pacing rate, 2..64 KB.
+    /// `bbr_tso_segs_goal` at this flow's pacing rate.
     pub(super) fn tso_segs_goal(&self) -> u32 {
-        let bytes = (self.pacing_rate / 1024.0).min(GSO_MAX_BYTES);
-        let min_segs = if self.pacing_rate < 150_000.0 { 1 } else { 2 };
-        ((bytes / self.mss) as u32).max(min_segs).min(0x7f)
+        tso_segs_goal(self.pacing_rate, self.mss)
     }
 
     /// `bbr_quantization_budget`.

@@ -39,17 +39,18 @@
 //! machine and the min-RTT estimate), `cwnd` (the in-flight target and
 //! recovery), `ack_aggregation` (the allowance for bursty ACKs).
 
-mod ack_aggregation;
-mod cwnd;
+pub(crate) mod ack_aggregation;
+pub(crate) mod cwnd;
 mod lt_bw;
 mod model;
 mod modes;
-mod windowed_max;
+pub(crate) mod windowed_max;
 
 use super::{
     AckSample, AlgorithmInfo, CaState, Citation, CongestionControl, ParamInfo, Params, Window,
     INFINITE_SSTHRESH,
 };
+use ack_aggregation::AckAggregation;
 use std::collections::VecDeque;
 use windowed_max::Minmax;
 
@@ -140,17 +141,8 @@ pub struct Bbr {
     /// found by its send time, `now − rtt` (the engine's RTT sample is the
     /// echo of the most recently sent packet the ACK covers).
     app_limited_spans: VecDeque<(u64, u64)>,
-    /// ACK aggregation (`bbr_update_ack_aggregation`): start of the
-    /// current sampling epoch (`ack_epoch_mstamp`) and packets (S)ACKed
-    /// in it (`ack_epoch_acked`).
-    ack_epoch_stamp_ns: u64,
-    ack_epoch_acked: u32,
-    /// `extra_acked[2]`: the largest excess of ACKed data over the
-    /// estimated bandwidth in each of two windows of 5 rounds
-    /// (`extra_acked_win_idx`, `extra_acked_win_rtts`).
-    extra_acked: [u32; 2],
-    extra_acked_win_idx: usize,
-    extra_acked_win_rtts: u32,
+    /// ACK aggregation (`bbr_update_ack_aggregation`).
+    ack_aggregation: AckAggregation,
     /// Every PROBE_BW phase entered, for tests.
     #[cfg(test)]
     phase_log: Vec<usize>,
@@ -209,11 +201,7 @@ impl Bbr {
             delivered_mstamp_ns: 0,
             app_limited_mark: 0,
             app_limited_spans: VecDeque::new(),
-            ack_epoch_stamp_ns: 0,
-            ack_epoch_acked: 0,
-            extra_acked: [0; 2],
-            extra_acked_win_idx: 0,
-            extra_acked_win_rtts: 0,
+            ack_aggregation: AckAggregation::default(),
             #[cfg(test)]
             phase_log: Vec::new(),
             full_bw: 0.0,
@@ -289,7 +277,7 @@ impl CongestionControl for Bbr {
         w.ssthresh_pkts = INFINITE_SSTHRESH;
         self.min_rtt_stamp_ns = now_ns;
         self.delivered_mstamp_ns = now_ns;
-        self.ack_epoch_stamp_ns = now_ns;
+        self.ack_aggregation.start(now_ns);
         self.reset_lt_bw_sampling();
         self.init_pacing_rate(w.cwnd_pkts, 0);
         self.update_gains();
