@@ -9,7 +9,7 @@ use crate::cc::{AckSample, Window};
 /// `bbr_extra_acked_gain` (`BBR_UNIT`: 1).
 const EXTRA_ACKED_GAIN: f64 = 1.0;
 /// `bbr_extra_acked_win_rtts`.
-const EXTRA_ACKED_WIN_RTTS: u32 = 5;
+pub(crate) const EXTRA_ACKED_WIN_RTTS: u32 = 5;
 /// `bbr_ack_epoch_acked_reset_thresh`.
 const ACK_EPOCH_ACKED_RESET_THRESH: u32 = 1 << 20;
 /// `bbr_extra_acked_max_us`, in ns.
@@ -41,6 +41,7 @@ impl AckAggregation {
     pub(crate) fn update(
         &mut self,
         round_start: bool,
+        win_rtts: u32,
         delivered_mstamp_ns: u64,
         bw_pps: f64,
         w: &Window,
@@ -51,7 +52,7 @@ impl AckAggregation {
         }
         if round_start {
             self.win_rtts = (self.win_rtts + 1).min(0x1f);
-            if self.win_rtts >= EXTRA_ACKED_WIN_RTTS {
+            if self.win_rtts >= win_rtts {
                 self.win_rtts = 0;
                 self.win_idx = 1 - self.win_idx;
                 self.extra_acked[self.win_idx] = 0;
@@ -92,8 +93,14 @@ impl AckAggregation {
 impl Bbr {
     pub(super) fn update_ack_aggregation(&mut self, w: &Window, ack: &AckSample) {
         let bw = self.bw_est();
-        self.ack_aggregation
-            .update(self.round_start, self.delivered_mstamp_ns, bw, w, ack);
+        self.ack_aggregation.update(
+            self.round_start,
+            EXTRA_ACKED_WIN_RTTS,
+            self.delivered_mstamp_ns,
+            bw,
+            w,
+            ack,
+        );
     }
 
     pub(super) fn ack_aggregation_cwnd(&self) -> u32 {

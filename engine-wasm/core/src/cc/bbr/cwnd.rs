@@ -8,7 +8,7 @@ use crate::cc::{AckSample, CaState, Window};
 /// `TCP_INIT_CWND`.
 pub(crate) const INIT_CWND: u32 = 10;
 /// Largest TSO burst (`GSO_LEGACY_MAX_SIZE − 1 − MAX_TCP_HEADER`).
-const GSO_MAX_BYTES: f64 = 65_215.0;
+pub(crate) const GSO_MAX_BYTES: f64 = 65_215.0;
 
 /// `bbr_tso_segs_goal`: about 1 ms of data at the pacing rate (bytes per
 /// second), 2..64 KB, in segments of `mss` bytes (the same in BBRv3).

@@ -8,24 +8,35 @@
 //!
 //! * **Bounds from loss.** `inflight_hi`, the most it has found safe to
 //!   keep in flight: set when a bandwidth probe's loss rate passes 2 %
-//!   (`bbr_loss_thresh`) to what was in flight then, or 0.7 of the target
-//!   (`bbr_beta` = 0.3 is the cut); and short-term lower bounds `bw_lo` and
+//!   (`bbr_loss_thresh`, 5/256 in the kernel's fixed point) to what was in
+//!   flight then, or 180/256 of the target (`bbr_beta` = 30/100 → 76/256
+//!   is the cut); and short-term lower bounds `bw_lo` and
 //!   `inflight_lo`, cut by `bbr_beta` each round trip with loss while not
 //!   probing (`bbr_adapt_lower_bounds`), reset when a probe begins.
 //! * **PROBE_BW in four phases** (`bbr_update_cycle_phase`): DOWN (pacing
-//!   gain 0.91) until in flight is below both the BDP and `inflight_hi`
+//!   gain 91/100 → 232/256) until in flight is below both the BDP and `inflight_hi`
 //!   less 15 % headroom; CRUISE (gain 1, cwnd capped at that headroom)
 //!   until 2–3 s of wall-clock time have passed (`bbr_bw_probe_base_us` +
 //!   a random part of `bbr_bw_probe_rand_us`) or as many round trips as
 //!   Reno would take to regrow the window (`bbr_is_reno_coexistence_probe_time`,
 //!   at most 63); REFILL (gain 1) for one round; UP (gain 1.25, cwnd gain
-//!   2.25) growing `inflight_hi` 1, 2, 4, … packets per round until the
-//!   loss rate is too high or in flight reaches 1.25 × BDP.
+//!   2.25) growing `inflight_hi` 1, 2, 4, … packets per round while
+//!   cwnd-limited at it, until the loss rate is too high, three rounds
+//!   bring no 25 % more bandwidth, or a probe that found loss at
+//!   `inflight_hi` reaches it again.
 //! * **The bandwidth filter** keeps the maxima of the last two probe
 //!   cycles (`bw_hi[2]`, advanced when a probe's ACKs stop).
-//! * **STARTUP** paces at 2.77 with cwnd gain 2, and also ends when a
+//! * **STARTUP** paces at 710/256 (2.77) with cwnd gain 2, and also ends when a
 //!   round of Recovery holds at least six lossy ACKs and a loss rate over
-//!   2 % (`bbr_check_loss_too_high_in_startup`); DRAIN paces at 1/2.885.
+//!   2 % (`bbr_check_loss_too_high_in_startup`); DRAIN paces at 88/256.
+//! * **Quantization** (v3's `bbr_quantization_budget`): the in-flight
+//!   target is at least 3 TSO bursts (1 ms at the pacing rate plus 64 KB
+//!   halved per 512 µs of min RTT) and 4 packets, +2 in UP; the ACK
+//!   aggregation window is 1 round until the pipe is full, then 5.
+//! * **Recovery**: no packet conservation and no cwnd restore after fast
+//!   recovery (v1's `bbr_set_cwnd_to_recover_or_restore` is gone); loss
+//!   acts only through the bounds; leaving an RTO's Loss state restores
+//!   the saved cwnd.
 //! * **PROBE_RTT** comes when no lower RTT was seen for 5 s
 //!   (`bbr_probe_rtt_win_ms`) and halves the BDP instead of dropping to 4
 //!   packets (`bbr_probe_rtt_cwnd_gain`); the min-RTT filter stays 10 s.
@@ -34,8 +45,11 @@
 //! negotiate ECN with BBR, as Linux's default leaves it), the per-packet
 //! loss hook's interpolation (`bbr_inflight_hi_from_lost_skb`: the ACK
 //! that reports a too-high loss rate sets `inflight_hi` from its own
-//! sample), the fast path, PLB, and `is_cwnd_limited` (read as in flight
-//! before the ACK at least the cwnd). The random draws of
+//! sample: Linux tests the lost packet's own in-flight and loss counts
+//! when it is marked, which the delivered packet's usually undercount, so
+//! `inflight_hi` may come out lower here), the fast path, PLB, EDT's
+//! in-flight estimate, TLP recovery, the undo of the bounds, and
+//! `is_cwnd_limited` (read as in flight before the ACK at least the cwnd). The random draws of
 //! `bbr_pick_probe_wait` come from a hash of the time, as in `cc/bbr`, so
 //! runs stay deterministic.
 //!
@@ -49,8 +63,8 @@ mod probe_bw;
 #[cfg(test)]
 mod tests;
 
-use super::bbr::ack_aggregation::AckAggregation;
-use super::bbr::cwnd::{tso_segs_goal, INIT_CWND};
+use super::bbr::ack_aggregation::{AckAggregation, EXTRA_ACKED_WIN_RTTS};
+use super::bbr::cwnd::{GSO_MAX_BYTES, INIT_CWND};
 use super::{
     AckSample, AlgorithmInfo, CaState, Citation, CongestionControl, ParamInfo, Params, Window,
     INFINITE_SSTHRESH,
@@ -75,12 +89,12 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
     ],
 };
 
-/// `bbr_startup_pacing_gain` (`BBR_UNIT * 277 / 100 + 1`).
-pub const STARTUP_PACING_GAIN: f64 = 2.77;
+/// `bbr_startup_pacing_gain` (`BBR_UNIT * 277 / 100 + 1` = 710/256).
+pub const STARTUP_PACING_GAIN: f64 = 710.0 / 256.0;
 /// `bbr_startup_cwnd_gain`.
 pub const STARTUP_CWND_GAIN: f64 = 2.0;
-/// `bbr_drain_gain` (`BBR_UNIT * 1000 / 2885`).
-pub const DRAIN_GAIN: f64 = 1000.0 / 2885.0;
+/// `bbr_drain_gain` (`BBR_UNIT * 1000 / 2885` = 88/256).
+pub const DRAIN_GAIN: f64 = 88.0 / 256.0;
 /// `bbr_cwnd_gain` in PROBE_BW.
 pub const CWND_GAIN: f64 = 2.0;
 /// `bbr_bw_probe_cwnd_gain` (1, in quarters of `BBR_UNIT`): UP's extra cwnd gain.
@@ -117,11 +131,12 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// `bbr_pacing_gain[]`: UP 5/4, DOWN 91/100, CRUISE and REFILL 1.
+    /// `bbr_pacing_gain[]`: UP 5/4, DOWN 91/100 (232/256 in `BBR_UNIT`s),
+    /// CRUISE and REFILL 1.
     pub fn pacing_gain(self) -> f64 {
         match self {
             Phase::Up => 1.25,
-            Phase::Down => 0.91,
+            Phase::Down => 232.0 / 256.0,
             Phase::Cruise | Phase::Refill => 1.0,
         }
     }
@@ -140,11 +155,17 @@ enum AckPhase {
 /// Unset bounds (`~0U` in Linux).
 const UNSET: u32 = u32::MAX;
 
+/// A parameter as `tcp_bbr.c` holds it: in 256ths (`BBR_UNIT`), rounded
+/// down as `BBR_UNIT * pct / 100` is.
+fn in_bbr_units(x: f64) -> f64 {
+    (x * 256.0 + 1e-9).floor() / 256.0
+}
+
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
     Box::new(Bbr3::new(
-        p.get("loss_thresh"),
-        p.get("beta"),
-        p.get("headroom"),
+        in_bbr_units(p.get("loss_thresh")),
+        in_bbr_units(p.get("beta")),
+        in_bbr_units(p.get("headroom")),
     ))
 }
 
@@ -277,9 +298,12 @@ impl Bbr3 {
         }
     }
 
-    /// The v3 release's defaults.
+    /// The v3 release's defaults, as its fixed point (`BBR_UNIT` = 256)
+    /// makes them: `bbr_loss_thresh` 2/100 → 5/256, `bbr_beta` 30/100 →
+    /// 76/256 (the bounds keep 180/256), `bbr_inflight_headroom` 15/100 →
+    /// 38/256.
     pub fn linux() -> Self {
-        Bbr3::new(0.02, 0.3, 0.15)
+        Bbr3::new(5.0 / 256.0, 76.0 / 256.0, 38.0 / 256.0)
     }
 
     pub fn mode(&self) -> Mode {
@@ -321,10 +345,29 @@ impl Bbr3 {
         (bw_pps * self.min_rtt_ns as f64 / 1e9 * gain).ceil() as u32
     }
 
-    /// `bbr_quantization_budget`: 3 TSO bursts, rounded up to even, +2 in UP.
+    /// v3's `bbr_tso_segs_goal`: 1 ms of data at the pacing rate plus 64 KB
+    /// halved for every 512 µs of min RTT (`bbr_tso_rtt_shift`), at most a
+    /// legacy GSO burst, at least 2 segments (`sysctl_tcp_min_tso_segs`).
+    fn tso_segs_goal(&self) -> u32 {
+        let rtt_us = if self.min_rtt_ns == u64::MAX {
+            u64::MAX
+        } else {
+            self.min_rtt_ns / 1000
+        };
+        let shift = rtt_us >> 9;
+        let r = if shift >= 17 {
+            0.0
+        } else {
+            (65_536u64 >> shift) as f64
+        };
+        let bytes = (self.pacing_rate / 1024.0 + r).min(GSO_MAX_BYTES);
+        ((bytes / self.mss) as u32).max(2)
+    }
+
+    /// v3's `bbr_quantization_budget`: at least 3 TSO bursts and 4
+    /// packets, +2 in UP.
     fn quantization_budget(&self, cwnd: u32) -> u32 {
-        let mut cwnd = cwnd + 3 * tso_segs_goal(self.pacing_rate, self.mss);
-        cwnd = (cwnd + 1) & !1;
+        let mut cwnd = cwnd.max(3 * self.tso_segs_goal()).max(CWND_MIN_TARGET);
         if self.mode == Mode::ProbeBw && self.phase == Phase::Up {
             cwnd += 2;
         }
@@ -430,7 +473,7 @@ impl Bbr3 {
             let target = self.quantization_budget(target);
             if self.full_bw_reached {
                 cwnd = (cwnd + acked).min(target);
-            } else if cwnd < target || ack.delivered_pkts < INIT_CWND as u64 {
+            } else if cwnd < target || cwnd < 2 * INIT_CWND {
                 cwnd += acked;
             }
             cwnd = cwnd.max(CWND_MIN_TARGET);
@@ -480,8 +523,19 @@ impl CongestionControl for Bbr3 {
         // `bbr_update_model`.
         self.update_congestion_signals(w, ack, app_limited);
         let bw = self.bw_pps();
-        self.ack_aggregation
-            .update(self.round_start, self.delivered_mstamp_ns, bw, w, ack);
+        self.ack_aggregation.update(
+            self.round_start,
+            // `bbr_extra_acked_win_rtts`, 1 round until the pipe is full.
+            if self.full_bw_reached {
+                EXTRA_ACKED_WIN_RTTS
+            } else {
+                1
+            },
+            self.delivered_mstamp_ns,
+            bw,
+            w,
+            ack,
+        );
         self.check_loss_too_high_in_startup(ack, state);
         self.check_full_bw_reached(ack, app_limited);
         self.check_drain(w, ack);
@@ -496,6 +550,11 @@ impl CongestionControl for Bbr3 {
         let rate = self.pacing_rate_for(self.bw_pps(), self.pacing_gain);
         if self.full_bw_reached || rate > self.pacing_rate {
             self.pacing_rate = rate;
+        }
+        // `bbr_exit_loss_recovery`: leaving an RTO's Loss state brings back
+        // the cwnd saved before it (leaving fast recovery does not).
+        if self.prev_ca_state == CaState::Loss && state != CaState::Loss {
+            w.cwnd_pkts = w.cwnd_pkts.max(self.prior_cwnd);
         }
         self.set_cwnd(w, ack);
         self.prev_ca_state = state;

@@ -169,14 +169,23 @@ impl Bbr3 {
                 }
             }
             Phase::Up => {
+                // (a) the last probe found loss at inflight_hi and this one
+                // reached it again; (b) inflight_hi is what limits the
+                // flow, so no bandwidth plateau can end UP; (c) three rounds
+                // without 25 % more bandwidth (`full_bw_now`).
                 let risky = self.prev_probe_too_high && inflight >= self.inflight_hi;
+                let mut done = false;
                 if risky {
                     self.stopped_risky_probe = true;
+                    done = true;
+                } else if ack.prior_in_flight_pkts >= w.cwnd_pkts && w.cwnd_pkts >= self.inflight_hi
+                {
+                    self.reset_full_bw();
+                    self.full_bw = ack.delivery_rate_pps.unwrap_or(0.0);
+                } else if self.full_bw_now {
+                    done = true;
                 }
-                let queuing = !risky
-                    && self.has_elapsed_in_phase(ack.now_ns, self.min_rtt_ns)
-                    && inflight >= self.inflight(bw, self.pacing_gain);
-                if risky || queuing {
+                if done {
                     self.prev_probe_too_high = false;
                     self.start_bw_probe_down(ack);
                 }

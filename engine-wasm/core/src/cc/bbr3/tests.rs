@@ -3,6 +3,9 @@
 use super::*;
 use crate::cc::testing::{run_fluid, FluidPath};
 
+/// What a cut by `bbr_beta` keeps: `BBR_UNIT - 76` = 180/256.
+const KEEP: f64 = 180.0 / 256.0;
+
 fn started() -> (Bbr3, Window) {
     let mut cc = Bbr3::linux();
     let mut w = Window {
@@ -45,20 +48,21 @@ fn in_probe_bw() -> (Bbr3, Window, FluidPath, u64, u64) {
     (cc, w, p, t, d)
 }
 
-/// google/bbr v3 `tcp_bbr.c`: `bbr_pacing_gain[]` = {5/4 (UP), 91/100
-/// (DOWN), 1 (CRUISE), 1 (REFILL)}; `bbr_startup_pacing_gain` 277/100,
-/// `bbr_startup_cwnd_gain` 2, `bbr_drain_gain` 1000/2885, `bbr_cwnd_gain`
+/// google/bbr v3 `tcp_bbr.c`, in its fixed point (`BBR_UNIT` = 256):
+/// `bbr_pacing_gain[]` = {5/4 (UP), 91/100 → 232/256 (DOWN), 1 (CRUISE),
+/// 1 (REFILL)}; `bbr_startup_pacing_gain` 277/100 + 1 → 710/256,
+/// `bbr_startup_cwnd_gain` 2, `bbr_drain_gain` 1000/2885 → 88/256, `bbr_cwnd_gain`
 /// 2 plus `bbr_bw_probe_cwnd_gain` (1/4) in UP; PROBE_RTT's
 /// `bbr_probe_rtt_cwnd_gain` 1/2 and `bbr_probe_rtt_win_ms` 5000.
 #[test]
 fn the_gains_are_v3s() {
     assert_eq!(Phase::Up.pacing_gain(), 1.25);
-    assert_eq!(Phase::Down.pacing_gain(), 0.91);
+    assert_eq!(Phase::Down.pacing_gain(), 0.90625);
     assert_eq!(Phase::Cruise.pacing_gain(), 1.0);
     assert_eq!(Phase::Refill.pacing_gain(), 1.0);
-    assert_eq!(STARTUP_PACING_GAIN, 2.77);
+    assert_eq!(STARTUP_PACING_GAIN, 2.7734375);
     assert_eq!(STARTUP_CWND_GAIN, 2.0);
-    assert!((DRAIN_GAIN - 0.3466).abs() < 1e-4);
+    assert_eq!(DRAIN_GAIN, 0.34375);
     assert_eq!(CWND_GAIN + BW_PROBE_CWND_GAIN, 2.25);
     assert_eq!(PROBE_RTT_CWND_GAIN, 0.5);
     assert_eq!(PROBE_RTT_WIN_NS, 5_000_000_000);
@@ -66,7 +70,11 @@ fn the_gains_are_v3s() {
     assert_eq!(modes::FULL_LOSS_CNT, 6);
     let (cc, _) = started();
     assert_eq!(cc.mode(), Mode::Startup);
-    assert_eq!(cc.pacing_gain, 2.77);
+    assert_eq!(cc.pacing_gain, 2.7734375);
+    // bbr_loss_thresh 5/256; the bounds keep 180/256; headroom 38/256.
+    assert_eq!(cc.loss_thresh, 5.0 / 256.0);
+    assert_eq!(1.0 - cc.beta, KEEP);
+    assert_eq!(cc.headroom, 38.0 / 256.0);
     assert_eq!(cc.cwnd_gain, 2.0);
 }
 
@@ -125,7 +133,7 @@ fn the_next_probe_comes_after_at_most_63_rounds() {
 
 /// `bbr_handle_inflight_too_high`: a sample whose loss rate is over 2 %
 /// (`bbr_loss_thresh`) sets `inflight_hi` to what was in flight when its
-/// packet left, or to 0.7 of the target (`bbr_beta` = 0.3) if that is
+/// packet left, or to 180/256 of the target (`bbr_beta` = 30/100 → 76/256) if that is
 /// more; in UP it ends the probe (DOWN).
 #[test]
 fn too_much_loss_in_a_probe_sets_inflight_hi_and_steps_down() {
@@ -152,13 +160,13 @@ fn too_much_loss_in_a_probe_sets_inflight_hi_and_steps_down() {
     let target = cc.inflight(cc.bw_pps(), 1.0).min(w.cwnd_pkts);
     assert_eq!(
         cc.inflight_hi(),
-        Some(250u32.max((target as f64 * 0.7) as u32))
+        Some(250u32.max((target as f64 * 180.0 / 256.0) as u32))
     );
 }
 
 /// `bbr_adapt_lower_bounds`: outside a probe, the end of a round trip that
-/// saw loss sets `inflight_lo` to 0.7 of cwnd (not below what the round
-/// delivered) and `bw_lo` to 0.7 of the max bandwidth (not below the
+/// saw loss sets `inflight_lo` to 180/256 of cwnd (not below what the round
+/// delivered) and `bw_lo` to 180/256 of the max bandwidth (not below the
 /// round's best rate); they cap cwnd and the model's bandwidth.
 #[test]
 fn a_lossy_round_outside_a_probe_cuts_the_lower_bounds_by_beta() {
@@ -169,7 +177,7 @@ fn a_lossy_round_outside_a_probe_cuts_the_lower_bounds_by_beta() {
     let cwnd = w.cwnd_pkts;
     let bw = cc.max_bw_pps();
     // A lossy round ends (its last sample is of a packet sent after the
-    // round began): inflight_lo = 0.7 cwnd; bw_lo keeps the round's best
+    // round began): inflight_lo = 180/256 cwnd; bw_lo keeps the round's best
     // rate (about the max).
     let lossy_round = |cc: &mut Bbr3, w: &mut Window, t: &mut u64, d: &mut u64| {
         *t += 1_000_000;
@@ -184,18 +192,18 @@ fn a_lossy_round_outside_a_probe_cuts_the_lower_bounds_by_beta() {
         cc.cong_control(w, &a, CaState::Recovery);
     };
     lossy_round(&mut cc, &mut w, &mut t, &mut d);
-    assert_eq!(cc.inflight_lo(), Some((cwnd as f64 * 0.7) as u32));
+    assert_eq!(cc.inflight_lo(), Some((cwnd as f64 * KEEP) as u32));
     let after_one = cc.bw_pps();
     assert!(after_one > 0.98 * bw, "{after_one} vs {bw}");
-    assert!(w.cwnd_pkts <= (cwnd as f64 * 0.7) as u32);
-    // The next lossy round's best rate is low: both bounds × 0.7 again.
+    assert!(w.cwnd_pkts <= (cwnd as f64 * KEEP) as u32);
+    // The next lossy round's best rate is low: both bounds × 180/256 again.
     lossy_round(&mut cc, &mut w, &mut t, &mut d);
     assert_eq!(
         cc.inflight_lo(),
-        Some(((cwnd as f64 * 0.7) as u32 as f64 * 0.7) as u32)
+        Some(((cwnd as f64 * KEEP) as u32 as f64 * KEEP) as u32)
     );
     assert!(
-        (cc.bw_pps() - after_one * 0.7).abs() < 1.0,
+        (cc.bw_pps() - after_one * KEEP).abs() < 1.0,
         "{}",
         cc.bw_pps()
     );
