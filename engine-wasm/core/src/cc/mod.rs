@@ -180,6 +180,14 @@ pub struct AckSample {
     /// `rs->lost` (BBRv2/v3): packets marked lost between the sample's
     /// packet's send and this ACK; with `delivery_rate_pps` only.
     pub tx_lost_pkts: u32,
+    /// `rs->delivered_ce` (google/bbr v3's `tcp_rate.c`): packets
+    /// delivered by ACKs with ECE set since the sample's packet was sent,
+    /// this ACK's included; with `delivery_rate_pps` only, and only for a
+    /// receiver that echoes each packet's CE state (DCTCP-style).
+    pub tx_delivered_ce_pkts: u32,
+    /// `tp->delivered_ce`: all packets delivered by ACKs with ECE set so
+    /// far (rate-sampling algorithms only, as above).
+    pub delivered_ce_pkts: u64,
     /// `rs->losses`: packets this ACK newly marked lost (Linux's
     /// `tp->lost` difference across `tcp_ack`).
     pub losses_pkts: u32,
@@ -199,6 +207,27 @@ pub struct AckSample {
     pub snd_una_seg: u32,
     /// The sender's SND.NXT when this ACK arrived (segments).
     pub snd_nxt_seg: u32,
+}
+
+/// A packet the sender has just marked lost, as BBRv3's per-packet hook
+/// sees it (google/bbr v3: `tcp_notify_skb_loss_event` increments
+/// `tp->lost` and then calls `ca_ops->skb_marked_lost`; every newly lost
+/// packet and every lost retransmission, by SACK marking, NewReno's
+/// partial ACK or a timeout).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LostPacket {
+    pub now_ns: u64,
+    /// `tp->delivered` when the packet was marked.
+    pub delivered_pkts: u64,
+    /// `skb->tx.in_flight`: packets in flight once it was (last) sent,
+    /// itself included.
+    pub tx_in_flight_pkts: u32,
+    /// `tp->lost - skb->tx.lost`: packets marked lost since it was sent,
+    /// itself included.
+    pub tx_lost_pkts: u32,
+    /// `skb->tx.delivered`: the delivered count when it was sent (what
+    /// tells whether it left while the sender was application-limited).
+    pub delivered_at_send_pkts: u64,
 }
 
 /// Round-trip boundaries from delivery counts, the way Linux BBR counts
@@ -330,6 +359,18 @@ pub trait CongestionControl {
     fn uses_delivery_rate(&self) -> bool {
         false
     }
+
+    /// Whether [`skb_marked_lost`](Self::skb_marked_lost) should be
+    /// called. Asked once per flow, so that other flows skip building the
+    /// report for every lost packet.
+    fn wants_lost_packets(&self) -> bool {
+        false
+    }
+
+    /// A packet was just marked lost (google/bbr v3's `skb_marked_lost`):
+    /// called at the marking, on the ACK or timeout that finds it, before
+    /// [`cong_control`](Self::cong_control) runs for that ACK.
+    fn skb_marked_lost(&mut self, _w: &Window, _lost: &LostPacket) {}
 
     /// Whether losses should leave cwnd alone (BBR: "none on loss").
     fn ignores_loss(&self) -> bool {

@@ -3,7 +3,7 @@
 //! send and ACK patterns whose rates are known in closed form.
 
 use super::*;
-use crate::cc::{AckSample, CaState, CongestionControl, Window};
+use crate::cc::{AckSample, CaState, CongestionControl, LostPacket, Window};
 use crate::net::Ack;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -212,4 +212,89 @@ fn losses_are_the_packets_this_ack_marks_lost() {
     assert_eq!(s.state, CaState::Recovery);
     ack(&mut s, 1, Some(5), 0, 103 * MS);
     assert_eq!(last(&log).losses_pkts, 0, "nothing left to mark");
+}
+
+/// An algorithm that records every packet reported lost to it.
+struct LossRecorder(Rc<RefCell<Vec<LostPacket>>>);
+
+impl CongestionControl for LossRecorder {
+    fn ssthresh(&mut self, w: &Window, _now_ns: u64) -> u32 {
+        (w.cwnd_pkts / 2).max(2)
+    }
+    fn cong_avoid(&mut self, _w: &mut Window, _ack: &AckSample) {}
+    fn uses_delivery_rate(&self) -> bool {
+        true
+    }
+    fn wants_lost_packets(&self) -> bool {
+        true
+    }
+    fn skb_marked_lost(&mut self, _w: &Window, lost: &LostPacket) {
+        self.0.borrow_mut().push(*lost);
+    }
+}
+
+/// google/bbr v3's `tcp_notify_skb_loss_event`: each packet is reported
+/// as it is marked lost, after `tp->lost` counts it, with the skb's own
+/// `tx.in_flight` and `tx.lost` (`bbr_skb_marked_lost` builds
+/// `rs.tx_in_flight = scb->tx.in_flight`, `rs.lost = tp->lost -
+/// scb->tx.lost`) — not the in-flight of the packet the ACK delivers; a
+/// timeout reports every packet it newly marks, none twice.
+#[test]
+fn each_packet_marked_lost_is_reported_with_its_own_flight() {
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let mut s = Sender::new(
+        SenderConfig::rfc(1448, 1 << 30),
+        Box::new(LossRecorder(log.clone())),
+        0,
+    );
+    s.window.cwnd_pkts = 100;
+    send(&mut s, 6, 0);
+    ack(&mut s, 1, Some(2), 0, 100 * MS);
+    ack(&mut s, 1, Some(3), 0, 101 * MS);
+    assert!(log.borrow().is_empty());
+    ack(&mut s, 1, Some(4), 0, 102 * MS);
+    {
+        let lost = log.borrow();
+        assert_eq!(lost.len(), 1, "seg 1 marked lost");
+        let l = lost[0];
+        assert_eq!(l.tx_in_flight_pkts, 2, "the second packet sent");
+        assert_eq!(l.tx_lost_pkts, 1, "itself");
+        assert_eq!(l.delivered_pkts, 4, "seg 0 and the SACKed 2, 3, 4");
+        assert_eq!(l.delivered_at_send_pkts, 0);
+        assert_eq!(l.now_ns, 102 * MS);
+    }
+    s.on_timeout(1_500 * MS);
+    let lost = log.borrow();
+    assert_eq!(lost.len(), 2, "the RTO marks seg 5 only: seg 1 already is");
+    assert_eq!(lost[1].tx_in_flight_pkts, 6);
+    assert_eq!(lost[1].tx_lost_pkts, 2);
+}
+
+/// `tcp_count_delivered`: an ACK with ECE set adds what it delivers to
+/// `tp->delivered_ce`; the rate sample's `delivered_ce` is the increase
+/// since its packet was sent (google/bbr v3's `tcp_rate.c`).
+#[test]
+fn delivered_ce_counts_packets_acknowledged_with_ece() {
+    let (mut s, log) = recording_sender();
+    send(&mut s, 4, 0);
+    let marked = Ack {
+        cum_seq: 2,
+        sacked_seq: None,
+        ece: true,
+        echo_sent_ns: 0,
+        echo_retransmission: false,
+        ace: 0,
+    };
+    s.on_ack(&marked, 100 * MS);
+    let a = last(&log);
+    assert_eq!(a.delivered_ce_pkts, 2);
+    assert_eq!(a.tx_delivered_ce_pkts, 2, "seg 1 left before any mark");
+    send(&mut s, 1, 100 * MS);
+    ack(&mut s, 5, None, 100 * MS, 200 * MS);
+    let a = last(&log);
+    assert_eq!(a.delivered_ce_pkts, 2, "an ACK without ECE adds nothing");
+    assert_eq!(
+        a.tx_delivered_ce_pkts, 0,
+        "seg 4 left after the marks were counted"
+    );
 }

@@ -35,6 +35,9 @@ pub(super) struct Segment {
     /// then (its low 32 bits; differences wrap).
     pub(super) in_flight_at_send: u32,
     pub(super) lost_at_send: u32,
+    /// `tx.delivered_ce` (google/bbr v3's `tcp_rate.c`): the sender's
+    /// `delivered_ce` then (low 32 bits; differences wrap).
+    pub(super) delivered_ce_at_send: u32,
 }
 
 impl Segment {
@@ -56,6 +59,7 @@ impl Segment {
             sent_ns,
             in_flight_at_send: 0,
             lost_at_send: 0,
+            delivered_ce_at_send: 0,
         }
     }
 
@@ -169,6 +173,7 @@ impl Scoreboard {
         s.sent_ns = entry.sent_ns;
         s.in_flight_at_send = entry.in_flight_at_send;
         s.lost_at_send = entry.lost_at_send;
+        s.delivered_ce_at_send = entry.delivered_ce_at_send;
         self.retrans_out += 1;
         self.retransmit_hint = seq.wrapping_add(1);
     }
@@ -249,8 +254,10 @@ impl Scoreboard {
     }
 
     /// FACK loss marking (Linux 2.6 default): a hole is lost once a segment
-    /// DUP_THRESH above it has been SACKed.
-    pub(super) fn mark_lost(&mut self, snd_una: u32) {
+    /// DUP_THRESH above it has been SACKed. `on_lost` sees each segment
+    /// newly marked, with the lost count that includes it (as every marking
+    /// function here: Linux v3's `tcp_notify_skb_loss_event`).
+    pub(super) fn mark_lost(&mut self, snd_una: u32, mut on_lost: impl FnMut(&Segment, u64)) {
         let Some(high) = self.highest_sacked else {
             return;
         };
@@ -263,12 +270,13 @@ impl Scoreboard {
         let mut seq = seq_max(self.lost_marker, snd_una);
         while before(seq, limit) {
             let i = Self::index(seq, snd_una);
-            let f = &mut self.segments[i].flags;
-            if *f & (SACKED | LOST) == 0 {
-                *f |= LOST;
+            let seg = &mut self.segments[i];
+            if seg.flags & (SACKED | LOST) == 0 {
+                seg.flags |= LOST;
                 self.lost_out += 1;
                 self.lost_total += 1;
                 self.retransmit_hint = seq_min(self.retransmit_hint, seq);
+                on_lost(seg, self.lost_total);
             }
             seq = seq.wrapping_add(1);
         }
@@ -280,7 +288,11 @@ impl Scoreboard {
     /// lost once a segment at or above the snd_nxt it was sent at has been
     /// SACKed, since that segment left after it. It is marked lost again
     /// and not in flight, so it is sent once more. Returns how many.
-    pub(super) fn mark_lost_retransmits(&mut self, snd_una: u32) -> u64 {
+    pub(super) fn mark_lost_retransmits(
+        &mut self,
+        snd_una: u32,
+        mut on_lost: impl FnMut(&Segment, u64),
+    ) -> u64 {
         let (Some(high), Some(q)) = (self.highest_sacked, &mut self.pending_retransmissions) else {
             return 0;
         };
@@ -308,6 +320,7 @@ impl Scoreboard {
             self.lost_total += 1;
             self.retransmit_hint = seq_min(self.retransmit_hint, seq);
             found += 1;
+            on_lost(s, self.lost_total);
         }
         found
     }
@@ -322,17 +335,19 @@ impl Scoreboard {
 
     /// NewReno: the first unacknowledged segment (`snd_una`, which is
     /// outstanding) is lost.
-    pub(super) fn mark_head_lost(&mut self, snd_una: u32) {
-        let f = &mut self.segments[Self::index(snd_una, snd_una)].flags;
-        if *f & LOST == 0 {
-            *f |= LOST;
-            *f &= !RETRANS;
+    pub(super) fn mark_head_lost(&mut self, snd_una: u32, mut on_lost: impl FnMut(&Segment, u64)) {
+        let seg = &mut self.segments[Self::index(snd_una, snd_una)];
+        if seg.flags & LOST == 0 {
+            seg.flags |= LOST;
+            seg.flags &= !RETRANS;
             self.lost_out += 1;
             self.lost_total += 1;
-        } else if *f & RETRANS != 0 {
-            *f &= !RETRANS;
+            on_lost(seg, self.lost_total);
+        } else if seg.flags & RETRANS != 0 {
+            seg.flags &= !RETRANS;
             self.retrans_out -= 1;
             self.lost_total += 1;
+            on_lost(seg, self.lost_total);
         }
         self.retransmit_hint = snd_una;
     }
@@ -340,13 +355,21 @@ impl Scoreboard {
     /// A retransmission timeout: every segment not SACKed is lost and none
     /// is being resent (Linux `tcp_enter_loss`); without SACK the
     /// pseudo-SACKs are forgotten too.
-    pub(super) fn mark_all_lost(&mut self, snd_una: u32, snd_nxt: u32, sack: bool) {
+    pub(super) fn mark_all_lost(
+        &mut self,
+        snd_una: u32,
+        snd_nxt: u32,
+        sack: bool,
+        mut on_lost: impl FnMut(&Segment, u64),
+    ) {
         for seg in self.segments.iter_mut() {
             if seg.flags & SACKED == 0 {
-                if seg.flags & LOST == 0 || seg.flags & RETRANS != 0 {
-                    self.lost_total += 1;
-                }
+                let newly = seg.flags & LOST == 0 || seg.flags & RETRANS != 0;
                 seg.flags = LOST;
+                if newly {
+                    self.lost_total += 1;
+                    on_lost(seg, self.lost_total);
+                }
             } else {
                 seg.flags = SACKED;
             }

@@ -21,7 +21,9 @@ use super::outstanding::OutstandingAverages;
 use super::rtt::{RttEstimator, RTO_MAX_NS};
 use super::scoreboard::{Scoreboard, Segment};
 use super::seq::seq_max;
-use crate::cc::{AckSample, CaEvent, CaState, CongestionControl, Window, INFINITE_SSTHRESH};
+use crate::cc::{
+    AckSample, CaEvent, CaState, CongestionControl, LostPacket, Window, INFINITE_SSTHRESH,
+};
 use crate::net::Ack;
 use crate::profile::{CwndCounting, CwrRule, LostRetransmitRule, RecoveryRule, RtoRule};
 
@@ -128,6 +130,10 @@ pub struct Sender {
     backoff: u32,
     // Delivery-rate state (Linux tcp_rate.c).
     delivered: u64,
+    /// Linux `tp->delivered_ce`: packets delivered by ACKs with ECE set
+    /// (`tcp_count_delivered`); kept for rate-sampling algorithms whose
+    /// receiver echoes each packet's CE state (not AccECN flows).
+    delivered_ce: u64,
     delivered_ns: u64,
     /// Linux `tp->first_tx_mstamp`: the send time of the packet of the
     /// latest rate sample (or of the first packet after an idle time),
@@ -138,6 +144,8 @@ pub struct Sender {
     last_tx_ns: Option<u64>,
     /// The algorithm reads delivery-rate samples (else they are not made).
     rate_samples: bool,
+    /// The algorithm wants each packet marked lost (`wants_lost_packets`).
+    reports_losses: bool,
     /// CWR episodes reduce by PRR (the algorithm's `cwr_by_prr`: DCTCP).
     cwr_prr: bool,
     cwr_rule: CwrRule,
@@ -201,10 +209,12 @@ impl Sender {
             rtt: RttEstimator::new(config.rto, config.initial_rto_ns),
             backoff: 0,
             delivered: 0,
+            delivered_ce: 0,
             delivered_ns: now_ns,
             first_tx_ns: now_ns,
             last_tx_ns: None,
             rate_samples: cc.uses_delivery_rate(),
+            reports_losses: cc.wants_lost_packets(),
             cwr_prr: cc.cwr_by_prr(),
             cwr_rule: config.cwr,
             accecn: cc.ce_echo() == crate::cc::CeEcho::AccEcn,
@@ -285,6 +295,7 @@ impl Sender {
         if self.rate_samples {
             entry.in_flight_at_send = self.in_flight() + 1;
             entry.lost_at_send = self.scoreboard.lost_total as u32;
+            entry.delivered_ce_at_send = self.delivered_ce as u32;
         }
         self.stats.segments_sent += 1;
         if self.state == CaState::Recovery || (self.cwr_prr && self.state == CaState::Cwr) {
@@ -389,16 +400,21 @@ impl Sender {
         // a 300 s windowed minimum (`sysctl_tcp_min_rtt_wlen`); the
         // estimator's is the lifetime one, the same for shorter runs.
         self.delivered += newly_acked as u64;
+        if self.rate_samples && ack.ece && !self.accecn {
+            self.delivered_ce += newly_acked as u64;
+        }
         let mut delivery_rate_pps = None;
         let mut prior_delivered = 0;
         let mut tx_in_flight = 0;
         let mut tx_lost_at_send = None;
+        let mut tx_delivered_ce = 0;
         if let Some((_, seg)) = rate_from {
             self.first_tx_ns = seg.sent_ns;
             if self.rate_samples {
                 prior_delivered = seg.delivered_at_send;
                 tx_in_flight = seg.in_flight_at_send;
                 tx_lost_at_send = Some(seg.lost_at_send);
+                tx_delivered_ce = (self.delivered_ce as u32).wrapping_sub(seg.delivered_ce_at_send);
                 let send_ns = seg.sent_ns.saturating_sub(seg.first_tx_ns_at_send);
                 let ack_ns = now_ns.saturating_sub(seg.delivered_ns_at_send);
                 let interval = send_ns.max(ack_ns);
@@ -412,14 +428,19 @@ impl Sender {
             self.delivered_ns = now_ns;
         }
 
-        self.scoreboard.mark_lost(self.snd_una);
+        let hook = self.loss_hook(now_ns);
+        self.scoreboard
+            .mark_lost(self.snd_una, hook.bind(&mut self.cc));
         let finds_lost_retransmits = match self.lost_retransmit {
             LostRetransmitRule::Timeout => false,
             LostRetransmitRule::Recovery => self.state == CaState::Recovery,
             LostRetransmitRule::Rack => matches!(self.state, CaState::Recovery | CaState::Loss),
         };
         if self.sack && finds_lost_retransmits {
-            self.stats.lost_retransmissions += self.scoreboard.mark_lost_retransmits(self.snd_una);
+            let hook = self.loss_hook(now_ns);
+            self.stats.lost_retransmissions += self
+                .scoreboard
+                .mark_lost_retransmits(self.snd_una, hook.bind(&mut self.cc));
         }
         self.limit_reno_sacked();
         self.outstanding.on_ack(self.packets_out());
@@ -461,6 +482,8 @@ impl Sender {
             prior_delivered_pkts: prior_delivered,
             prior_in_flight_pkts: prior_in_flight,
             tx_in_flight_pkts: tx_in_flight,
+            tx_delivered_ce_pkts: tx_delivered_ce,
+            delivered_ce_pkts: self.delivered_ce,
             tx_lost_pkts: 0,
             // Set below, once the state machine has marked what it marks.
             losses_pkts: 0,
@@ -509,12 +532,26 @@ impl Sender {
     }
 
     /// NewReno: the first unacknowledged segment is lost.
-    fn mark_head_lost(&mut self) {
+    fn mark_head_lost(&mut self, now_ns: u64) {
         if self.packets_out() == 0 {
             return;
         }
-        self.scoreboard.mark_head_lost(self.snd_una);
+        let hook = self.loss_hook(now_ns);
+        self.scoreboard
+            .mark_head_lost(self.snd_una, hook.bind(&mut self.cc));
         self.limit_reno_sacked();
+    }
+
+    /// What the per-packet loss report needs besides the segment, copied
+    /// before the scoreboard marks anything (the window and delivered
+    /// count as they stand at the marking).
+    fn loss_hook(&self, now_ns: u64) -> LossHook {
+        LossHook {
+            enabled: self.reports_losses,
+            w: self.window,
+            delivered_pkts: self.delivered,
+            now_ns,
+        }
     }
 
     pub fn prior_cwnd(&self) -> u32 {
@@ -528,5 +565,37 @@ impl Sender {
             per_ack * self.mss_bytes as f64,
             weighted * self.mss_bytes as f64,
         )
+    }
+}
+
+/// Reports each packet the scoreboard marks lost to an algorithm that
+/// wants it ([`CongestionControl::skb_marked_lost`]).
+#[derive(Clone, Copy)]
+struct LossHook {
+    enabled: bool,
+    w: Window,
+    delivered_pkts: u64,
+    now_ns: u64,
+}
+
+impl LossHook {
+    /// The scoreboard's `on_lost` callback: `lost_total` is the sender's
+    /// lost count with this segment included (`tp->lost` after
+    /// `tcp_notify_skb_loss_event`'s increment).
+    fn bind(self, cc: &mut Box<dyn CongestionControl>) -> impl FnMut(&Segment, u64) + '_ {
+        move |seg, lost_total| {
+            if self.enabled {
+                cc.skb_marked_lost(
+                    &self.w,
+                    &LostPacket {
+                        now_ns: self.now_ns,
+                        delivered_pkts: self.delivered_pkts,
+                        tx_in_flight_pkts: seg.in_flight_at_send,
+                        tx_lost_pkts: (lost_total as u32).wrapping_sub(seg.lost_at_send),
+                        delivered_at_send_pkts: seg.delivered_at_send,
+                    },
+                );
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! lower bounds (`bw_lo`, `inflight_lo`) and the caps they put on cwnd.
 
 use super::{Bbr3, Mode, Phase, CWND_MIN_TARGET, UNSET};
-use crate::cc::{AckSample, Window};
+use crate::cc::{AckSample, LostPacket, Window};
 
 impl Bbr3 {
     /// `bbr_is_probing_bandwidth`: STARTUP, REFILL and UP push in-flight
@@ -14,16 +14,82 @@ impl Bbr3 {
 
     /// `bbr_is_inflight_too_high`: the packets lost since the sample's
     /// packet left (`rs->lost`) are more than `bbr_loss_thresh` of what
-    /// was in flight then (`rs->tx_in_flight`).
+    /// was in flight then (`rs->tx_in_flight`), or (ECN routes) more than
+    /// half of the sample's packets came back CE-marked.
     pub(super) fn is_inflight_too_high(&self, ack: &AckSample) -> bool {
-        ack.tx_lost_pkts > 0
-            && ack.tx_in_flight_pkts > 0
-            && ack.tx_lost_pkts as f64 > ack.tx_in_flight_pkts as f64 * self.loss_thresh
+        self.loss_rate_too_high(ack.tx_in_flight_pkts, ack.tx_lost_pkts)
+            || self.ecn_rate_too_high(ack)
+    }
+
+    /// The test of `bbr_is_inflight_too_high` on any flight: `lost_pkts`
+    /// of `tx_in_flight_pkts` is over `bbr_loss_thresh`.
+    pub(super) fn loss_rate_too_high(&self, tx_in_flight_pkts: u32, lost_pkts: u32) -> bool {
+        lost_pkts > 0
+            && tx_in_flight_pkts > 0
+            && lost_pkts as f64 > tx_in_flight_pkts as f64 * self.loss_thresh
+    }
+
+    /// `bbr_note_loss`: the first loss of a round trip starts the loss
+    /// round at the current delivered count, "to have a better chance of
+    /// observing the full capacity of the path".
+    pub(super) fn note_loss(&mut self, delivered_pkts: u64) {
+        if !self.loss_in_round {
+            self.loss_round_delivered = delivered_pkts;
+        }
+        self.loss_in_round = true;
+        self.loss_in_cycle = true;
+    }
+
+    /// `bbr_skb_marked_lost`: while a probe's packets are out, each packet
+    /// marked lost is tested on the flight that led up to it (its own
+    /// `tx.in_flight` and the losses since it left); if that flight lost
+    /// too much, `inflight_hi` is set where the loss rate crossed the
+    /// threshold.
+    pub(super) fn on_packet_lost(&mut self, w: &Window, lost: &LostPacket) {
+        self.note_loss(lost.delivered_pkts);
+        if !self.bw_probe_samples {
+            return;
+        }
+        if self.loss_rate_too_high(lost.tx_in_flight_pkts, lost.tx_lost_pkts) {
+            let tx_in_flight = self.inflight_hi_from_lost_packet(lost);
+            let app_limited = self.sent_app_limited(lost.delivered_at_send_pkts);
+            self.handle_inflight_too_high(
+                w,
+                tx_in_flight,
+                app_limited,
+                lost.now_ns,
+                lost.delivered_pkts,
+            );
+        }
+    }
+
+    /// `bbr_inflight_hi_from_lost_skb` for a one-packet skb (no TSO here):
+    /// the flight before this packet, plus the part of this packet at which
+    /// the losses crossed `bbr_loss_thresh` (in the kernel's fixed point,
+    /// `loss_budget` rounded up); unset if the counts are inconsistent.
+    pub(super) fn inflight_hi_from_lost_packet(&self, lost: &LostPacket) -> u32 {
+        const PCOUNT: i64 = 1;
+        let thresh = (self.loss_thresh * 256.0).round() as i64;
+        let inflight_prev = lost.tx_in_flight_pkts as i64 - PCOUNT;
+        let lost_prev = lost.tx_lost_pkts as i64 - PCOUNT;
+        if inflight_prev < 0 || lost_prev < 0 || thresh >= 256 {
+            return UNSET;
+        }
+        let loss_budget = (inflight_prev * thresh + 255) >> 8;
+        let lost_prefix = if lost_prev >= loss_budget {
+            0
+        } else {
+            ((loss_budget - lost_prev) << 8) / (256 - thresh)
+        };
+        (inflight_prev + lost_prefix).min(UNSET as i64 - 1) as u32
     }
 
     /// `bbr_reset_congestion_signals`.
     pub(super) fn reset_congestion_signals(&mut self) {
         self.loss_in_round = false;
+        self.ecn_in_round = false;
+        self.loss_in_cycle = false;
+        self.ecn_in_cycle = false;
         self.bw_latest = 0.0;
         self.inflight_latest = 0;
     }
@@ -99,26 +165,32 @@ impl Bbr3 {
         }
         self.adapt_lower_bounds(w);
         self.loss_in_round = false;
+        self.ecn_in_round = false;
     }
 
     /// `bbr_adapt_lower_bounds`: outside a probe, a round trip with loss
     /// cuts `bw_lo` and `inflight_lo` by `bbr_beta`, not below this
-    /// round's delivery (`bbr_init_lower_bounds`, `bbr_loss_lower_bounds`).
-    fn adapt_lower_bounds(&mut self, w: &Window) {
-        if self.is_probing_bandwidth() || !self.loss_in_round {
+    /// round's delivery (`bbr_init_lower_bounds`, `bbr_loss_lower_bounds`);
+    /// one with CE marks caps `inflight_lo` by the ECN cut (`ecn.rs`).
+    pub(super) fn adapt_lower_bounds(&mut self, w: &Window) {
+        if self.is_probing_bandwidth() {
             return;
         }
-        if self.bw_lo.is_infinite() {
-            self.bw_lo = self.max_bw_pps();
+        let ecn_inflight_lo = self.ecn_inflight_lo(w);
+        if self.loss_in_round {
+            if self.bw_lo.is_infinite() {
+                self.bw_lo = self.max_bw_pps();
+            }
+            if self.inflight_lo == UNSET {
+                self.inflight_lo = w.cwnd_pkts;
+            }
+            let keep = 1.0 - self.beta;
+            self.bw_lo = self.bw_latest.max(self.bw_lo * keep);
+            self.inflight_lo = self
+                .inflight_latest
+                .max((self.inflight_lo as f64 * keep) as u32);
         }
-        if self.inflight_lo == UNSET {
-            self.inflight_lo = w.cwnd_pkts;
-        }
-        let keep = 1.0 - self.beta;
-        self.bw_lo = self.bw_latest.max(self.bw_lo * keep);
-        self.inflight_lo = self
-            .inflight_latest
-            .max((self.inflight_lo as f64 * keep) as u32);
+        self.inflight_lo = self.inflight_lo.min(ecn_inflight_lo);
     }
 
     /// `bbr_inflight_with_headroom`: `inflight_hi` less 15 %, at least 4.

@@ -40,16 +40,22 @@
 //! * **PROBE_RTT** comes when no lower RTT was seen for 5 s
 //!   (`bbr_probe_rtt_win_ms`) and halves the BDP instead of dropping to 4
 //!   packets (`bbr_probe_rtt_cwnd_gain`); the min-RTT filter stays 10 s.
+//! * **The per-packet loss hook** (`bbr_skb_marked_lost`): every packet
+//!   marked lost notes the loss for the round and, during a probe, is
+//!   tested on its own flight; a too-lossy flight sets `inflight_hi` where
+//!   the loss rate crossed 2 % (`bbr_inflight_hi_from_lost_skb`) and ends
+//!   the probe (`bounds.rs`).
+//! * **The ECN response** (`ecn.rs`), off unless the `ecn` parameter
+//!   stands for a route with Linux's `ecn_low` flag, and then only at a
+//!   min RTT of at most 5 ms: an EWMA of the CE fraction cuts
+//!   `inflight_lo`, more than half of a sample marked is "too high", two
+//!   marked rounds end STARTUP, marks without loss bring the next probe.
+//! * **Undo**: `bbr_ssthresh` saves the bounds and `bbr_undo_cwnd` takes
+//!   them back, though this sender never finds a loss episode spurious.
 //!
-//! Not modelled: the ECN response (`bbr_ecn_enable`: flows here do not
-//! negotiate ECN with BBR, as Linux's default leaves it), the per-packet
-//! loss hook's interpolation (`bbr_inflight_hi_from_lost_skb`: the ACK
-//! that reports a too-high loss rate sets `inflight_hi` from its own
-//! sample: Linux tests the lost packet's own in-flight and loss counts
-//! when it is marked, which the delivered packet's usually undercount, so
-//! `inflight_hi` may come out lower here), the fast path, PLB, EDT's
-//! in-flight estimate, TLP recovery, the undo of the bounds, and
-//! `is_cwnd_limited` (read as in flight before the ACK at least the cwnd). The random draws of
+//! Not modelled: the fast path, PLB, EDT's in-flight estimate, TLP
+//! recovery, and `is_cwnd_limited` (read as in flight before the ACK at
+//! least the cwnd). The random draws of
 //! `bbr_pick_probe_wait` come from a hash of the time, as in `cc/bbr`, so
 //! runs stay deterministic.
 //!
@@ -58,6 +64,7 @@
 //! `modes.rs` STARTUP, DRAIN and PROBE_RTT.
 
 mod bounds;
+mod ecn;
 mod modes;
 mod probe_bw;
 #[cfg(test)]
@@ -66,8 +73,8 @@ mod tests;
 use super::bbr::ack_aggregation::{AckAggregation, EXTRA_ACKED_WIN_RTTS};
 use super::bbr::cwnd::{GSO_MAX_BYTES, INIT_CWND};
 use super::{
-    AckSample, AlgorithmInfo, CaState, Citation, CongestionControl, ParamInfo, Params, Window,
-    INFINITE_SSTHRESH,
+    AckSample, AlgorithmInfo, CaState, CeEcho, Citation, CongestionControl, LostPacket, ParamInfo,
+    Params, Window, INFINITE_SSTHRESH,
 };
 
 pub static INFO: AlgorithmInfo = AlgorithmInfo {
@@ -80,6 +87,7 @@ pub static INFO: AlgorithmInfo = AlgorithmInfo {
     params: &[
         ParamInfo { id: "loss_thresh", name: "Loss threshold", default: 0.02, min: 0.005, max: 0.2, step: 0.005, unit: "fraction", log_scale: true, description: "Loss rate of a probe's packets above which BBRv3 takes the in-flight level as too high (bbr_loss_thresh, 2 %)." },
         ParamInfo { id: "beta", name: "Cut on loss", default: 0.3, min: 0.05, max: 0.9, step: 0.05, unit: "fraction", log_scale: false, description: "Multiplicative cut of the loss bounds, per round trip with loss (bbr_beta, 0.3: bounds × 0.7)." },
+        ParamInfo { id: "ecn", name: "ECN response", default: 0.0, min: 0.0, max: 1.0, step: 1.0, unit: "on/off", log_scale: false, description: "Use CE marks as v3 does on a shallow-threshold ECN route (Linux: ECN negotiated and the route's ecn_low flag; off by default): the receiver echoes each packet's mark, and on paths of min RTT ≤ 5 ms marks cut inflight_lo and end STARTUP and probes." },
         ParamInfo { id: "headroom", name: "Headroom", default: 0.15, min: 0.0, max: 0.5, step: 0.01, unit: "fraction", log_scale: false, description: "Share of inflight_hi left free while cruising, for other flows (bbr_inflight_headroom, 15 %)." },
     ],
     citations: &[
@@ -162,11 +170,13 @@ fn in_bbr_units(x: f64) -> f64 {
 }
 
 pub fn build(p: &Params) -> Box<dyn CongestionControl> {
-    Box::new(Bbr3::new(
+    let mut cc = Bbr3::new(
         in_bbr_units(p.get("loss_thresh")),
         in_bbr_units(p.get("beta")),
         in_bbr_units(p.get("headroom")),
-    ))
+    );
+    cc.ecn_enabled = p.get("ecn") >= 0.5;
+    Box::new(cc)
 }
 
 pub struct Bbr3 {
@@ -200,6 +210,29 @@ pub struct Bbr3 {
     loss_round_start: bool,
     loss_in_round: bool,
     loss_events_in_round: u32,
+    /// `loss_in_cycle`, `ecn_in_cycle`: loss or CE marks since the last
+    /// probe ended (for the ECN re-probe).
+    loss_in_cycle: bool,
+    ecn_in_cycle: bool,
+
+    /// The ECN response (`ecn.rs`): `bbr_can_use_ecn` (the `ecn`
+    /// parameter), `ecn_eligible`, `ecn_in_round`, `ecn_alpha` (in 256ths),
+    /// `alpha_last_delivered`, `alpha_last_delivered_ce`,
+    /// `startup_ecn_rounds`.
+    ecn_enabled: bool,
+    ecn_eligible: bool,
+    ecn_in_round: bool,
+    ecn_alpha: u64,
+    alpha_last_delivered: u64,
+    alpha_last_delivered_ce: u64,
+    startup_ecn_rounds: u32,
+    /// The sender's state on this ACK (`icsk_ca_state`).
+    ca_state: CaState,
+    /// `undo_bw_lo`, `undo_inflight_lo`, `undo_inflight_hi`: the bounds
+    /// when a loss episode began, back if it proves spurious.
+    undo_bw_lo: f64,
+    undo_inflight_lo: u32,
+    undo_inflight_hi: u32,
 
     min_rtt_ns: u64,
     min_rtt_stamp_ns: u64,
@@ -262,10 +295,25 @@ impl Bbr3 {
             inflight_latest: 0,
             next_rtt_delivered: 0,
             round_start: false,
-            loss_round_delivered: 0,
+            // `bbr_init`: "start sampling ECN mark rate after first full
+            // flight is ACKed" (`tp->delivered + 1`).
+            loss_round_delivered: 1,
             loss_round_start: false,
             loss_in_round: false,
             loss_events_in_round: 0,
+            loss_in_cycle: false,
+            ecn_in_cycle: false,
+            ecn_enabled: false,
+            ecn_eligible: false,
+            ecn_in_round: false,
+            ecn_alpha: ecn::ECN_ALPHA_INIT,
+            alpha_last_delivered: 0,
+            alpha_last_delivered_ce: 0,
+            startup_ecn_rounds: 0,
+            ca_state: CaState::Open,
+            undo_bw_lo: 0.0,
+            undo_inflight_lo: 0,
+            undo_inflight_hi: 0,
             min_rtt_ns: u64::MAX,
             min_rtt_stamp_ns: 0,
             probe_rtt_min_ns: u64::MAX,
@@ -422,10 +470,16 @@ impl Bbr3 {
     /// `rs->is_app_limited`: the sender's own flag, or the sample's packet
     /// left while PROBE_RTT had `tp->app_limited` set.
     fn sample_app_limited(&self, ack: &AckSample) -> bool {
-        ack.app_limited
-            || self.app_limited_spans.iter().any(|&(from, until)| {
-                from <= ack.prior_delivered_pkts && ack.prior_delivered_pkts <= until
-            })
+        ack.app_limited || self.sent_app_limited(ack.prior_delivered_pkts)
+    }
+
+    /// Whether a packet sent when `delivered_at_send` packets had been
+    /// delivered left while PROBE_RTT had `tp->app_limited` set (its
+    /// `tx.is_app_limited`).
+    fn sent_app_limited(&self, delivered_at_send: u64) -> bool {
+        self.app_limited_spans
+            .iter()
+            .any(|&(from, until)| from <= delivered_at_send && delivered_at_send <= until)
     }
 
     /// PROBE_RTT's `tp->app_limited = (tp->delivered +
@@ -498,9 +552,13 @@ impl CongestionControl for Bbr3 {
         self.update_gains();
     }
 
-    /// `bbr_ssthresh`: remember cwnd for after recovery, leave ssthresh.
+    /// `bbr_ssthresh`: remember cwnd and the loss bounds for after
+    /// recovery (or its undo), leave ssthresh.
     fn ssthresh(&mut self, w: &Window, _now_ns: u64) -> u32 {
         self.save_cwnd(w.cwnd_pkts);
+        self.undo_bw_lo = self.bw_lo;
+        self.undo_inflight_lo = self.inflight_lo;
+        self.undo_inflight_hi = self.inflight_hi;
         w.ssthresh_pkts
     }
 
@@ -515,10 +573,13 @@ impl CongestionControl for Bbr3 {
         }
         // `tcp_rate_gen`: "clear app limited if bubble is acked and gone".
         let app_limited = self.sample_app_limited(ack);
+        self.ca_state = state;
         self.update_round_start(ack);
         if self.round_start {
             self.rounds_since_probe = (self.rounds_since_probe + 1).min(0xff);
+            self.update_ecn_alpha(ack);
         }
+        self.ecn_in_round |= self.ecn_eligible && ack.ece;
         self.update_latest_delivery_signals(ack);
         // `bbr_update_model`.
         self.update_congestion_signals(w, ack, app_limited);
@@ -557,8 +618,10 @@ impl CongestionControl for Bbr3 {
             w.cwnd_pkts = w.cwnd_pkts.max(self.prior_cwnd);
         }
         self.set_cwnd(w, ack);
-        self.prev_ca_state = state;
         self.advance_latest_delivery_signals(ack);
+        self.prev_ca_state = state;
+        self.loss_in_cycle |= ack.tx_lost_pkts > 0;
+        self.ecn_in_cycle |= ack.tx_delivered_ce_pkts > 0;
         true
     }
 
@@ -576,12 +639,16 @@ impl CongestionControl for Bbr3 {
         }
     }
 
-    /// `bbr_undo_cwnd`: a spurious slow-down; restart full-pipe detection.
+    /// `bbr_undo_cwnd`: a spurious slow-down; restart full-pipe
+    /// detection and take back the bounds the episode lowered.
     fn undo_cwnd(&mut self, w: &Window, _prior_cwnd_pkts: u32) -> u32 {
         self.full_bw = 0.0;
         self.full_bw_cnt = 0;
         self.full_bw_now = false;
         self.loss_in_round = false;
+        self.bw_lo = self.bw_lo.max(self.undo_bw_lo);
+        self.inflight_lo = self.inflight_lo.max(self.undo_inflight_lo);
+        self.inflight_hi = self.inflight_hi.max(self.undo_inflight_hi);
         w.cwnd_pkts.max(self.prior_cwnd)
     }
 
@@ -599,5 +666,29 @@ impl CongestionControl for Bbr3 {
 
     fn ignores_loss(&self) -> bool {
         true
+    }
+
+    fn wants_lost_packets(&self) -> bool {
+        true
+    }
+
+    /// `bbr_precise_ece_ack`: on an ECN route the receiver echoes each
+    /// packet's CE state (`dctcp_ece_ack_update`).
+    fn ce_echo(&self) -> CeEcho {
+        if self.ecn_enabled {
+            CeEcho::Dctcp
+        } else {
+            CeEcho::Classic
+        }
+    }
+
+    /// Linux with a `cong_control` hook: the stack enters CWR and Recovery
+    /// but leaves cwnd to the module.
+    fn owns_window(&self) -> bool {
+        true
+    }
+
+    fn skb_marked_lost(&mut self, w: &Window, lost: &LostPacket) {
+        self.on_packet_lost(w, lost);
     }
 }

@@ -62,14 +62,20 @@ impl Bbr3 {
             && self.loss_events_in_round >= FULL_LOSS_CNT
             && self.is_inflight_too_high(ack)
         {
-            self.full_bw_reached = true;
-            let bdp = self.inflight(self.max_bw_pps(), 1.0);
-            self.inflight_hi = bdp.max(self.inflight_latest);
+            self.handle_queue_too_high_in_startup();
             return;
         }
         if self.loss_round_start {
             self.loss_events_in_round = 0;
         }
+    }
+
+    /// `bbr_handle_queue_too_high_in_startup`: the pipe is full, and
+    /// `inflight_hi` is the BDP or what the last round delivered.
+    pub(super) fn handle_queue_too_high_in_startup(&mut self) {
+        self.full_bw_reached = true;
+        let bdp = self.inflight(self.max_bw_pps(), 1.0);
+        self.inflight_hi = bdp.max(self.inflight_latest);
     }
 
     /// `bbr_check_drain`.
@@ -81,7 +87,7 @@ impl Bbr3 {
         }
         if self.mode == Mode::Drain && ack.in_flight_pkts <= self.inflight(self.max_bw_pps(), 1.0) {
             self.mode = Mode::ProbeBw;
-            self.start_bw_probe_down(ack);
+            self.start_bw_probe_down(ack.now_ns, ack.delivered_pkts);
         }
     }
 
@@ -146,7 +152,7 @@ impl Bbr3 {
         self.reset_lower_bounds();
         if self.full_bw_reached {
             self.mode = Mode::ProbeBw;
-            self.start_bw_probe_down(ack);
+            self.start_bw_probe_down(ack.now_ns, ack.delivered_pkts);
             self.start_bw_probe_cruise();
         } else {
             self.mode = Mode::Startup;

@@ -50,13 +50,13 @@ impl Bbr3 {
     }
 
     /// `bbr_start_bw_probe_down`.
-    pub(super) fn start_bw_probe_down(&mut self, ack: &AckSample) {
+    pub(super) fn start_bw_probe_down(&mut self, now_ns: u64, delivered_pkts: u64) {
         self.reset_congestion_signals();
         self.bw_probe_up_cnt = UNSET;
-        self.pick_probe_wait(ack.now_ns);
-        self.cycle_stamp_ns = ack.now_ns;
+        self.pick_probe_wait(now_ns);
+        self.cycle_stamp_ns = now_ns;
         self.ack_phase = AckPhase::ProbeStopping;
-        self.next_rtt_delivered = ack.delivered_pkts;
+        self.next_rtt_delivered = delivered_pkts;
         self.set_phase(Phase::Down);
     }
 
@@ -124,8 +124,13 @@ impl Bbr3 {
         self.rounds_since_probe >= rounds
     }
 
-    /// `bbr_check_time_to_probe_bw` (the ECN re-probe is not modelled).
+    /// `bbr_check_time_to_probe_bw`: the ECN re-probe, the 2–3 s wall
+    /// clock, or Reno's round count.
     fn check_time_to_probe_bw(&mut self, w: &Window, ack: &AckSample) -> bool {
+        if let Some(rounds) = self.ecn_reprobe_rounds() {
+            self.start_bw_probe_refill(ack, rounds);
+            return true;
+        }
         if self.has_elapsed_in_phase(ack.now_ns, self.probe_wait_ns)
             || self.is_reno_coexistence_probe_time(w)
         {
@@ -187,7 +192,7 @@ impl Bbr3 {
                 }
                 if done {
                     self.prev_probe_too_high = false;
-                    self.start_bw_probe_down(ack);
+                    self.start_bw_probe_down(ack.now_ns, ack.delivered_pkts);
                 }
             }
             Phase::Down => {
@@ -224,7 +229,13 @@ impl Bbr3 {
         }
         if self.is_inflight_too_high(ack) {
             if self.bw_probe_samples {
-                self.handle_inflight_too_high(w, ack, app_limited);
+                self.handle_inflight_too_high(
+                    w,
+                    ack.tx_in_flight_pkts,
+                    app_limited,
+                    ack.now_ns,
+                    ack.delivered_pkts,
+                );
             }
         } else {
             if self.inflight_hi == UNSET {
@@ -243,22 +254,24 @@ impl Bbr3 {
     }
 
     /// `bbr_handle_inflight_too_high`: `inflight_hi` is what was in flight
-    /// when the sample's packet left, or 0.7 of the target if more; a
-    /// probe stops.
+    /// when the too-lossy flight's packet left (`tx_in_flight_pkts`), or
+    /// 0.7 of the target if more; a probe stops.
     pub(super) fn handle_inflight_too_high(
         &mut self,
         w: &Window,
-        ack: &AckSample,
+        tx_in_flight_pkts: u32,
         app_limited: bool,
+        now_ns: u64,
+        delivered_pkts: u64,
     ) {
         self.prev_probe_too_high = true;
         self.bw_probe_samples = false;
         if !app_limited {
             let floor = (self.target_inflight(w) as f64 * (1.0 - self.beta)) as u32;
-            self.inflight_hi = ack.tx_in_flight_pkts.max(floor);
+            self.inflight_hi = tx_in_flight_pkts.max(floor);
         }
         if self.mode == Mode::ProbeBw && self.phase == Phase::Up {
-            self.start_bw_probe_down(ack);
+            self.start_bw_probe_down(now_ns, delivered_pkts);
         }
     }
 }

@@ -250,3 +250,217 @@ fn probe_rtt_halves_the_bdp_every_five_seconds() {
     );
     assert_eq!(lowest, 100);
 }
+
+/// `bbr_inflight_hi_from_lost_skb` for one-packet skbs, in the kernel's
+/// fixed point (`loss_thresh` 5/256): `inflight_prev = tx_in_flight - 1`,
+/// `lost_prev = lost - 1`, `loss_budget = ⌈inflight_prev · 5 / 256⌉`, and
+/// the lost packet's share past the budget, `(budget - lost_prev) · 256 /
+/// 251`, truncated.
+#[test]
+fn inflight_hi_from_a_lost_packet_is_where_the_loss_rate_crossed_2_percent() {
+    let cc = Bbr3::linux();
+    let hi = |tx_in_flight_pkts, tx_lost_pkts| {
+        cc.inflight_hi_from_lost_packet(&LostPacket {
+            tx_in_flight_pkts,
+            tx_lost_pkts,
+            ..LostPacket::default()
+        })
+    };
+    // 299 before it, budget ⌈5.84⌉ = 6, 6 lost before it: crossed already.
+    assert_eq!(hi(300, 7), 299);
+    // 99 before it, budget ⌈1.93⌉ = 2, 1 lost before: (2 − 1)·256/251 = 1.
+    assert_eq!(hi(100, 2), 100);
+    // 1000 before it, budget ⌈19.53⌉ = 20, 3 lost before: 17·256/251 = 17.
+    assert_eq!(hi(1001, 4), 1017);
+    // Counts that cannot be (nothing in flight or lost): ~0U.
+    assert_eq!(hi(0, 1), UNSET);
+    assert_eq!(hi(10, 0), UNSET);
+}
+
+/// `bbr_skb_marked_lost`: while a probe's samples count, a packet marked
+/// lost whose own flight lost more than 2 % ends the probe (DOWN) and sets
+/// `inflight_hi` from that flight; outside a probe it only notes the loss
+/// for the round (`bbr_note_loss`).
+#[test]
+fn a_packet_lost_from_a_too_lossy_probe_flight_ends_the_probe() {
+    let (mut cc, mut w, mut p, mut t, mut d) = in_probe_bw();
+    while cc.phase() != Phase::Cruise {
+        (t, _) = run_fluid(&mut cc, &mut w, &mut p, 1, t, &mut d);
+    }
+    let hi = cc.inflight_hi();
+    assert!(!cc.loss_in_round);
+    cc.skb_marked_lost(
+        &w,
+        &LostPacket {
+            now_ns: t,
+            delivered_pkts: d,
+            tx_in_flight_pkts: 300,
+            tx_lost_pkts: 30,
+            delivered_at_send_pkts: d - 200,
+        },
+    );
+    assert_eq!(cc.phase(), Phase::Cruise, "not probing: no reaction");
+    assert_eq!(cc.inflight_hi(), hi);
+    assert!(cc.loss_in_round, "the loss is noted for the round");
+    assert_eq!(cc.loss_round_delivered, d);
+
+    while cc.phase() != Phase::Up {
+        (t, _) = run_fluid(&mut cc, &mut w, &mut p, 1, t, &mut d);
+    }
+    // 5 of 300 (1.7 %): not too high.
+    let lost = |tx_lost_pkts| LostPacket {
+        now_ns: t,
+        delivered_pkts: d,
+        tx_in_flight_pkts: 300,
+        tx_lost_pkts,
+        delivered_at_send_pkts: d - 200,
+    };
+    cc.skb_marked_lost(&w, &lost(5));
+    assert_eq!(cc.phase(), Phase::Up);
+    // 7 of 300: too high, at the packet itself (6 lost of the 299 before it).
+    cc.skb_marked_lost(&w, &lost(7));
+    assert_eq!(cc.phase(), Phase::Down);
+    let target = cc.inflight(cc.bw_pps(), 1.0).min(w.cwnd_pkts);
+    assert_eq!(
+        cc.inflight_hi(),
+        Some(299u32.max((target as f64 * KEEP) as u32))
+    );
+    // Once per probe: a later packet does not react again.
+    let after = cc.inflight_hi();
+    cc.skb_marked_lost(&w, &lost(40));
+    assert_eq!(cc.inflight_hi(), after);
+}
+
+/// google/bbr v3 `tcp_bbr.c`'s ECN constants, in 256ths:
+/// `bbr_ecn_max_rtt_us` 5000, `bbr_ecn_alpha_gain` `BBR_UNIT / 16`,
+/// `bbr_ecn_alpha_init` `BBR_UNIT`, `bbr_ecn_factor` `BBR_UNIT * 1 / 3` → 85,
+/// `bbr_ecn_thresh` and `bbr_ecn_reprobe_gain` `BBR_UNIT / 2`,
+/// `bbr_full_ecn_cnt` 2; off unless the route allows it.
+#[test]
+fn the_ecn_constants_are_v3s() {
+    use super::ecn::*;
+    assert_eq!(ECN_MAX_RTT_NS, 5_000_000);
+    assert_eq!((ECN_ALPHA_GAIN, ECN_ALPHA_INIT), (16, 256));
+    assert_eq!(ECN_FACTOR, 85);
+    assert_eq!((ECN_THRESH, ECN_REPROBE_GAIN), (128, 128));
+    assert_eq!(FULL_ECN_CNT, 2);
+    let cc = Bbr3::linux();
+    assert!(!cc.ecn_enabled);
+    assert_eq!(cc.ce_echo(), CeEcho::Classic);
+    assert_eq!(cc.ecn_alpha, 256);
+    assert_eq!(cc.ecn_cut(), 171, "alpha 1 cuts 85/256");
+    let on = build(&Params::resolve(&INFO, &[("ecn".to_string(), 1.0)].into()));
+    assert_eq!(on.ce_echo(), CeEcho::Dctcp, "bbr_precise_ece_ack");
+}
+
+/// A round's delivered and CE-marked counts, as `bbr_update_ecn_alpha`
+/// reads `tp->delivered` and `tp->delivered_ce`.
+fn round_end(delivered: u64, delivered_ce: u64) -> AckSample {
+    AckSample {
+        delivered_pkts: delivered,
+        delivered_ce_pkts: delivered_ce,
+        ..AckSample::default()
+    }
+}
+
+/// `bbr_update_ecn_alpha`: eligible once the route allows ECN and the min
+/// RTT is at most 5 ms; then each round `alpha = (240 · alpha >> 8) + (16
+/// · ce_ratio >> 8)`, with `ce_ratio = delivered_ce · 256 / delivered`.
+#[test]
+fn ecn_alpha_moves_a_sixteenth_toward_each_rounds_ce_fraction() {
+    let mut cc = Bbr3::linux();
+    cc.ecn_enabled = true;
+    cc.min_rtt_ns = 6_000_000;
+    cc.update_ecn_alpha(&round_end(100, 50));
+    assert!(!cc.ecn_eligible, "6 ms is beyond bbr_ecn_max_rtt_us");
+    assert_eq!(cc.ecn_alpha, 256);
+    cc.min_rtt_ns = 1_000_000;
+    cc.update_ecn_alpha(&round_end(100, 50));
+    assert!(cc.ecn_eligible);
+    assert_eq!(cc.ecn_alpha, 240 + 8, "half marked");
+    cc.update_ecn_alpha(&round_end(200, 50));
+    assert_eq!(cc.ecn_alpha, (240 * 248) >> 8, "none marked");
+    let mut off = Bbr3::linux();
+    off.min_rtt_ns = 1_000_000;
+    off.update_ecn_alpha(&round_end(100, 100));
+    assert!(!off.ecn_eligible, "the route does not allow ECN");
+}
+
+/// `bbr_is_inflight_too_high`'s ECN half: `delivered_ce > delivered ·
+/// 128 >> 8`, on an eligible flow only.
+#[test]
+fn more_than_half_the_sample_marked_is_too_high() {
+    let mut cc = Bbr3::linux();
+    let sample = |ce| AckSample {
+        delivered_pkts: 1_100,
+        prior_delivered_pkts: 1_000,
+        tx_delivered_ce_pkts: ce,
+        ..AckSample::default()
+    };
+    assert!(!cc.is_inflight_too_high(&sample(80)), "not eligible");
+    cc.ecn_eligible = true;
+    assert!(!cc.is_inflight_too_high(&sample(50)));
+    assert!(cc.is_inflight_too_high(&sample(51)));
+}
+
+/// `bbr_adapt_lower_bounds` with `bbr_ecn_lower_bounds`: outside a probe
+/// a marked round caps `inflight_lo` (cwnd if unset) at `inflight_lo ·
+/// (256 − alpha · 85 >> 8) >> 8`, and leaves `bw_lo` alone.
+#[test]
+fn a_marked_round_cuts_inflight_lo_by_alpha_over_three() {
+    let (mut cc, mut w) = started();
+    cc.mode = Mode::ProbeBw;
+    cc.phase = Phase::Cruise;
+    w.cwnd_pkts = 200;
+    cc.ecn_eligible = true;
+    cc.ecn_in_round = true;
+    cc.adapt_lower_bounds(&w);
+    assert_eq!(cc.inflight_lo(), Some((200 * 171) >> 8));
+    assert!(cc.bw_lo.is_infinite());
+    cc.inflight_lo = 200;
+    cc.ecn_alpha = 128;
+    cc.adapt_lower_bounds(&w);
+    assert_eq!(cc.inflight_lo(), Some((200 * (256 - 42)) >> 8));
+    // Probing: no cut.
+    cc.phase = Phase::Up;
+    cc.inflight_lo = 200;
+    cc.adapt_lower_bounds(&w);
+    assert_eq!(cc.inflight_lo(), Some(200));
+}
+
+/// `bbr_check_ecn_too_high_in_startup`: two rounds in a row with at least
+/// half the packets marked end STARTUP (`bbr_handle_queue_too_high_in_startup`).
+#[test]
+fn two_marked_rounds_end_startup() {
+    let mut cc = Bbr3::linux();
+    cc.ecn_enabled = true;
+    cc.min_rtt_ns = 1_000_000;
+    cc.update_ecn_alpha(&round_end(100, 60));
+    cc.update_ecn_alpha(&round_end(200, 100));
+    assert!(
+        !cc.full_bw_reached,
+        "the second round had 40 %: count restarts"
+    );
+    cc.update_ecn_alpha(&round_end(300, 150));
+    assert!(!cc.full_bw_reached);
+    cc.update_ecn_alpha(&round_end(400, 200));
+    assert!(cc.full_bw_reached);
+    assert!(cc.inflight_hi().is_some());
+}
+
+/// `bbr_check_time_to_probe_bw`'s ECN re-probe: marks and no loss this
+/// cycle, in Open: REFILL at once with `bw_probe_up_rounds` =
+/// ⌊log2(inflight_hi · 128 >> 8)⌋; not after a loss or outside Open.
+#[test]
+fn marks_without_loss_bring_the_next_probe_at_once() {
+    let mut cc = Bbr3::linux();
+    cc.ecn_eligible = true;
+    cc.ecn_in_cycle = true;
+    cc.inflight_hi = 200;
+    assert_eq!(cc.ecn_reprobe_rounds(), Some(6), "log2(100)");
+    cc.ca_state = CaState::Cwr;
+    assert_eq!(cc.ecn_reprobe_rounds(), None);
+    cc.ca_state = CaState::Open;
+    cc.loss_in_cycle = true;
+    assert_eq!(cc.ecn_reprobe_rounds(), None);
+}

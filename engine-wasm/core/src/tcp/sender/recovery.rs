@@ -96,7 +96,12 @@ impl Sender {
         }
 
         // ECN-Echo: one window reduction per round trip (RFC 3168 §6.1.2).
-        if ece && matches!(self.state, CaState::Open | CaState::Disorder) && !self.cc.ignores_loss()
+        // An algorithm that owns the window still goes through CWR (Linux
+        // `tcp_try_to_open` enters it on `FLAG_ECE` whatever the module;
+        // with a `cong_control` hook the stack leaves cwnd to the module).
+        if ece
+            && matches!(self.state, CaState::Open | CaState::Disorder)
+            && (!self.cc.ignores_loss() || self.owns_window)
         {
             self.stats.ecn_reductions += 1;
             self.enter_cwr(now_ns);
@@ -117,7 +122,7 @@ impl Sender {
             && before(self.snd_una, self.high_seq)
         {
             // NewReno partial ACK (RFC 6582 §3.2 step 5): resend the next hole.
-            self.mark_head_lost();
+            self.mark_head_lost(now_ns);
         } else if self.state == CaState::Open
             && (self.scoreboard.sacked_out > 0 || self.dupacks > 0)
         {
@@ -252,7 +257,7 @@ impl Sender {
         self.window.cwnd_cnt = 0;
         self.high_seq = self.snd_nxt;
         if !self.sack {
-            self.mark_head_lost();
+            self.mark_head_lost(now_ns);
         }
         self.set_state(CaState::Recovery, now_ns);
     }
@@ -285,11 +290,18 @@ impl Sender {
             // Already reduced in Recovery or Loss: that ssthresh stays.
         }
         let w = self.window;
+        // Linux `tcp_enter_loss` marks every packet lost (each through
+        // `tcp_notify_skb_loss_event`) before it cuts cwnd.
+        let hook = self.loss_hook(now_ns);
         self.cc.cwnd_event(&w, CaEvent::Loss, now_ns);
         self.window.cwnd_pkts = 1;
         self.window.cwnd_cnt = 0;
-        self.scoreboard
-            .mark_all_lost(self.snd_una, self.snd_nxt, self.sack);
+        self.scoreboard.mark_all_lost(
+            self.snd_una,
+            self.snd_nxt,
+            self.sack,
+            hook.bind(&mut self.cc),
+        );
         self.dupacks = 0;
         self.high_seq = self.snd_nxt;
         self.backoff += 1;
