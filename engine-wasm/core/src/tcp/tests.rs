@@ -139,6 +139,35 @@ fn linux_rate_halving_floor_is_half_ssthresh() {
     assert_eq!(s.window.cwnd_pkts, 22, "40 − 36/2");
 }
 
+/// Linux 2.6.22's `tcp_cwnd_min`: a module without a `.min_cwnd` hook
+/// (BIC; CUBIC 2.1, whose 2.0 hook also returned ssthresh) stops rate
+/// halving at ssthresh itself, not at Reno's ssthresh/2.
+#[test]
+fn rate_halving_stops_at_ssthresh_for_bic_and_cubic() {
+    for id in ["bic", "cubic"] {
+        let cc = cc::build(id, &BTreeMap::new()).unwrap();
+        let mut s = Sender::new(
+            SenderConfig {
+                recovery: RecoveryRule::RateHalving,
+                ..config()
+            },
+            cc,
+            0,
+        );
+        s.window.cwnd_pkts = 40;
+        s.window.ssthresh_pkts = 1000;
+        send_all(&mut s, 0);
+        s.on_local_congestion(0);
+        let ssthresh = s.window.ssthresh_pkts;
+        assert!(ssthresh > 20 && ssthresh < 40, "{id}: ssthresh {ssthresh}");
+        for i in 1..=36 {
+            s.on_ack(&ack(i, 0), 30 * MS);
+            send_all(&mut s, 30 * MS);
+        }
+        assert_eq!(s.window.cwnd_pkts, ssthresh, "{id}: the floor is ssthresh");
+    }
+}
+
 /// Without SACK, duplicate ACKs stand for delivered packets: PRR must
 /// bring the window down during the first RTT of Recovery (a bug made
 /// dupacks count for nothing, so the window stayed at its old size and
