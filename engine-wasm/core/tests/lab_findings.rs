@@ -291,12 +291,13 @@ fn known_gap_lab02_scalable_gains_more_than_highspeed() {
 /// txqueuelen, from 828 Mb/s at 100 to 966 Mb/s above 210 (+16%); the fast
 /// algorithms gain less (Scalable +7.7%, HighSpeed +2%).
 ///
-/// With the linux-2.4 profile (the e1000 ring behind the interface queue)
-/// the three converge above 210 (953 Mb/s each, paper 966) and Standard is
-/// within 10 % of the paper at 100 (885 vs 828). Not reproduced: the size
-/// of the gains (Standard +8 %, Scalable +1 %, against +17 % and +8 %):
-/// the simulated flows lose less at 100 than the testbed's did; the ring's
-/// true reach (descriptors per jumbo frame) is not known (docs/profiles.md).
+/// With the linux-2.4 profile (the e1000 ring in descriptors behind the
+/// interface queue) the three converge above 210 (953 Mb/s each at the
+/// faithful scale, paper 966) and Standard is within 10 % of the paper at
+/// 100 (839 vs 828): Standard gains +13.5 %, Scalable +7.9 % (paper +16.7 %,
+/// +7.7 %). Not reproduced: HighSpeed's small gain (+9.0 % against +1.9 %),
+/// since the model's HighSpeed loses more to local back-offs at 100 (874 vs
+/// 948; FIDELITY.md, lab 3's "Still missing" line).
 /// Asserted: Standard's throughput rises with txqueuelen, is highest above
 /// 210, is within 10 % of both published values, and gains the most.
 #[test]
