@@ -16,6 +16,8 @@ const OVERRIDE_KEYS: Record<SwitchId, string[]> = {
   recovery: ['recovery'],
   cwr: ['cwr'],
   lost_retransmit: ['lost_retransmit'],
+  cwnd_limited: ['cwnd_limited'],
+  small_queues: ['small_queue_limit_bytes'],
   cubic: ['cubic'],
   nic_ring: ['nic_ring_pkts', 'nic_ring_descriptors'],
   tx_completion: ['tx_completion_us'],

@@ -61,6 +61,12 @@ pub struct Port {
     stopped: bool,
     busy: bool,
     tx: TxTime,
+    /// Keep the flows of sent frames whose descriptors wait for the
+    /// interrupt ([`take_reclaimed_flows`](Port::take_reclaimed_flows)):
+    /// TCP Small Queues frees a socket's bytes only at reclaim.
+    tracks_owners: bool,
+    unreclaimed_flows: Vec<u32>,
+    reclaimed_flows: Vec<u32>,
 }
 
 /// The interface queue was full: the frame was not taken.
@@ -102,7 +108,31 @@ impl Port {
             stopped: false,
             busy: false,
             tx: TxTime::new(rate_bps, wire_bytes),
+            tracks_owners: false,
+            unreclaimed_flows: Vec::new(),
+            reclaimed_flows: Vec::new(),
         }
+    }
+
+    /// The same port keeping which flow each unreclaimed frame was
+    /// (for TCP Small Queues' `tcp_wfree` at reclaim).
+    pub fn tracking_owners_if(mut self, tracks: bool) -> Port {
+        self.tracks_owners = tracks;
+        self
+    }
+
+    /// The flows of the frames the last [`reclaim`](Port::reclaim) freed,
+    /// one entry per frame, in the order they were sent (the caller hands
+    /// the vector back with [`return_reclaimed_flows`](Port::return_reclaimed_flows)).
+    pub fn take_reclaimed_flows(&mut self) -> Vec<u32> {
+        std::mem::take(&mut self.reclaimed_flows)
+    }
+
+    /// Hand back the vector [`take_reclaimed_flows`](Port::take_reclaimed_flows)
+    /// gave, emptied, to keep its allocation.
+    pub fn return_reclaimed_flows(&mut self, mut flows: Vec<u32>) {
+        flows.clear();
+        self.reclaimed_flows = flows;
     }
 
     /// The same port with its transmit clock `ppb` parts per billion off
@@ -252,6 +282,9 @@ impl Port {
         self.busy = next_done_ns.is_some();
         let needs_interrupt = if self.reclaim_on_interrupt {
             self.unreclaimed += cost;
+            if self.tracks_owners {
+                self.unreclaimed_flows.push(frame.packet.flow);
+            }
             true
         } else {
             self.free += cost;
@@ -285,6 +318,9 @@ impl Port {
     /// the completion time of a transmission this started.
     pub fn reclaim(&mut self, now_ns: u64) -> Option<u64> {
         self.free += std::mem::take(&mut self.unreclaimed);
+        if self.tracks_owners {
+            self.reclaimed_flows.append(&mut self.unreclaimed_flows);
+        }
         if self.stopped && self.wakes() {
             self.stopped = false;
         }

@@ -165,6 +165,14 @@ impl Scenario {
                 "descriptors (0: the ring counted in packets)",
             );
         }
+        if let Some(x) = m.small_queue_limit_bytes {
+            v.range_u(
+                "mechanisms.small_queue_limit_bytes",
+                x,
+                SMALL_QUEUE_LIMIT_BYTES,
+                "bytes (0: no TCP Small Queues)",
+            );
+        }
         if let Some(x) = m.tx_completion_us {
             v.range_f("mechanisms.tx_completion_us", x, TX_COMPLETION_US, "µs");
         }

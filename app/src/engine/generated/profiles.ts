@@ -13,7 +13,7 @@ description: string, mechanisms: Mechanisms, };
 /**
  * The switches, in the order the docs and the app list them.
  */
-export type SwitchId = "cwnd_counting" | "highspeed" | "scalable" | "rto" | "rto_restart" | "recovery" | "cwr" | "lost_retransmit" | "cubic" | "nic_ring" | "tx_completion" | "interrupt_moderation" | "receiver_interrupt" | "timer_tick" | "clock_tolerance" | "receive_buffer" | "host_send_limit" | "delay_granularity";
+export type SwitchId = "cwnd_counting" | "highspeed" | "scalable" | "rto" | "rto_restart" | "recovery" | "cwr" | "lost_retransmit" | "cubic" | "nic_ring" | "tx_completion" | "interrupt_moderation" | "receiver_interrupt" | "timer_tick" | "clock_tolerance" | "receive_buffer" | "host_send_limit" | "cwnd_limited" | "small_queues" | "delay_granularity";
 
 /**
  * What a switch is and where each profile's value comes from.

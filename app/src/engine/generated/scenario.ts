@@ -128,6 +128,12 @@ export type CubicVersion = "rfc9438" | "linux2622" | "linux6";
 export type CwndCounting = "per_packet" | "per_ack";
 
 /**
+ * When an ACK may grow the window: only while the window, not the
+ * sender, was the limit.
+ */
+export type CwndLimitedRule = "in_flight" | "linux6";
+
+/**
  * Where ssthresh comes from when the sender backs off without a loss: a
  * full interface queue (local congestion) or an ECN echo.
  */
@@ -216,7 +222,7 @@ export type LostRetransmitRule = "timeout" | "recovery" | "rack";
 /**
  * Single-switch overrides a scenario may carry on top of its profile.
  */
-export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, cwr?: CwrRule, receiver_interrupt_us?: number, receiver_interrupt_throttle_us?: number, lost_retransmit?: LostRetransmitRule, rto_restart?: RtoRestartRule, };
+export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, cwr?: CwrRule, receiver_interrupt_us?: number, receiver_interrupt_throttle_us?: number, lost_retransmit?: LostRetransmitRule, rto_restart?: RtoRestartRule, cwnd_limited?: CwndLimitedRule, small_queue_limit_bytes?: number, };
 
 /**
  * Every switch, fully resolved.
@@ -306,7 +312,18 @@ lost_retransmit: LostRetransmitRule,
 /**
  * When the retransmission timer restarts beside an ACK of new data.
  */
-rto_restart: RtoRestartRule, };
+rto_restart: RtoRestartRule, 
+/**
+ * When an ACK may grow the window (the sender was window-limited).
+ */
+cwnd_limited: CwndLimitedRule, 
+/**
+ * TCP Small Queues' `tcp_limit_output_bytes`: a socket keeps about
+ * 1 ms of its pacing rate below TCP (in the qdisc and the ring), at
+ * most this many bytes unless it paces itself; 0: no limit (Linux
+ * before 3.6).
+ */
+small_queue_limit_bytes: number, };
 
 /**
  * How the window comes down during fast recovery.

@@ -2,8 +2,8 @@
 //! each value are in [`SWITCHES`](super::SWITCHES)).
 
 use super::{
-    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, Mechanisms,
-    RecoveryRule, RtoRestartRule, RtoRule, ScalableRule,
+    CubicVersion, CwndCounting, CwndLimitedRule, CwrRule, HighSpeedRule, LostRetransmitRule,
+    Mechanisms, RecoveryRule, RtoRestartRule, RtoRule, ScalableRule,
 };
 use serde::Serialize;
 use ts_rs::TS;
@@ -44,6 +44,8 @@ pub const SAWTOOTH_1: Mechanisms = Mechanisms {
     receiver_interrupt_throttle_us: 0.0,
     lost_retransmit: LostRetransmitRule::Timeout,
     rto_restart: RtoRestartRule::Ack,
+    cwnd_limited: CwndLimitedRule::InFlight,
+    small_queue_limit_bytes: 0,
 };
 
 /// The Sandia hosts of Long (Sandia, 2003) (Linux 2.4, e1000); the sources of each
@@ -72,7 +74,14 @@ const LINUX_2_4: Mechanisms = Mechanisms {
     receiver_interrupt_throttle_us: 124.928,
     lost_retransmit: LostRetransmitRule::Recovery,
     rto_restart: RtoRestartRule::HeadRetransmit,
+    // TCP Small Queues came with Linux 3.6.
+    cwnd_limited: CwndLimitedRule::InFlight,
+    small_queue_limit_bytes: 0,
 };
+
+/// Linux 6.12's `net.ipv4.tcp_limit_output_bytes` default, 16 × 65536
+/// (`tcp_sk_init`; 5.0 to 6.15).
+const LINUX_6_LIMIT_OUTPUT_BYTES: u32 = 16 * 65_536;
 
 /// The profile id version-1 scenarios migrate to.
 pub const LEGACY_PROFILE: &str = "sawtooth-1";
@@ -149,6 +158,8 @@ pub static PROFILES: &[Profile] = &[
             rto_restart: RtoRestartRule::HeadRetransmit,
             cubic: CubicVersion::Linux6,
             recovery: RecoveryRule::PrrSafeAck,
+            cwnd_limited: CwndLimitedRule::Linux6,
+            small_queue_limit_bytes: LINUX_6_LIMIT_OUTPUT_BYTES,
             ..SAWTOOTH_1
         },
     },

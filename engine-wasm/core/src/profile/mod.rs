@@ -136,6 +136,26 @@ enum_with_variants! {
 }
 
 enum_with_variants! {
+    /// When an ACK may grow the window: only while the window, not the
+    /// sender, was the limit.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+    #[serde(rename_all = "snake_case")]
+    #[ts(export, export_to = "scenario.ts")]
+    pub enum CwndLimitedRule {
+        /// When the packets in flight before the ACK, plus one, reached the
+        /// window (or the receiver's window, if smaller).
+        #[default]
+        InFlight,
+        /// Linux 6 (`tcp_is_cwnd_limited`, kept by `tcp_cwnd_validate` at
+        /// the end of each `tcp_write_xmit`): when the sender was
+        /// window-limited at any send since the window's data went out, or,
+        /// in slow start, while cwnd is below twice the most packets out in
+        /// that time.
+        Linux6,
+    }
+}
+
+enum_with_variants! {
     /// How a lost retransmission is found before the retransmission timer
     /// fires.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -2,8 +2,8 @@
 //! Which fields a switch covers is in the table (`table.rs`).
 
 use super::{
-    CwndCounting, CwrRule, LostRetransmitRule, Mechanisms, RecoveryRule, RtoRestartRule, RtoRule,
-    SwitchId,
+    CwndCounting, CwndLimitedRule, CwrRule, LostRetransmitRule, Mechanisms, RecoveryRule,
+    RtoRestartRule, RtoRule, SwitchId,
 };
 
 impl SwitchId {
@@ -123,6 +123,22 @@ impl SwitchId {
                     "line rate".into()
                 } else {
                     format!("{} Mb/s", m.host_send_limit_bps / 1e6)
+                }
+            }
+            SwitchId::CwndLimited => match m.cwnd_limited {
+                CwndLimitedRule::InFlight => "when the flight before the ACK filled the window".into(),
+                CwndLimitedRule::Linux6 => {
+                    "window-limited since the window's data left, or below twice the flight in slow start (Linux 6)".into()
+                }
+            },
+            SwitchId::SmallQueues => {
+                if m.small_queue_limit_bytes == 0 {
+                    "none".into()
+                } else {
+                    format!(
+                        "about 1 ms of the pacing rate per socket, at most {} KiB",
+                        m.small_queue_limit_bytes / 1024
+                    )
                 }
             }
             SwitchId::DelayGranularity => {

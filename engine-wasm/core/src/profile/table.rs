@@ -19,8 +19,8 @@
 //! - `range(limits::…)`: any real number between a limit's ends.
 
 use super::{
-    CubicVersion, CwndCounting, CwrRule, HighSpeedRule, LostRetransmitRule, RecoveryRule,
-    RtoRestartRule, RtoRule, ScalableRule,
+    CubicVersion, CwndCounting, CwndLimitedRule, CwrRule, HighSpeedRule, LostRetransmitRule,
+    RecoveryRule, RtoRestartRule, RtoRule, ScalableRule,
 };
 use crate::scenario::limits;
 use crate::variants::Variants;
@@ -230,6 +230,16 @@ switch_table! {
         /// When the retransmission timer restarts beside an ACK of new data.
         #[serde(default)]
         rto_restart: RtoRestartRule => variants,
+        /// When an ACK may grow the window (the sender was window-limited).
+        #[serde(default)]
+        cwnd_limited: CwndLimitedRule => variants,
+        /// TCP Small Queues' `tcp_limit_output_bytes`: a socket keeps about
+        /// 1 ms of its pacing rate below TCP (in the qdisc and the ring), at
+        /// most this many bytes unless it paces itself; 0: no limit (Linux
+        /// before 3.6).
+        #[serde(default)]
+        small_queue_limit_bytes: u32
+            => numbers([0, 262_144, limits::SMALL_QUEUE_LIMIT_BYTES.1]),
     }
     switches {
         CwndCounting for None => [cwnd_counting],
@@ -249,6 +259,8 @@ switch_table! {
         ClockTolerance for None => [clock_tolerance_ppm],
         ReceiveBuffer for None => [rmem_max_bytes],
         HostSendLimit for None => [host_send_limit_bps],
+        CwndLimited for None => [cwnd_limited],
+        SmallQueues for None => [small_queue_limit_bytes],
         DelayGranularity for None => [delay_granularity_us],
     }
 }

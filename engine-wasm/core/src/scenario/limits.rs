@@ -30,6 +30,9 @@ pub const INTERRUPT_THROTTLE_US: (f64, f64) = (0.0, 100_000.0);
 pub const TIMER_HZ: (u32, u32) = (0, 10_000);
 /// Ethernet allows ±100 ppm; up to ±0.1 % for play.
 pub const CLOCK_TOLERANCE_PPM: (f64, f64) = (0.0, 1000.0);
+/// `net.ipv4.tcp_limit_output_bytes` (0: TCP Small Queues off); the
+/// sysctl takes any int, 64 MiB is far above every default.
+pub const SMALL_QUEUE_LIMIT_BYTES: (u32, u32) = (0, 67_108_864);
 pub const RECEIVER_INTERRUPT_US: (f64, f64) = (0.0, 100_000.0);
 pub const RECEIVER_INTERRUPT_THROTTLE_US: (f64, f64) = (0.0, 100_000.0);
 /// CoDel's and FQ-CoDel's TARGET and INTERVAL.

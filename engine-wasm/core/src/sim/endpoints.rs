@@ -8,13 +8,26 @@ use crate::net::{Ack, Frame, Packet};
 use crate::record::EventKind;
 
 impl Simulation {
-    /// Send whatever the window allows (Linux `tcp_write_xmit`).
+    /// Send whatever the window allows (Linux `tcp_write_xmit`), then let
+    /// the sender note whether the window was the limit
+    /// (`tcp_cwnd_validate`).
     pub(super) fn try_send(&mut self, f: usize) {
+        let sent = self.send_while_allowed(f);
+        let flow = &mut self.flows[f];
+        if flow.active {
+            flow.sender.after_sending(sent);
+        }
+    }
+
+    /// [`try_send`](Self::try_send)'s loop: returns how many segments
+    /// it sent.
+    fn send_while_allowed(&mut self, f: usize) -> u32 {
         let now = self.now_ns;
+        let mut sent = 0;
         loop {
             let flow = &mut self.flows[f];
             if !flow.active {
-                return;
+                return sent;
             }
             let pacing = if flow.paces {
                 flow.sender.cc.pacing_rate_bytes_per_s()
@@ -26,11 +39,20 @@ impl Simulation {
                 if let Some(t) = flow.pace.set(flow.next_send_ns) {
                     self.events.push(t, Event::Pace(f as u32));
                 }
-                return;
+                return sent;
             }
             let Some(tx) = flow.sender.next_transmission() else {
-                return;
+                return sent;
             };
+            // TCP Small Queues: over its limit the socket waits for one of
+            // its segments to leave the host (`tx_freed`).
+            if flow.tsq.holds_back(
+                pacing.map(|r| r as u64),
+                tx.retransmission,
+                flow.sender.packets_out(),
+            ) {
+                return sent;
+            }
             let packet = Packet {
                 flow: f as u32,
                 seq: tx.seq,
@@ -61,8 +83,10 @@ impl Simulation {
                         self.events.push(t, Event::Rto(f as u32));
                     }
                 }
-                return;
+                return sent;
             };
+            flow.tsq.on_queued();
+            sent += 1;
             // The first unacknowledged segment, resent (Linux's `rtx_head`).
             let head_resent = tx.retransmission && tx.seq == flow.sender.snd_una;
             flow.sender.on_transmitted(tx, now);
@@ -140,6 +164,17 @@ impl Simulation {
         let una_before = flow.sender.snd_una;
         let state_before = flow.sender.state;
         let outcome = flow.sender.on_ack(&ack, now);
+        if flow.tsq.is_enabled() && !flow.paces {
+            // Linux `tcp_cong_control` ends with `tcp_update_pacing_rate`.
+            let s = &flow.sender;
+            flow.tsq.update_pacing_rate(
+                s.mss_bytes,
+                s.window.cwnd_pkts,
+                s.window.ssthresh_pkts,
+                s.packets_out(),
+                s.srtt_ns(),
+            );
+        }
         if outcome.fast_retransmit {
             self.recorder.event(now, f, EventKind::FastRetransmit);
         }

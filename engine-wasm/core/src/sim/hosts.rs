@@ -20,6 +20,18 @@ impl Simulation {
         }
         let f = done.frame;
         self.bottleneck_arrival(f);
+        if !done.needs_interrupt {
+            self.tx_freed(f.packet.flow as usize);
+        }
+    }
+
+    /// One of flow `f`'s segments was freed at transmit completion (Linux
+    /// `tcp_wfree`): a socket throttled by TCP Small Queues sends again
+    /// (the TSQ tasklet's `tcp_tsq_write`).
+    fn tx_freed(&mut self, f: usize) {
+        if self.flows[f].tsq.on_freed() {
+            self.try_send(f);
+        }
     }
 
     /// A data segment reached the receiving host's NIC. With interrupt
@@ -111,6 +123,13 @@ impl Simulation {
             self.deliver_ack(f as usize, ack);
         }
         self.hosts[h].irq.recycle(batch);
+        // The TSQ tasklet runs after the receive softirq (TASKLET_SOFTIRQ
+        // follows NET_RX_SOFTIRQ).
+        let freed = self.hosts[h].port.take_reclaimed_flows();
+        for &f in &freed {
+            self.tx_freed(f as usize);
+        }
+        self.hosts[h].port.return_reclaimed_flows(freed);
         // Causes that came while TCP ran wait for the next interrupt.
         self.arm_interrupt(h);
     }

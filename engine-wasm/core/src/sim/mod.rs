@@ -28,7 +28,7 @@ use crate::record::Recorder;
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::summary::{summarise, FlowTotals, ProbeTotals, RunTotals, Summary};
-use crate::tcp::{Receiver, Sender};
+use crate::tcp::{Receiver, Sender, SmallQueues};
 use event::{Event, Timer};
 
 /// One TCP connection and its two propagation paths.
@@ -56,6 +56,8 @@ struct FlowState {
     delivered_at_last_sample: u64,
     /// How many ring descriptors each of the flow's segments takes.
     skb: SkbLayout,
+    /// TCP Small Queues (the profile's `small_queue_limit_bytes`).
+    tsq: SmallQueues,
 }
 
 /// The latency probe host (`Scenario::probe`): it sends a probe every

@@ -14,7 +14,7 @@ use crate::profile;
 use crate::record::Recorder;
 use crate::rng::Rng;
 use crate::scenario::{Scenario, ValidationError};
-use crate::tcp::{Receiver, Sender, SenderConfig};
+use crate::tcp::{small_queues, Receiver, Sender, SenderConfig, SmallQueues};
 use crate::units::ms_to_ns;
 
 impl Simulation {
@@ -116,6 +116,7 @@ impl Simulation {
                             recovery: mech.recovery,
                             cwr: mech.cwr,
                             lost_retransmit: mech.lost_retransmit,
+                            cwnd_limited: mech.cwnd_limited,
                             initial_seq: isn,
                         },
                         cc,
@@ -138,6 +139,10 @@ impl Simulation {
                     ecn_marks: 0,
                     delivered_at_last_sample: 0,
                     skb: skb.clone(),
+                    tsq: SmallQueues::new(
+                        mech.small_queue_limit_bytes as u64,
+                        small_queues::segment_truesize_bytes(mss),
+                    ),
                 });
                 events.push(start_ns, Event::FlowStart(id));
                 if stop_ns < end_ns {
@@ -162,7 +167,8 @@ impl Simulation {
                     mech.tx_completion_us > 0.0,
                     wire_bytes,
                 )
-                .with_clock_ppb(nic_clock_ppb),
+                .with_clock_ppb(nic_clock_ppb)
+                .tracking_owners_if(mech.small_queue_limit_bytes > 0),
                 irq: HostInterrupt::new(
                     us_to_ns(mech.interrupt_interval_us),
                     us_to_ns(mech.tx_completion_us),

@@ -4,7 +4,8 @@
 //! (`scoreboard`), its RTT/RTO estimator (`rtt`), window reduction in CWR
 //! and Recovery (`reduction`), tcptrace's outstanding-data averages
 //! (`outstanding`), the receiver (`receiver`) and sequence numbers modulo
-//! 2^32 (`seq`).
+//! 2^32 (`seq`), and TCP Small Queues' limit on the data a socket keeps
+//! below TCP (`small_queues`).
 
 mod outstanding;
 mod receiver;
@@ -12,6 +13,7 @@ pub mod reduction;
 pub mod rtt;
 mod scoreboard;
 mod sender;
+pub mod small_queues;
 pub use scoreboard::SCOREBOARD_ENTRY_BYTES;
 #[cfg(test)]
 mod rate_tests;
@@ -24,6 +26,7 @@ mod wrap_tests;
 pub use receiver::{DataAcks, Receiver, OUT_OF_ORDER_ENTRY_BYTES};
 pub use rtt::{RttEstimator, RTO_MAX_NS, RTO_MIN_NS};
 pub use sender::{AckOutcome, Sender, SenderConfig, SenderStats, Transmission};
+pub use small_queues::SmallQueues;
 
 /// Duplicate-ACK threshold for fast retransmit (RFC 5681 §3.2).
 pub const DUP_THRESH: u32 = 3;

@@ -25,7 +25,9 @@ use crate::cc::{
     AckSample, CaEvent, CaState, CongestionControl, LostPacket, Window, INFINITE_SSTHRESH,
 };
 use crate::net::Ack;
-use crate::profile::{CwndCounting, CwrRule, LostRetransmitRule, RecoveryRule, RtoRule};
+use crate::profile::{
+    CwndCounting, CwndLimitedRule, CwrRule, LostRetransmitRule, RecoveryRule, RtoRule,
+};
 
 /// How a sender is set up: the scenario's TCP settings and the profile's
 /// sender mechanisms.
@@ -48,6 +50,8 @@ pub struct SenderConfig {
     pub initial_seq: u32,
     /// How a lost retransmission is found before the timeout.
     pub lost_retransmit: LostRetransmitRule,
+    /// When an ACK may grow the window.
+    pub cwnd_limited: CwndLimitedRule,
 }
 
 impl SenderConfig {
@@ -65,6 +69,7 @@ impl SenderConfig {
             recovery: RecoveryRule::Prr,
             cwr: CwrRule::Algorithm,
             lost_retransmit: LostRetransmitRule::Timeout,
+            cwnd_limited: CwndLimitedRule::InFlight,
             initial_seq: 0,
         }
     }
@@ -150,6 +155,12 @@ pub struct Sender {
     cwr_prr: bool,
     cwr_rule: CwrRule,
     lost_retransmit: LostRetransmitRule,
+    cwnd_limited_rule: CwndLimitedRule,
+    /// Linux 6 `tp->is_cwnd_limited`, `tp->max_packets_out` and
+    /// `tp->cwnd_usage_seq` (`tcp_cwnd_validate`).
+    is_cwnd_limited: bool,
+    max_packets_out: u32,
+    cwnd_usage_seq: u32,
     /// The flow's receiver runs AccECN (the algorithm's `ce_echo`: Prague).
     accecn: bool,
     /// AccECN's sender-side CE packet counter (s.cep in RFC 9768 §3.2;
@@ -201,6 +212,10 @@ impl Sender {
             recovery: config.recovery,
             scoreboard: Scoreboard::new(isn, config.lost_retransmit != LostRetransmitRule::Timeout),
             lost_retransmit: config.lost_retransmit,
+            cwnd_limited_rule: config.cwnd_limited,
+            is_cwnd_limited: false,
+            max_packets_out: 0,
+            cwnd_usage_seq: isn,
             dupacks: 0,
             reduction_cnt: 0,
             prr_delivered: 0,
@@ -310,6 +325,43 @@ impl Sender {
             self.scoreboard.push(entry);
             self.snd_nxt = self.snd_nxt.wrapping_add(1);
             self.outstanding.held_pkts = self.packets_out();
+        }
+    }
+
+    /// The end of a round of sending (Linux 6 `tcp_write_xmit` →
+    /// `tcp_cwnd_validate`, run when it sent `sent_pkts` > 0 or the window
+    /// is full): remember whether the window was the limit for the data
+    /// now going out, else the most packets out in it.
+    pub fn after_sending(&mut self, sent_pkts: u32) {
+        if self.cwnd_limited_rule != CwndLimitedRule::Linux6 {
+            return;
+        }
+        let is_cwnd_limited = self.in_flight() >= self.window.cwnd_pkts;
+        if sent_pkts == 0 && !is_cwnd_limited {
+            return;
+        }
+        if !crate::tcp::seq::before(self.snd_una, self.cwnd_usage_seq)
+            || is_cwnd_limited
+            || (!self.is_cwnd_limited && self.packets_out() > self.max_packets_out)
+        {
+            self.is_cwnd_limited = is_cwnd_limited;
+            self.max_packets_out = self.packets_out();
+            self.cwnd_usage_seq = self.snd_nxt;
+        }
+    }
+
+    /// May this ACK grow the window? `prior_in_flight` was in flight
+    /// before it, `w` the window then.
+    fn window_was_the_limit(&self, prior_in_flight: u32, w: &Window) -> bool {
+        match self.cwnd_limited_rule {
+            CwndLimitedRule::InFlight => prior_in_flight + 1 >= w.cwnd_pkts.min(self.rwnd_pkts),
+            // `tcp_is_cwnd_limited`: "If in slow start, ensure cwnd grows
+            // to twice what was ACKed."
+            CwndLimitedRule::Linux6 => {
+                self.is_cwnd_limited
+                    || (w.cwnd_pkts < w.ssthresh_pkts
+                        && (w.cwnd_pkts as u64) < 2 * self.max_packets_out as u64)
+            }
         }
     }
 

@@ -4,7 +4,9 @@
 use super::*;
 use crate::cc::{self, CaState};
 use crate::net::Ack;
-use crate::profile::{CwndCounting, CwrRule, LostRetransmitRule, RecoveryRule, RtoRule};
+use crate::profile::{
+    CwndCounting, CwndLimitedRule, CwrRule, LostRetransmitRule, RecoveryRule, RtoRule,
+};
 use std::collections::BTreeMap;
 
 const MS: u64 = 1_000_000;
@@ -412,4 +414,31 @@ fn linux_prr_slow_starts_only_on_an_ack_that_advances_without_new_loss() {
     );
     assert!(rfc.iter().sum::<u32>() > 10, "RFC 6937 SSRB: {rfc:?}");
     assert!(linux.iter().all(|&n| n <= 1), "{linux:?}");
+}
+
+/// Linux 6 `tcp_is_cwnd_limited`: in slow start an ACK grows the window
+/// while cwnd is below twice the most packets the sender had out, even if
+/// something below TCP (TCP Small Queues) held it back; the older rule
+/// grows only when the flight before the ACK filled the window.
+#[test]
+fn linux_6_slow_start_grows_to_twice_the_flight_even_when_held_back() {
+    for (rule, out, grows) in [
+        (CwndLimitedRule::InFlight, 6, false),
+        (CwndLimitedRule::Linux6, 6, true),
+        (CwndLimitedRule::Linux6, 5, false),
+        (CwndLimitedRule::InFlight, 9, true),
+    ] {
+        let mut s = sender(SenderConfig {
+            cwnd_limited: rule,
+            initial_cwnd_pkts: 10,
+            ..config()
+        });
+        for _ in 0..out {
+            let tx = s.next_transmission().unwrap();
+            s.on_transmitted(tx, 0);
+        }
+        s.after_sending(out);
+        s.on_ack(&ack(2, 0), 30 * MS);
+        assert_eq!(s.window.cwnd_pkts > 10, grows, "{rule:?} with {out} out");
+    }
 }

@@ -205,10 +205,11 @@ impl Sender {
                     // `acked_sacked`). An ACK that only SACKs leaves cwnd
                     // alone: in Loss above all, where after a timeout the
                     // packets still queued come back SACKed above the hole.
-                    // And only when the window was the limit.
+                    // And only when the window was the limit (the
+                    // profile's rule).
                     if advanced
                         && newly_acked > 0
-                        && prior_in_flight + 1 >= w_before.cwnd_pkts.min(self.rwnd_pkts)
+                        && self.window_was_the_limit(prior_in_flight, &w_before)
                     {
                         self.cc.cong_avoid(&mut self.window, sample);
                     }
