@@ -46,11 +46,13 @@ impl Simulation {
             };
             // TCP Small Queues: over its limit the socket waits for one of
             // its segments to leave the host (`tx_freed`).
-            if flow.tsq.holds_back(
-                pacing.map(|r| r as u64),
-                tx.retransmission,
-                flow.sender.packets_out(),
-            ) {
+            if flow.tsq.is_enabled()
+                && flow.tsq.holds_back(
+                    pacing.map(|r| r as u64),
+                    tx.retransmission,
+                    flow.sender.packets_out(),
+                )
+            {
                 return sent;
             }
             let packet = Packet {

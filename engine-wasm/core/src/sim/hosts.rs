@@ -20,7 +20,7 @@ impl Simulation {
         }
         let f = done.frame;
         self.bottleneck_arrival(f);
-        if !done.needs_interrupt {
+        if self.small_queues && !done.needs_interrupt {
             self.tx_freed(f.packet.flow as usize);
         }
     }
@@ -125,11 +125,13 @@ impl Simulation {
         self.hosts[h].irq.recycle(batch);
         // The TSQ tasklet runs after the receive softirq (TASKLET_SOFTIRQ
         // follows NET_RX_SOFTIRQ).
-        let freed = self.hosts[h].port.take_reclaimed_flows();
-        for &f in &freed {
-            self.tx_freed(f as usize);
+        if self.small_queues {
+            let freed = self.hosts[h].port.take_reclaimed_flows();
+            for &f in &freed {
+                self.tx_freed(f as usize);
+            }
+            self.hosts[h].port.return_reclaimed_flows(freed);
         }
-        self.hosts[h].port.return_reclaimed_flows(freed);
         // Causes that came while TCP ran wait for the next interrupt.
         self.arm_interrupt(h);
     }

@@ -115,6 +115,9 @@ pub struct Simulation {
     receiver_irq_timer: Timer,
     recorder: Recorder,
     processed_events: u64,
+    /// The profile runs TCP Small Queues: transmit completions may wake a
+    /// socket (checked once per frame only then).
+    small_queues: bool,
 }
 
 impl Simulation {

@@ -229,6 +229,7 @@ impl Simulation {
             flows,
             recorder,
             processed_events: 0,
+            small_queues: mech.small_queue_limit_bytes > 0,
         })
     }
 }

@@ -332,6 +332,7 @@ impl Sender {
     /// `tcp_cwnd_validate`, run when it sent `sent_pkts` > 0 or the window
     /// is full): remember whether the window was the limit for the data
     /// now going out, else the most packets out in it.
+    #[inline]
     pub fn after_sending(&mut self, sent_pkts: u32) {
         if self.cwnd_limited_rule != CwndLimitedRule::Linux6 {
             return;

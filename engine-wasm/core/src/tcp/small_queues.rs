@@ -63,6 +63,7 @@ impl SmallQueues {
         }
     }
 
+    #[inline(always)]
     pub fn is_enabled(&self) -> bool {
         self.limit_output_bytes > 0
     }
@@ -139,6 +140,7 @@ impl SmallQueues {
     }
 
     /// A segment went below TCP (handed to the qdisc).
+    #[inline(always)]
     pub fn on_queued(&mut self) {
         if self.is_enabled() {
             self.below_tcp_bytes += self.truesize_bytes;
@@ -148,6 +150,7 @@ impl SmallQueues {
     /// A segment was freed at transmit completion (`tcp_wfree`). Returns
     /// whether the socket was throttled: the TSQ tasklet then runs its
     /// sender (`tcp_tsq_write`).
+    #[inline(always)]
     pub fn on_freed(&mut self) -> bool {
         if !self.is_enabled() {
             return false;
