@@ -386,6 +386,8 @@ export interface Comparison {
   group: number | null;
   relation: Relation;
   relative_to: string | null;
+  /** For an effect across the sweep (one series at two settings): the swept value `relative_to` is taken at. */
+  relative_to_x: number | null;
   /** The x (or x range) compared, as text. */
   at: string;
   /** The paper's number; null where it states only a range (no middle value is invented). */

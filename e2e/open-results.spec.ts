@@ -174,7 +174,7 @@ test('a file of another lab, scale or engine, or a damaged one, is refused with 
   await page.goto(`./?lab=${LAB}&quick=0`);
   // The faithful results computed ahead are on screen; the refused file changes nothing.
   await expect(lab(page)).toHaveAttribute('data-lab-state', 'done', { timeout: 20_000 });
-  unchanged = { state: 'done', imported: { ahead: true, runs: 84 } };
+  unchanged = { state: 'done', imported: { ahead: true, runs: 840 } }; // 14 windows × 6 series × 10 runs
   await refuse('quick.csv', text, n, 'holds the quick scale', 'shows the faithful scale');
   expect(problems).toEqual([]);
 });

@@ -15,7 +15,7 @@ export function headlineHeading(lab: Lab, h: HeadlineValue, paper: readonly Pape
   const v = h.key ? paper.find((p) => p.key === h.key) : undefined;
   if (!v) return { title: `${seriesLabel(lab, h.series)}: ${quantity(lab, { metric: h.metric, group: null, series: h.series, relation: 'value', relative_to: null })}`, paper: '' };
   const at = v.x !== undefined || v.x_range !== undefined ? ` at ${formatAt(v.x !== undefined ? String(v.x) : `${v.x_range![0]}..${v.x_range![1]}`, lab.sweep)}` : '';
-  const title = `${seriesLabel(lab, v.series)}: ${quantity(lab, { metric: v.metric, group: v.group ?? null, series: v.series, relation: v.relation, relative_to: v.relative_to ?? null })}${at}`;
+  const title = `${seriesLabel(lab, v.series)}: ${quantity(lab, { metric: v.metric, group: v.group ?? null, series: v.series, relation: v.relation, relative_to: v.relative_to ?? null, relative_to_x: v.relative_to_x ?? null })}${at}`;
   const unit = unitSuffix(h.unit) ? ` ${unitSuffix(h.unit)}` : '';
   const stated = v.value !== undefined ? formatValue(v.value, h.unit) : v.value_range ? `${formatValue(v.value_range[0], h.unit)} to ${formatValue(v.value_range[1], h.unit)}` : '';
   return { title, paper: `paper ${stated}${unit}` };

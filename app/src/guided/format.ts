@@ -1,7 +1,7 @@
 // Words and numbers for the guided labs: swept values in their unit, metric
 // names, paper-table cells.
 
-import type { Axis, ChartMetric, Relation, Sweep, SweepValue } from '../engine/generated/labs';
+import type { Axis, ChartMetric, Sweep, SweepValue } from '../engine/generated/labs';
 import { METRIC_UNITS } from '../engine/generated/metrics';
 
 export interface MetricInfo {
@@ -161,13 +161,6 @@ export function formatAt(at: string, sweep: Sweep): string {
   if (m) return `${formatX(sweep.axis, Number(m[1]), true)}–${formatX(sweep.axis, Number(m[2]))}`;
   const n = Number(at);
   return Number.isFinite(n) ? formatX(sweep.axis, n) : at;
-}
-
-/** How a paper value relates to the metric, in words. */
-export function relationText(relation: Relation, relativeTo: string | null, label: (series: string) => string): string {
-  if (relation === 'value' || relativeTo === null) return '';
-  if (relation === 'difference') return `minus ${label(relativeTo)}`;
-  return `% change over ${label(relativeTo)}`;
 }
 
 /** Stable key of a swept value (numbers, pairs, null). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { comparisonCells } from './tables';
-import { comparison } from './testing/fixtures';
+import { comparisonCells, quantity } from './tables';
+import { comparison, lab, series } from './testing/fixtures';
 
 const C = comparison;
 
@@ -35,5 +35,18 @@ describe('comparisonCells', () => {
   });
   it('nothing simulated yet', () => {
     expect(comparisonCells(C({ simulated: null, difference: null }))).toEqual({ paper: '828 Mb/s', simulated: '', difference: '' });
+  });
+});
+
+describe('what a published value measures', () => {
+  const l = lab({ series: [series('reno', [{ algorithm: 'reno' }], {}, 'Standard TCP'), series('scalable', [{ algorithm: 'scalable' }], {}, 'Scalable TCP')] });
+  it('an effect between two series names the baseline series', () => {
+    expect(quantity(l, { metric: 'total_throughput_mbps', group: null, series: 'scalable', relation: 'percent', relative_to: 'reno' })).toMatch(/% change over Standard TCP$/);
+  });
+  it('an effect across the sweep names the setting it starts from (lab 3: txqueuelen 100 to above 210)', () => {
+    const q = quantity(l, { metric: 'total_throughput_mbps', group: null, series: 'reno', relation: 'percent', relative_to: 'reno', relative_to_x: 100 });
+    expect(q).toMatch(/% change from txqueuelen = 100 packets$/);
+    const other = quantity(l, { metric: 'total_throughput_mbps', group: null, series: 'scalable', relation: 'difference', relative_to: 'reno', relative_to_x: 100 });
+    expect(other).toMatch(/minus Standard TCP at 100 packets$/);
   });
 });

@@ -53,16 +53,19 @@ export function comparisonCells(c: Comparison): { paper: string; simulated: stri
 }
 
 /** What a published value measures, in words (the paper table's first column). */
-export function quantity(lab: Lab, c: Pick<Comparison, 'metric' | 'group' | 'series' | 'relation' | 'relative_to'>): string {
+export function quantity(lab: Lab, c: Pick<Comparison, 'metric' | 'group' | 'series' | 'relation' | 'relative_to'> & { relative_to_x?: number | null }): string {
   const m = METRICS[c.metric];
   let q = c.metric === 'rank' ? 'Rank (combined throughput, ties by Standard TCP’s)' : m.label;
   if (c.group !== null) {
     const flow = lab.series.find((s) => s.id === c.series)?.flows[c.group];
     if (flow) q = `${q}: ${flow.label}`;
   }
-  if (c.relation === 'difference' && c.relative_to) q = `${q}, minus ${seriesLabel(lab, c.relative_to)}`;
-  if (c.relation === 'percent' && c.relative_to) q = `${q}, % change over ${seriesLabel(lab, c.relative_to)}`;
-  return q;
+  if (c.relation === 'value' || !c.relative_to) return q;
+  // An effect across the sweep names the setting it starts from.
+  const x = c.relative_to_x ?? null;
+  const base =
+    x === null ? seriesLabel(lab, c.relative_to) : c.relative_to === c.series ? `${lab.sweep.label} = ${formatX(lab.sweep.axis, x)}` : `${seriesLabel(lab, c.relative_to)} at ${formatX(lab.sweep.axis, x)}`;
+  return c.relation === 'difference' ? `${q}, minus ${base}` : `${q}, % change ${x !== null && c.relative_to === c.series ? 'from' : 'over'} ${base}`;
 }
 
 /** Below the result charts: said when the series' results are identical, so the charts show one line. */

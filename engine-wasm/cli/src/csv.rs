@@ -19,7 +19,7 @@ pub(crate) fn write_comparison(
     let io = |e: std::io::Error| e.to_string();
     writeln!(
         out,
-        "key,series,metric,group,relation,relative_to,at,paper,paper_low,paper_high,simulated,difference,unit,points,source"
+        "key,series,metric,group,relation,relative_to,relative_to_x,at,paper,paper_low,paper_high,simulated,difference,unit,points,source"
     )
     .map_err(io)?;
     for c in labs::compare(lab, results) {
@@ -35,6 +35,7 @@ pub(crate) fn write_comparison(
             c.group.map(|g| g.to_string()).unwrap_or_default(),
             relation.to_string(),
             c.relative_to.clone().unwrap_or_default(),
+            opt(c.relative_to_x),
             csv_field(&c.at),
             opt(c.paper),
             opt(c.paper_range.map(|r| r[0])),

@@ -90,9 +90,13 @@ pub fn within_tolerance(c: &Comparison) -> Option<bool> {
 /// A short, readable name of what a comparison measures.
 pub fn describe(c: &Comparison) -> String {
     let mut s = c.series.clone();
+    let r_at = |r: &str| match c.relative_to_x {
+        Some(bx) => format!("{r} at {bx}"),
+        None => r.to_string(),
+    };
     match (c.relation, &c.relative_to) {
-        (Relation::Difference, Some(r)) => s = format!("{s} − {r}"),
-        (Relation::Percent, Some(r)) => s = format!("{s} vs {r} (%)"),
+        (Relation::Difference, Some(r)) => s = format!("{s} − {}", r_at(r)),
+        (Relation::Percent, Some(r)) => s = format!("{s} vs {} (%)", r_at(r)),
         _ => {}
     }
     let group = c.group.map(|g| format!("[{g}]")).unwrap_or_default();
@@ -110,7 +114,10 @@ fn comparable(a: &Comparison, b: &Comparison) -> bool {
         return false;
     }
     let same_point = a.at == b.at;
-    let same_line = a.series == b.series && a.group == b.group && a.relative_to == b.relative_to;
+    let same_line = a.series == b.series
+        && a.group == b.group
+        && a.relative_to == b.relative_to
+        && a.relative_to_x == b.relative_to_x;
     same_point != same_line
 }
 
@@ -221,6 +228,7 @@ mod tests {
             group: None,
             relation: Relation::Value,
             relative_to: None,
+            relative_to_x: None,
             at: at.into(),
             paper: Some(paper),
             paper_range: None,

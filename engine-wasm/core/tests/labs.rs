@@ -196,11 +196,24 @@ fn every_paper_value_refers_to_an_existing_lab_series_and_point() {
         match v.relation {
             Relation::Value => {
                 assert!(v.relative_to.is_none(), "{}", v.key);
+                assert!(v.relative_to_x.is_none(), "{}", v.key);
                 assert_eq!(v.unit, v.metric.unit(), "{}", v.key);
             }
             Relation::Difference | Relation::Percent => {
                 let other = v.relative_to.as_deref().expect("relative_to");
                 assert!(l.series(other).is_some(), "{}: no series {other}", v.key);
+                if let Some(bx) = v.relative_to_x {
+                    assert!(
+                        l.sweep.values.contains(&SweepValue::Number(bx)),
+                        "{}: baseline x={bx} is not swept",
+                        v.key
+                    );
+                    assert!(
+                        !v.applies_at(&SweepValue::Number(bx)),
+                        "{}: effect of x on itself",
+                        v.key
+                    );
+                }
                 let unit = if v.relation == Relation::Percent {
                     "%"
                 } else {

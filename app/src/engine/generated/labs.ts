@@ -55,9 +55,51 @@ bound: number | null, };
 export type CheckKind = "order" | "same" | "highest" | "lowest" | "rises" | "falls" | "at_least" | "at_most" | "never_reached";
 
 /**
+ * One sentence as the runs so far bear it out.
+ */
+export type ClaimOutcome = { id: string, 
+/**
+ * The sentence with its placeholders filled ("…" where a value's runs
+ * have not finished).
+ */
+text: string, 
+/**
+ * The same sentence in pieces, measured values marked.
+ */
+parts: Array<ClaimPart>, 
+/**
+ * `true`: every check holds for these runs; `false`: one does not;
+ * `null`: a run it is about has not finished.
+ */
+holds: boolean | null, 
+/**
+ * The measured values each check compared (for a sentence that does
+ * not hold, those of the swept values where it fails).
+ */
+detail: string, };
+
+/**
+ * A piece of a filled sentence.
+ */
+export type ClaimPart = { text: string, 
+/**
+ * For a measured value: its reference (`series@at:metric`).
+ */
+reference: string | null, 
+/**
+ * The measured value (`null` until its runs finish, or when infinite:
+ * a rate never reached).
+ */
+value: number | null, };
+
+/**
  * One paper value next to what the simulation gave.
  */
 export type Comparison = { key: string, series: string, metric: Metric, group: number | null, relation: Relation, relative_to: string | null, 
+/**
+ * Where `relative_to` is taken, for an effect across the sweep.
+ */
+relative_to_x: number | null, 
 /**
  * The x (or x range) compared, as text.
  */
@@ -95,6 +137,21 @@ points: number, source: PaperSource, };
  * [`super::run_value`] rather than measured into [`super::PointResult`].
  */
 export type DerivedMetric = "relative_fairness";
+
+/**
+ * One finding beside what the runs show.
+ */
+export type FindingOutcome = { id: string, text: string, status: FindingStatus, 
+/**
+ * The measured values the checks compared (where broken: where it
+ * fails).
+ */
+detail: string, note: string | null, source: PaperSource, };
+
+/**
+ * Where one finding stands.
+ */
+export type FindingStatus = "held" | "broken" | "pending" | "not_run_here" | "not_checked";
 
 /**
  * Algorithm and parameters for one flow of a series.
@@ -326,6 +383,12 @@ value?: number,
  * Where the paper gives a range ("1–7%").
  */
 value_range?: [number, number], unit: string, relation: Relation, relative_to?: string, 
+/**
+ * For an effect across the sweep (one setting against another, as
+ * "txqueuelen above 210 against 100"): the swept value `relative_to`
+ * is taken at. Absent: at the same x as this value.
+ */
+relative_to_x?: number, 
 /**
  * Individual runs, where the paper tabulates them.
  */

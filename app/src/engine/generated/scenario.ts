@@ -225,6 +225,107 @@ export type LostRetransmitRule = "timeout" | "recovery" | "rack";
 export type MechanismOverrides = { cwnd_counting?: CwndCounting, highspeed?: HighSpeedRule, scalable?: ScalableRule, rto?: RtoRule, initial_rto_ms?: number, recovery?: RecoveryRule, cubic?: CubicVersion, nic_ring_pkts?: number, interrupt_interval_us?: number, rmem_max_bytes?: number, host_send_limit_bps?: number, delay_granularity_us?: number, nic_ring_descriptors?: number, tx_completion_us?: number, interrupt_throttle_us?: number, timer_hz?: number, clock_tolerance_ppm?: number, cwr?: CwrRule, receiver_interrupt_us?: number, receiver_interrupt_throttle_us?: number, lost_retransmit?: LostRetransmitRule, rto_restart?: RtoRestartRule, cwnd_limited?: CwndLimitedRule, small_queue_limit_bytes?: number, };
 
 /**
+ * Every switch, fully resolved.
+ */
+export type Mechanisms = { cwnd_counting: CwndCounting, highspeed: HighSpeedRule, scalable: ScalableRule, rto: RtoRule, 
+/**
+ * RTO before the first RTT sample.
+ */
+initial_rto_ms: number, recovery: RecoveryRule, cubic: CubicVersion, 
+/**
+ * Packets the NIC driver's transmit ring holds behind the interface
+ * queue (0: none). Local congestion happens only when the interface
+ * queue itself is full.
+ */
+nic_ring_pkts: number, 
+/**
+ * Interrupt moderation on the sender's receive path: ACKs reach TCP at
+ * most once per this interval, in batches (0: each ACK at once).
+ */
+interrupt_interval_us: number, 
+/**
+ * Receive-buffer accounting as Linux 2.4 did it, with this
+ * `net.core.rmem_max` (0: none, the window is advertised exactly as
+ * set): see [`advertised_window_bytes`].
+ */
+rmem_max_bytes: number, 
+/**
+ * The sending host's own ceiling (bus, CPU) in b/s; 0: the NIC's line
+ * rate.
+ */
+host_send_limit_bps: number, 
+/**
+ * Delay lines release packets only at multiples of this (a netem
+ * router on a 1000 Hz kernel: whole jiffies); 0: exact delays.
+ */
+delay_granularity_us: number, 
+/**
+ * The driver's transmit ring in descriptors (0: counted in packets,
+ * `nic_ring_pkts`). Each frame takes one descriptor per buffer of
+ * Linux 2.4's skb layout (`nic::SkbLayout`): 1 at MTU 1500, 3–4 at
+ * MTU 9000.
+ */
+nic_ring_descriptors: number, 
+/**
+ * Sent frames' descriptors are reclaimed by the host's interrupt,
+ * which fires this long after the first write-back (the e1000's TADV);
+ * 0: reclaimed the moment the frame leaves.
+ */
+tx_completion_us: number, 
+/**
+ * Minimum gap between the host's network interrupts (the e1000's ITR);
+ * 0: none.
+ */
+interrupt_throttle_us: number, 
+/**
+ * The kernel's timer tick (HZ): retransmission and delayed-ACK timers
+ * expire on ticks, each host's ticks at its own phase; 0: exact
+ * timers.
+ */
+timer_hz: number, 
+/**
+ * Each port's transmit clock (each host's NIC, the bottleneck port)
+ * runs off nominal by an amount drawn per run, uniform within ± this
+ * many parts per million; 0: every clock exact.
+ */
+clock_tolerance_ppm: number, 
+/**
+ * Where a back-off without loss (CWR) takes ssthresh from.
+ */
+cwr: CwrRule, 
+/**
+ * Interrupt moderation on the receiving host: data segments reach its
+ * TCP (which acknowledges them) at its network interrupt, which fires
+ * this long after the first segment that waits for it (the e1000's
+ * RADV); 0 with no throttle: each segment at once.
+ */
+receiver_interrupt_us: number, 
+/**
+ * Minimum gap between the receiving host's network interrupts (its
+ * NIC's ITR); 0: none.
+ */
+receiver_interrupt_throttle_us: number, 
+/**
+ * How a lost retransmission is detected.
+ */
+lost_retransmit: LostRetransmitRule, 
+/**
+ * When the retransmission timer restarts beside an ACK of new data.
+ */
+rto_restart: RtoRestartRule, 
+/**
+ * When an ACK may grow the window (the sender was window-limited).
+ */
+cwnd_limited: CwndLimitedRule, 
+/**
+ * TCP Small Queues' `tcp_limit_output_bytes`: a socket keeps about
+ * 1 ms of its pacing rate below TCP (in the qdisc and the ring), at
+ * most this many bytes unless it paces itself; 0: no limit (Linux
+ * before 3.6).
+ */
+small_queue_limit_bytes: number, };
+
+/**
  * How the window comes down during fast recovery.
  */
 export type RecoveryRule = "prr" | "prr_safe_ack" | "rate_halving" | "rfc6675";
@@ -307,3 +408,8 @@ sack: boolean,
  * counts from the first segment.
  */
 initial_sequence?: number, };
+
+/**
+ * One problem with a scenario, naming the field, the value and the rule.
+ */
+export type ValidationError = { field: string, value: string, message: string, };

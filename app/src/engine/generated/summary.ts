@@ -5,6 +5,49 @@
  */
 export type FlagKind = "retransmissions" | "timeouts" | "idle_link";
 
+export type FlowSummary = { flow: number, host: number, algorithm: string, 
+/**
+ * Payload delivered in order to the application per second of the
+ * flow's active time (what iperf reports).
+ */
+mean_throughput_bps: number, 
+/**
+ * This flow's fraction of all delivered payload.
+ */
+share: number, 
+/**
+ * Time-average of cwnd while the flow was active.
+ */
+mean_cwnd_pkts: number, drops: bigint, ecn_marks: bigint, local_congestion_events: bigint, ifq_refusals: bigint, retransmits: bigint, 
+/**
+ * Retransmitted segments over all segments sent.
+ */
+retransmission_rate: number, fast_retransmits: bigint, timeouts: bigint, 
+/**
+ * Seconds from the flow's start until its 1-s average throughput first
+ * reached 90% of its final rate (the mean over the last tenth of the run).
+ */
+time_to_90pct_s: number | null, };
+
+export type HostSummary = { host: number, mean_throughput_bps: number, };
+
+/**
+ * The latency probe's round trips (`Scenario::probe`). Percentiles are
+ * nearest-rank: the p-th percentile of n sorted round trips is the one of
+ * rank ⌈p/100 · n⌉ (so the median of 4 is the 2nd). None when no probe
+ * came back.
+ */
+export type ProbeSummary = { sent: number, 
+/**
+ * Replies back by the end of the run.
+ */
+received: number, 
+/**
+ * Dropped at the bottleneck (probes still in flight at the end are
+ * neither received nor lost).
+ */
+lost: number, rtt_median_ms: number | null, rtt_p99_ms: number | null, rtt_min_ms: number | null, rtt_mean_ms: number | null, };
+
 /**
  * One thing that went wrong in a run, in words.
  */
@@ -17,3 +60,31 @@ flow?: number,
  * What happened and the setting most likely responsible.
  */
 text: string, };
+
+export type Summary = { duration_s: number, flows: Array<FlowSummary>, hosts: Array<HostSummary>, total_throughput_bps: number, 
+/**
+ * The rate the senders could share: min(bottleneck, sum of NIC rates).
+ */
+capacity_bps: number, 
+/**
+ * Total throughput over capacity (payload only, so at most
+ * MSS / wire bytes: 0.94 at MTU 1500, 0.99 at 9000).
+ */
+utilisation: number, 
+/**
+ * Jain's index J = (Σx)² / (N·Σx²) over the flows' mean throughputs.
+ */
+jain_index: number, bottleneck_drops: bigint, ecn_marks: bigint, 
+/**
+ * Data packets that crossed the bottleneck.
+ */
+packets_delivered: bigint, events_not_stored: bigint, 
+/**
+ * The latency probe's round trips, when the scenario has a probe.
+ */
+probe?: ProbeSummary, 
+/**
+ * What went wrong, if anything (`flags::flag_run`): a run with flags
+ * is not an ordinary result.
+ */
+flags?: Array<RunFlag>, };

@@ -86,6 +86,7 @@ export function comparison(o: Partial<Comparison> = {}): Comparison {
     group: null,
     relation: 'value',
     relative_to: null,
+    relative_to_x: null,
     at: '100',
     paper: 828,
     paper_range: null,

@@ -2,7 +2,8 @@
 //! value next to the simulated one, and whether they agree. Three kinds of
 //! published number are judged three ways: a value within ±10 %, a stated
 //! range by being inside it (no middle value is invented), and an effect (a
-//! difference or a gain between two series) by its sign and size.
+//! difference or a gain between two series, or of one series between two
+//! swept values) by its sign and size.
 
 use super::aggregate::{seed_mean, series_mean};
 use super::measure::PointResult;
@@ -23,6 +24,8 @@ pub struct Comparison {
     pub group: Option<u32>,
     pub relation: Relation,
     pub relative_to: Option<String>,
+    /// Where `relative_to` is taken, for an effect across the sweep.
+    pub relative_to_x: Option<f64>,
     /// The x (or x range) compared, as text.
     pub at: String,
     /// The paper's number; `null` where it states only a range.
@@ -111,13 +114,14 @@ pub fn agreement(
 fn mean_over(
     results: &[PointResult],
     series: &str,
+    applies_at: impl Fn(&SweepValue) -> bool,
     v: &PaperValue,
     metric: Metric,
 ) -> (Option<f64>, u32) {
     let spread = seed_mean(
         results
             .iter()
-            .filter(|r| r.series == series && v.applies_at(&r.x))
+            .filter(|r| r.series == series && applies_at(&r.x))
             .map(|r| r.value(metric, v.group)),
     );
     (spread.map(|s| s.mean), spread.map_or(0, |s| s.runs))
@@ -168,11 +172,12 @@ pub fn compare(lab: &Lab, results: &[PointResult]) -> Vec<Comparison> {
                     results.iter().filter(|r| r.series == v.series).count() as u32,
                 )
             } else {
-                let (this, n) = mean_over(results, &v.series, v, v.metric);
+                let (this, n) = mean_over(results, &v.series, |x| v.applies_at(x), v, v.metric);
                 match (v.relation, &v.relative_to) {
                     (Relation::Value, _) | (_, None) => (this, n),
                     (rel, Some(other)) => {
-                        let (base, _) = mean_over(results, other, v, v.metric);
+                        let (base, _) =
+                            mean_over(results, other, |x| v.baseline_applies_at(x), v, v.metric);
                         let s = match (this, base) {
                             (Some(a), Some(b)) if rel == Relation::Difference => Some(a - b),
                             (Some(a), Some(b)) if b != 0.0 => Some(100.0 * (a / b - 1.0)),
@@ -198,6 +203,7 @@ pub fn compare(lab: &Lab, results: &[PointResult]) -> Vec<Comparison> {
                 group: v.group,
                 relation: v.relation,
                 relative_to: v.relative_to.clone(),
+                relative_to_x: v.relative_to_x,
                 at,
                 paper: v.value,
                 paper_range: v.value_range,
@@ -230,4 +236,72 @@ pub fn paper_value_at(
             && v.relation == Relation::Value
             && v.applies_at(x)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labs::testing::result_of;
+    use crate::labs::{lab, Scale};
+
+    /// Lab 3's sweep with each series at `at_100` Mb/s for txqueuelen 100
+    /// and `above_210` beyond it (every seed alike).
+    fn txqueuelen_results(rates: &[(&str, f64, f64)]) -> Vec<PointResult> {
+        let l = lab("txqueuelen").expect("lab 3");
+        l.expand(Scale::Full)
+            .expect("expands")
+            .iter()
+            .map(|p| {
+                let (_, at_100, above) = rates.iter().find(|(s, _, _)| *s == p.series).unwrap();
+                let x = p.x.as_number().unwrap();
+                let mbps = if x > 210.0 { *above } else { *at_100 };
+                result_of(p, &[mbps])
+            })
+            .collect()
+    }
+
+    fn effect<'a>(rows: &'a [Comparison], series: &str) -> &'a Comparison {
+        rows.iter()
+            .find(|c| c.series == series && c.relative_to_x.is_some())
+            .unwrap_or_else(|| panic!("no effect row for {series}"))
+    }
+
+    /// Long (Sandia, 2003), text under Fig. 31, 35 and 40: the gain from
+    /// txqueuelen 100 to above 210 is +16 % (Standard), +7.7 % (Scalable)
+    /// and +2 % (HighSpeed). The effect is one series against itself at
+    /// the baseline setting, not against another series at the same x.
+    #[test]
+    fn an_effect_across_the_sweep_takes_its_baseline_at_the_named_setting() {
+        let results = txqueuelen_results(&[
+            ("reno", 800.0, 960.0),
+            ("scalable", 900.0, 960.0),
+            ("highspeed", 900.0, 990.0),
+        ]);
+        let rows = compare(&lab("txqueuelen").unwrap(), &results);
+        let reno = effect(&rows, "reno");
+        assert_eq!(reno.relative_to_x, Some(100.0));
+        assert!((reno.simulated.unwrap() - 20.0).abs() < 1e-9);
+        assert_eq!(reno.agreement, Some(Agreement::EffectWithinFactor));
+        let scalable = effect(&rows, "scalable");
+        assert!((scalable.simulated.unwrap() - 100.0 * (960.0 / 900.0 - 1.0)).abs() < 1e-9);
+        assert_eq!(scalable.agreement, Some(Agreement::EffectWithinFactor));
+        // +10 % against the paper's +2 %: five times the effect.
+        let highspeed = effect(&rows, "highspeed");
+        assert!((highspeed.simulated.unwrap() - 10.0).abs() < 1e-9);
+        assert_eq!(highspeed.agreement, Some(Agreement::Outside));
+    }
+
+    #[test]
+    fn no_gain_across_the_sweep_is_not_the_papers_effect() {
+        let flat = txqueuelen_results(&[
+            ("reno", 900.0, 900.0),
+            ("scalable", 900.0, 900.0),
+            ("highspeed", 900.0, 900.0),
+        ]);
+        let rows = compare(&lab("txqueuelen").unwrap(), &flat);
+        for s in ["reno", "scalable", "highspeed"] {
+            assert_eq!(effect(&rows, s).simulated, Some(0.0), "{s}");
+            assert_eq!(effect(&rows, s).agreement, Some(Agreement::Outside), "{s}");
+        }
+    }
 }

@@ -46,6 +46,8 @@ mod spec;
 mod sweep;
 pub mod sweep_file;
 pub mod sweep_id;
+#[cfg(test)]
+mod testing;
 
 pub use aggregate::{
     aggregate_sweep, relative_fairness, run_value, seed_mean, series_mean, SeedAggregate,

@@ -98,6 +98,12 @@ pub struct PaperValue {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub relative_to: Option<String>,
+    /// For an effect across the sweep (one setting against another, as
+    /// "txqueuelen above 210 against 100"): the swept value `relative_to`
+    /// is taken at. Absent: at the same x as this value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub relative_to_x: Option<f64>,
     /// Individual runs, where the paper tabulates them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<f64>,
@@ -170,6 +176,10 @@ impl PaperValue {
             (Relation::Difference, Some(r)) => format!("-{r}"),
             (Relation::Percent, Some(r)) => format!("%{r}"),
         };
+        let rel = match (rel.is_empty(), self.relative_to_x) {
+            (false, Some(bx)) => format!("{rel}@{bx}"),
+            _ => rel,
+        };
         let group = self.group.map(|g| format!("[{g}]")).unwrap_or_default();
         format!(
             "{}:{}{}:{}:{}{}",
@@ -180,6 +190,16 @@ impl PaperValue {
             self.metric.id(),
             group
         )
+    }
+
+    /// Is `x` where this entry's baseline (`relative_to`) is taken: its
+    /// `relative_to_x`, or where the entry itself applies?
+    pub fn baseline_applies_at(&self, x: &SweepValue) -> bool {
+        match (self.relative_to_x, x.as_number()) {
+            (Some(bx), Some(v)) => (bx - v).abs() <= 1e-9 * bx.abs().max(1.0),
+            (Some(_), None) => false,
+            (None, _) => self.applies_at(x),
+        }
     }
 
     /// Does this entry apply at swept value `x`?
