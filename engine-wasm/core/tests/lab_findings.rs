@@ -729,6 +729,49 @@ fn known_gap_lab08_lone_flow_repeats_from_seed_to_seed() {
     );
 }
 
+/// Sandia's 10 Gb/s study, no delay (p. 16-17, Fig. 4 and 7): one Standard
+/// TCP flow from the 10 Gb/s client through the Foundry into the 1 Gb/s
+/// server ran at 988 Mb/s with "no dropped packets" and "approximately
+/// 300 Kbytes" outstanding in tcpdump's plot on the client. Known gap on
+/// the `linux-2.4-ixgb` profile: the client's 10 Gb/s NIC fills the
+/// switch's buffer (116 packets assumed, a stated unknown), so the flow
+/// loses packets in every run, and what tcpdump would see outstanding
+/// (sent to the driver, not yet acknowledged) is well above 300 kB.
+/// docs/profiles.md ("The follow-up's no-delay run") names the mechanism
+/// that would fit all three observations, 802.3x PAUSE from the switch,
+/// unsourced and so not modelled. Fails when the run stops losing
+/// packets or its captured outstanding data comes within a factor of 1.5
+/// of 300 kB; then assert the paper's observations instead.
+#[test]
+fn known_gap_lab08_no_delay_flow_loses_packets_at_the_switch() {
+    let l = lab("ten-into-one").unwrap();
+    let rs = run_jobs(
+        l,
+        &grid(&["reno-1c-0ms"], &[1.0], &[1, 2]),
+        duration(20000.0),
+    );
+    for r in &rs {
+        let captured_kb = r
+            .mean_captured_outstanding_kbytes
+            .expect("lab 8 measures the outstanding data tcpdump sees");
+        say!(
+            l,
+            "one Standard flow, no delay, seed {}: {:.0} Mb/s, {} drops, {captured_kb:.0} kB outstanding as captured (paper: 988 Mb/s, no drops, about 300 kB)",
+            r.seed,
+            total(r),
+            r.drops
+        );
+        assert!(
+            r.drops > 0,
+            "the no-delay run no longer drops packets, as on the testbed: flip this test"
+        );
+        assert!(
+            captured_kb > 1.5 * 300.0,
+            "captured outstanding data {captured_kb:.0} kB is now near the paper's 300 kB: flip this test"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Lab 9: RTT sweep and fairness against NewReno.
 

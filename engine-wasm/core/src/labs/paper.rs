@@ -196,7 +196,7 @@ impl PaperValue {
     /// `relative_to_x`, or where the entry itself applies?
     pub fn baseline_applies_at(&self, x: &SweepValue) -> bool {
         match (self.relative_to_x, x.as_number()) {
-            (Some(bx), Some(v)) => (bx - v).abs() <= 1e-9 * bx.abs().max(1.0),
+            (Some(bx), Some(v)) => same_setting(bx, v),
             (Some(_), None) => false,
             (None, _) => self.applies_at(x),
         }
@@ -205,11 +205,17 @@ impl PaperValue {
     /// Does this entry apply at swept value `x`?
     pub fn applies_at(&self, x: &SweepValue) -> bool {
         match (self.x, self.x_range, x.as_number()) {
-            (Some(px), _, Some(v)) => (px - v).abs() <= 1e-9 * px.abs().max(1.0),
+            (Some(px), _, Some(v)) => same_setting(px, v),
             (Some(_), _, None) => false,
             (None, Some([a, b]), Some(v)) => v >= a && v <= b,
             (None, Some(_), None) => false,
             (None, None, _) => true,
         }
     }
+}
+
+/// A published setting and a swept value name the same point: equal up to
+/// the rounding a value picks up on its way through JSON.
+fn same_setting(published: f64, swept: f64) -> bool {
+    (published - swept).abs() <= 1e-9 * published.abs().max(1.0)
 }
