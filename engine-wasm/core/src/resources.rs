@@ -54,6 +54,10 @@ pub const BYTES_PER_PACKET_ON_LINKS: u64 = (std::mem::size_of::<(u64, crate::net
 /// Engine bytes per frame waiting in a queue or a ring.
 pub const BYTES_PER_QUEUED_FRAME: u64 = std::mem::size_of::<crate::net::Frame>() as u64;
 
+/// Engine bytes per ACK waiting at a sender's NIC for its interrupt (with
+/// the flow it is for).
+pub const BYTES_PER_WAITING_ACK: u64 = std::mem::size_of::<(u32, crate::net::Ack)>() as u64;
+
 const F64_BYTES: u64 = std::mem::size_of::<f64>() as u64;
 const EVENT_BYTES: u64 = std::mem::size_of::<RecordedEvent>() as u64;
 
@@ -267,6 +271,9 @@ fn window_packets(s: &Scenario) -> f64 {
 struct PathPackets {
     on_links: f64,
     queues: f64,
+    /// ACKs waiting at the senders' NICs for their interrupts: the
+    /// segments they acknowledge stay on the scoreboards meanwhile.
+    acks_waiting: f64,
 }
 
 impl PathPackets {
@@ -301,14 +308,35 @@ impl PathPackets {
         } else {
             0.0
         };
+        // ACKs waiting at the senders' NICs for their interrupts (the
+        // receive delay, then the throttle): at most one per segment the
+        // path delivers meanwhile (no faster than the bottleneck or the
+        // senders' NICs), plus a receiver's whole batch and one per host.
+        let sender_wait_s =
+            (mech.interrupt_interval_us + mech.interrupt_throttle_us).max(0.0) / 1e6;
+        let acks_waiting = if sender_wait_s > 0.0 {
+            let senders_bps: f64 = s.hosts.iter().map(|h| h.nic_bps).sum();
+            let delivered_bps = s.bottleneck_rate_bps().min(senders_bps);
+            sane_div(delivered_bps, wire_bits) * sender_wait_s + receiver + s.hosts.len() as f64
+        } else {
+            0.0
+        };
         PathPackets {
             on_links: sane_div(fastest_bps, wire_bits) * longest_s,
             queues: s.bottleneck.buffer_pkts as f64 + hosts + receiver,
+            acks_waiting,
         }
     }
 
+    /// Data packets the path holds: on its links and in its queues.
     fn total(&self) -> f64 {
         self.on_links + self.queues
+    }
+
+    /// Segments a sender may hold unacknowledged per path: those the path
+    /// holds and those whose ACKs wait for the sender's interrupt.
+    fn unacknowledged(&self) -> f64 {
+        self.total() + self.acks_waiting
     }
 }
 
@@ -325,18 +353,22 @@ pub fn in_flight_packets_max(s: &Scenario) -> u64 {
 
 /// The most heap bytes a run's packet stores can need
 /// (`Simulation::packet_memory`): scoreboards and out-of-order sets for
-/// [`SCOREBOARD_PATHS`] paths' worth of segments, the links for what they
-/// carry, the queues and rings for what they hold, each no more than the
-/// windows allow, and room for the buffers' doubling ([`GROWTH_SLACK`]).
+/// [`SCOREBOARD_PATHS`] paths' worth of segments (a path's worth counting
+/// the segments whose ACKs wait for a sender's interrupt), the links for
+/// what they carry, the queues and rings for what they hold, the senders'
+/// NICs for the ACKs waiting there, each no more than the windows allow,
+/// and room for the buffers' doubling ([`GROWTH_SLACK`]).
 pub fn packet_memory_max(s: &Scenario) -> u64 {
     let p = PathPackets::of(s);
     let windows = window_packets(s);
-    let unacked = windows.min(SCOREBOARD_PATHS as f64 * p.total());
+    let unacked = windows.min(SCOREBOARD_PATHS as f64 * p.unacknowledged());
     let on_links = windows.min(p.on_links);
     let queued = windows.min(p.queues);
+    let acks_waiting = windows.min(p.acks_waiting);
     let bytes = unacked * BYTES_PER_UNACKED_SEGMENT as f64
         + on_links * BYTES_PER_PACKET_ON_LINKS as f64
-        + queued * BYTES_PER_QUEUED_FRAME as f64;
+        + queued * BYTES_PER_QUEUED_FRAME as f64
+        + acks_waiting * BYTES_PER_WAITING_ACK as f64;
     let grown = if bytes.is_finite() && bytes > 0.0 {
         (bytes.ceil() as u64).saturating_mul(GROWTH_SLACK)
     } else {
