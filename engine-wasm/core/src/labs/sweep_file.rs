@@ -753,6 +753,66 @@ mod tests {
         assert!(open(&rewritten, Some((LAB, Scale::Quick))).is_ok());
     }
 
+    /// A file damaged anywhere (a character changed, inserted or removed,
+    /// a line repeated, dropped or cut, multi-byte text put in) is refused
+    /// with a message or read as the same sweep: `open` never panics on
+    /// what a user drops on the page.
+    #[test]
+    fn randomly_damaged_files_are_refused_without_a_panic() {
+        let (_, text) = file(Scale::Quick, &[]);
+        let expect = Some((LAB, Scale::Quick));
+        let mut rng = crate::rng::Rng::new(20261129);
+        let mut pick = |n: usize| ((rng.uniform() * n as f64) as usize).min(n.saturating_sub(1));
+        const PIECES: [&str; 8] = ["µ", "≥", "\u{feff}", ",", "\n", "\"", "# point 0 {", "e309"];
+        for case in 0..400 {
+            let mut chars: Vec<char> = text.chars().collect();
+            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+            let damaged: String = match case % 6 {
+                0 => {
+                    let i = pick(chars.len());
+                    chars[i] = PIECES[pick(PIECES.len())].chars().next().unwrap();
+                    chars.into_iter().collect()
+                }
+                1 => {
+                    let i = pick(chars.len());
+                    let piece = PIECES[pick(PIECES.len())];
+                    chars.splice(i..i, piece.chars());
+                    chars.into_iter().collect()
+                }
+                2 => {
+                    let i = pick(chars.len());
+                    chars.remove(i);
+                    chars.into_iter().collect()
+                }
+                3 => {
+                    let i = pick(lines.len());
+                    let l = lines[i].clone();
+                    lines.insert(pick(lines.len()), l);
+                    lines.join("\n")
+                }
+                4 => {
+                    lines.remove(pick(lines.len()));
+                    lines.join("\n")
+                }
+                _ => {
+                    let i = pick(lines.len());
+                    let cut: String = lines[i]
+                        .chars()
+                        .take(pick(lines[i].chars().count() + 1))
+                        .collect();
+                    lines[i] = cut;
+                    lines.join("\n")
+                }
+            };
+            let outcome = std::panic::catch_unwind(|| open(&damaged, expect).map(|_| ()));
+            match outcome {
+                Ok(Err(p)) => assert!(!p.message.is_empty(), "case {case}: an empty message"),
+                Ok(Ok(())) => {}
+                Err(_) => panic!("case {case}: open panicked on\n{damaged}"),
+            }
+        }
+    }
+
     #[test]
     fn damaged_truncated_or_duplicated_files_are_refused_naming_the_line() {
         let (_, text) = file(Scale::Quick, &[]);

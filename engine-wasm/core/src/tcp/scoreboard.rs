@@ -229,6 +229,17 @@ impl Scoreboard {
                 self.retrans_out -= 1;
             }
         }
+        // Retransmissions the cumulative ACK now covers can never be found
+        // lost: drop their entries from the front (the queue is in sending
+        // order, so what stays behind was sent later), or a flow that
+        // never sees a SACK block, which is what pops them, would keep one
+        // per retransmission for the whole run.
+        let una = snd_una.wrapping_add(n);
+        if let Some(q) = &mut self.pending_retransmissions {
+            while q.front().is_some_and(|&(seq, _)| before(seq, una)) {
+                q.pop_front();
+            }
+        }
         (newly_acked, last)
     }
 

@@ -336,6 +336,42 @@ fn a_lost_retransmission_is_resent_once_later_data_is_sacked() {
     }
 }
 
+/// A sender that watches its retransmissions for loss (Linux's event C,
+/// RACK) keeps an entry per retransmission until a SACK block shows it
+/// lost or the cumulative ACK covers it. Without SACK no block ever comes:
+/// found by `sawtooth fuzz --seed 20261129`, such a flow kept one entry per
+/// retransmission for the whole run. Hundreds of fast retransmits later
+/// its scoreboard holds no more than after the first few.
+#[test]
+fn retransmissions_watched_for_loss_leave_with_the_cumulative_ack() {
+    let mut s = sender(SenderConfig {
+        sack: false,
+        lost_retransmit: LostRetransmitRule::Rack,
+        ..config()
+    });
+    s.window.cwnd_pkts = 20;
+    s.window.ssthresh_pkts = 1000;
+    let mut now = 0;
+    let mut after_a_few = 0;
+    for cycle in 0..300 {
+        send_all(&mut s, now);
+        now += 30 * MS;
+        // The first segment of the flight is lost: three duplicate ACKs
+        // bring the fast retransmit, then everything sent is acknowledged.
+        let una = s.snd_una;
+        for _ in 0..3 {
+            s.on_ack(&ack(una, 0), now);
+        }
+        send_all(&mut s, now);
+        s.on_ack(&ack(s.snd_nxt, now), now);
+        if cycle == 10 {
+            after_a_few = s.scoreboard_allocated_bytes();
+        }
+    }
+    assert!(s.stats.fast_retransmits >= 300, "{:?}", s.stats);
+    assert_eq!(s.scoreboard_allocated_bytes(), after_a_few);
+}
+
 /// RFC 5681 §3.1 grows cwnd "for each ACK received that cumulatively
 /// acknowledges new data", and Linux's `tcp_may_raise_cwnd` (`tcp_input.c`,
 /// 6.x; `flag & FLAG_DATA_ACKED` while `reordering` is at its sysctl
