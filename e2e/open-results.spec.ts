@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +18,18 @@ import type { LabHookSnapshot } from '../app/src/guided/testHooks';
 const CLI = process.env.SAWTOOTH_CLI ?? fileURLToPath(new URL('../engine-wasm/target/debug/sawtooth', import.meta.url));
 const LAB = 'back-to-back';
 const lab = (page: Page) => page.getByTestId('guided-lab');
-const dir = mkdtempSync(join(tmpdir(), 'sawtooth-open-'));
+// Made on first use (not when Playwright lists the tests) and removed after them.
+let dir: string | undefined;
+test.afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 /** The CLI's quick sweep of `id` as a file (and, once, its comparison), made once per id. */
 const made = new Map<string, string>();
 function sweepFile(id: string): string {
   let path = made.get(id);
   if (!path) {
+    dir ??= mkdtempSync(join(tmpdir(), 'sawtooth-open-'));
     path = join(dir, `${id}-quick.csv`);
     execFileSync(CLI, ['sweep', id, '--quick', '--out', path]);
     made.set(id, path);

@@ -69,11 +69,14 @@ test('a link that records more than the engine allows opens with a message namin
 
 test("a link inside the recording budget but over the browser's is refused before it runs, naming the field and the limit", async ({ page }) => {
   const problems = watchConsole(page);
-  // Issue 28: 64 Reno flows at 100 Gb/s, 150 ms, 128 MB windows, 1 ms
-  // samples for 50 s: 249 MiB recorded and about 0.75 GB of packets in
-  // flight (the CLI runs it: both inside their budgets), but with the
-  // page's copies over 2 GiB in the browser.
-  await page.goto('./?v=2&alg=reno&hosts=64&rate=100G&nic=100G&buf=100000&rtt=150&win=128M&mtu=1500&dur=50&dt=1&seed=1');
+  // Issue 28: 64 Reno flows at 100 Gb/s, 150 ms, 96 MB windows, 1 ms
+  // samples for 50 s: 249 MiB recorded and packets in flight under the
+  // 1 GiB limit (the CLI runs it: both inside their budgets), but with the
+  // page's copies over 2 GiB in the browser. (128 MB windows were used
+  // until the memory model counted data held past a hole for an RTO; they
+  // are now over the in-flight limit, and the page opens them with a
+  // notice and smaller windows instead.)
+  await page.goto('./?v=2&alg=reno&hosts=64&rate=100G&nic=100G&buf=100000&rtt=150&win=96M&mtu=1500&dur=50&dt=1&seed=1');
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('error');
   await expect(page.getByTestId('url-notice')).toHaveCount(0);
   const error = page.getByTestId('run-error');

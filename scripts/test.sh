@@ -6,7 +6,8 @@ cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
-step() { printf '\n== %s ==\n' "$*"; }
+# Each step prints the seconds since the suite began, so a slow step shows in CI's log.
+step() { printf '\n== %s (at %d s) ==\n' "$*" "$SECONDS"; }
 
 step "setup"
 bash scripts/setup.sh
@@ -51,3 +52,5 @@ vite build --logLevel warn
 
 step "e2e (playwright, Debian chromium)"
 playwright test
+
+printf '\n== all tests passed in %d s ==\n' "$SECONDS"

@@ -274,6 +274,12 @@ struct PathPackets {
     /// ACKs waiting at the senders' NICs for their interrupts: the
     /// segments they acknowledge stay on the scoreboards meanwhile.
     acks_waiting: f64,
+    /// Segments delivered past a hole while its lost retransmission waits
+    /// for the timer: the least retransmission timeout (TCP_RTO_MIN, the
+    /// floor of both RTO rules, RFC 6298 §2.4) and one timer tick, at the
+    /// rate the path delivers. SACKed or duplicate-ACKed data keeps flowing
+    /// meanwhile (RFC 6675 §5's pipe) and stays held until the hole fills.
+    past_a_hole: f64,
 }
 
 impl PathPackets {
@@ -308,23 +314,32 @@ impl PathPackets {
         } else {
             0.0
         };
+        // What the path delivers: no faster than the bottleneck or the
+        // senders' NICs.
+        let senders_bps: f64 = s.hosts.iter().map(|h| h.nic_bps).sum();
+        let delivered_pps = sane_div(s.bottleneck_rate_bps().min(senders_bps), wire_bits);
         // ACKs waiting at the senders' NICs for their interrupts (the
         // receive delay, then the throttle): at most one per segment the
-        // path delivers meanwhile (no faster than the bottleneck or the
-        // senders' NICs), plus a receiver's whole batch and one per host.
+        // path delivers meanwhile, plus a receiver's whole batch and one
+        // per host.
         let sender_wait_s =
             (mech.interrupt_interval_us + mech.interrupt_throttle_us).max(0.0) / 1e6;
         let acks_waiting = if sender_wait_s > 0.0 {
-            let senders_bps: f64 = s.hosts.iter().map(|h| h.nic_bps).sum();
-            let delivered_bps = s.bottleneck_rate_bps().min(senders_bps);
-            sane_div(delivered_bps, wire_bits) * sender_wait_s + receiver + s.hosts.len() as f64
+            delivered_pps * sender_wait_s + receiver + s.hosts.len() as f64
         } else {
             0.0
         };
+        let tick_s = if mech.timer_hz > 0 {
+            1.0 / mech.timer_hz as f64
+        } else {
+            0.0
+        };
+        let rto_floor_s = crate::tcp::RTO_MIN_NS as f64 / 1e9 + tick_s;
         PathPackets {
             on_links: sane_div(fastest_bps, wire_bits) * longest_s,
             queues: s.bottleneck.buffer_pkts as f64 + hosts + receiver,
             acks_waiting,
+            past_a_hole: delivered_pps * rto_floor_s,
         }
     }
 
@@ -354,14 +369,15 @@ pub fn in_flight_packets_max(s: &Scenario) -> u64 {
 /// The most heap bytes a run's packet stores can need
 /// (`Simulation::packet_memory`): scoreboards and out-of-order sets for
 /// [`SCOREBOARD_PATHS`] paths' worth of segments (a path's worth counting
-/// the segments whose ACKs wait for a sender's interrupt), the links for
+/// the segments whose ACKs wait for a sender's interrupt) and what flows
+/// past a hole while its retransmission waits for the timer, the links for
 /// what they carry, the queues and rings for what they hold, the senders'
 /// NICs for the ACKs waiting there, each no more than the windows allow,
 /// and room for the buffers' doubling ([`GROWTH_SLACK`]).
 pub fn packet_memory_max(s: &Scenario) -> u64 {
     let p = PathPackets::of(s);
     let windows = window_packets(s);
-    let unacked = windows.min(SCOREBOARD_PATHS as f64 * p.unacknowledged());
+    let unacked = windows.min(SCOREBOARD_PATHS as f64 * p.unacknowledged() + p.past_a_hole);
     let on_links = windows.min(p.on_links);
     let queued = windows.min(p.queues);
     let acks_waiting = windows.min(p.acks_waiting);

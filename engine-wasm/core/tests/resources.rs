@@ -272,3 +272,31 @@ fn acks_waiting_for_a_slow_sender_interrupt_fit_the_memory_model() {
 }
 
 const FUZZ_CASE_6967: &str = r#"{"version":2,"seed":3262680332,"duration_ms":5000.0,"sample_interval_ms":5000.0,"mtu_bytes":1500,"rtt_ms":0.0,"loss_rate":0.0001,"profile":"linux-2.6.22","mechanisms":{"cwnd_counting":"per_packet","rto":"linux","interrupt_interval_us":100000.0,"host_send_limit_bps":0.0,"delay_granularity_us":0.0,"nic_ring_descriptors":1,"clock_tolerance_ppm":1000.0},"tcp":{"initial_cwnd_pkts":10,"initial_ssthresh_pkts":100,"delayed_ack":false,"sack":false,"initial_sequence":4294957296},"bottleneck":{"rate_bps":1000000000.0,"buffer_pkts":10,"aqm":{"kind":"pie","target_ms":0.001,"t_update_ms":1000.0,"alpha":0.0,"max_burst_ms":4466.3705631294,"ecn":false}},"hosts":[{"nic_bps":100000000.0,"txqueuelen_pkts":1,"flows":[{"algorithm":"reno","params":{"b":0.05},"window_bytes":16777216,"start_ms":310.6475514825824,"stop_ms":null,"extra_delay_ms":0.0},{"algorithm":"prague","params":{"rtt_target_ms":1.0},"window_bytes":536870912,"start_ms":0.0,"stop_ms":2316.8796882197757,"extra_delay_ms":0.0}]}],"probe":{"size_bytes":28}}"#;
+
+/// Found by `sawtooth fuzz --cases 100000 --seed 20261129` (cases 33100 and
+/// 21564, as it printed them): on a path of a few packets, data SACKed or
+/// duplicate-ACKed past a hole keeps flowing while the hole's lost
+/// retransmission waits for the timer (at least TCP_RTO_MIN, 200 ms), and
+/// every such segment stays on the scoreboard until the hole fills, far
+/// beyond three paths' worth. The memory model now adds what the path
+/// delivers over the least RTO and one timer tick.
+#[test]
+fn data_past_a_hole_waiting_for_the_timer_fits_the_memory_model() {
+    for (case, json) in [(33100, FUZZ_CASE_33100), (21564, FUZZ_CASE_21564)] {
+        let s = Scenario::parse_json(json).expect("the fuzz case parses");
+        assert!(s.validate().is_empty(), "case {case}: {:?}", s.validate());
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run_to_end();
+        let used = sim.packet_memory();
+        let allowed = estimate(&s).in_flight_bytes_max;
+        assert!(
+            used.total() <= allowed,
+            "case {case}: packet stores needed {} bytes, the model allows {allowed}: {used:?}",
+            used.total()
+        );
+    }
+}
+
+const FUZZ_CASE_33100: &str = r#"{"version":2,"seed":1261565866,"duration_ms":1000.0,"sample_interval_ms":10.0,"mtu_bytes":9000,"rtt_ms":0.0,"loss_rate":0.0001,"profile":"sawtooth-1","mechanisms":{"recovery":"prr","interrupt_interval_us":0.0,"timer_hz":0,"rto_restart":"ack"},"tcp":{"initial_cwnd_pkts":10,"initial_ssthresh_pkts":100,"delayed_ack":true,"sack":true,"initial_sequence":4294967293},"bottleneck":{"rate_bps":1000000000.0,"buffer_pkts":10,"aqm":{"kind":"step_mark","threshold_pkts":10}},"hosts":[{"nic_bps":10000000000.0,"txqueuelen_pkts":100,"flows":[{"algorithm":"bbr","params":{"high_gain":4.0,"probe_rtt_interval_s":60.0},"window_bytes":16777216,"start_ms":704.9797608573499,"stop_ms":null,"extra_delay_ms":0.0}]}],"probe":{"interval_ms":1.0}}"#;
+
+const FUZZ_CASE_21564: &str = r#"{"version":2,"seed":4169409818,"duration_ms":100.0,"sample_interval_ms":1.0,"mtu_bytes":576,"rtt_ms":0.0,"loss_rate":0.0,"profile":"linux-6","mechanisms":{"highspeed":"formula","nic_ring_pkts":0,"timer_hz":100,"receiver_interrupt_throttle_us":0.0,"lost_retransmit":"rack"},"tcp":{"initial_cwnd_pkts":100,"initial_ssthresh_pkts":2,"delayed_ack":true,"sack":false,"initial_sequence":4294957296},"bottleneck":{"rate_bps":1000000.0,"buffer_pkts":2,"aqm":{"kind":"step_mark","threshold_pkts":2}},"hosts":[{"nic_bps":10000000000.0,"txqueuelen_pkts":1,"flows":[{"algorithm":"fast_at","params":{"alpha":1169.124687141368,"gamma":0.05,"low_mbps":100000.0},"window_bytes":65536,"start_ms":0.0,"stop_ms":null,"extra_delay_ms":0.0},{"algorithm":"bbr3","params":{"ecn":0.25908011159864863},"window_bytes":65536,"start_ms":94.12716220395826,"stop_ms":null,"extra_delay_ms":0.0}]}]}"#;
