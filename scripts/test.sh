@@ -29,10 +29,17 @@ fi
 
 step "engine: results bit for bit (every lab's quick sweep, the canonical run)"
 # The long part of core/tests/digest.rs, on the debug build just made.
-(cd engine-wasm && cargo test --quiet -p sawtooth-core --test digest -- --ignored)
+# --workspace, not -p sawtooth-core: the same packages give the same
+# features (lab-bindings adds serde_json's float_roundtrip), so nothing is
+# compiled again (with -p, a fresh clone rebuilt the core: 53 s).
+(cd engine-wasm && cargo test --workspace --quiet --test digest -- --ignored)
 
 step "engine: native CLI (the e2e tests compare the page with it)"
-(cd engine-wasm && cargo build --quiet -p sawtooth-cli)
+# The CLI's own tests made engine-wasm/target/debug/sawtooth with the
+# workspace's features; `cargo build -p sawtooth-cli` would rebuild the core
+# with another feature set (58 s on a fresh clone). This only checks it.
+(cd engine-wasm && cargo test --workspace --quiet --no-run)
+test -x engine-wasm/target/debug/sawtooth
 
 step "engine: wasm package"
 bash scripts/build-wasm.sh

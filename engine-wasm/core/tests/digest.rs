@@ -299,7 +299,7 @@ fn single_runs_match_stored_digests() {
 
 /// The canonical benchmark run itself, 60 s (long in a debug build).
 #[test]
-#[ignore = "long: scripts/test.sh runs it (cargo test -p sawtooth-core --test digest -- --ignored)"]
+#[ignore = "long: scripts/test.sh runs it (cargo test --workspace --test digest -- --ignored)"]
 fn canonical_run_matches_stored_digest() {
     let computed = [(
         "canonical-60s".to_string(),
@@ -357,7 +357,7 @@ fn lab_quick_points_cut_short_match_stored_digests() {
 
 /// Every lab's quick sweep as the page runs it, with the measured points.
 #[test]
-#[ignore = "long: scripts/test.sh runs it (cargo test -p sawtooth-core --test digest -- --ignored)"]
+#[ignore = "long: scripts/test.sh runs it (cargo test --workspace --test digest -- --ignored)"]
 fn lab_quick_sweeps_match_stored_digests() {
     let points = quick_points();
     let digests = parallel(&points, |(l, p)| {

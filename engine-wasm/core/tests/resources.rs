@@ -258,15 +258,21 @@ fn the_window_the_refusal_suggests_is_accepted() {
 /// allowed 8 368; it now counts both, and the run stays within it.
 #[test]
 fn acks_waiting_for_a_slow_sender_interrupt_fit_the_memory_model() {
-    let s = Scenario::parse_json(FUZZ_CASE_6967).expect("the fuzz case parses");
-    assert!(s.validate().is_empty(), "{:?}", s.validate());
+    assert_fits_the_memory_model(6967, FUZZ_CASE_6967);
+}
+
+/// Runs a fuzz case (as `sawtooth fuzz` printed it) to its end and checks
+/// its packet stores against the memory model's bound.
+fn assert_fits_the_memory_model(case: u32, json: &str) {
+    let s = Scenario::parse_json(json).expect("the fuzz case parses");
+    assert!(s.validate().is_empty(), "case {case}: {:?}", s.validate());
     let mut sim = Simulation::new(&s).unwrap();
     sim.run_to_end();
     let used = sim.packet_memory();
     let allowed = estimate(&s).in_flight_bytes_max;
     assert!(
         used.total() <= allowed,
-        "packet stores needed {} bytes, the model allows {allowed}: {used:?}",
+        "case {case}: packet stores needed {} bytes, the model allows {allowed}: {used:?}",
         used.total()
     );
 }
@@ -282,19 +288,8 @@ const FUZZ_CASE_6967: &str = r#"{"version":2,"seed":3262680332,"duration_ms":500
 /// delivers over the least RTO and one timer tick.
 #[test]
 fn data_past_a_hole_waiting_for_the_timer_fits_the_memory_model() {
-    for (case, json) in [(33100, FUZZ_CASE_33100), (21564, FUZZ_CASE_21564)] {
-        let s = Scenario::parse_json(json).expect("the fuzz case parses");
-        assert!(s.validate().is_empty(), "case {case}: {:?}", s.validate());
-        let mut sim = Simulation::new(&s).unwrap();
-        sim.run_to_end();
-        let used = sim.packet_memory();
-        let allowed = estimate(&s).in_flight_bytes_max;
-        assert!(
-            used.total() <= allowed,
-            "case {case}: packet stores needed {} bytes, the model allows {allowed}: {used:?}",
-            used.total()
-        );
-    }
+    assert_fits_the_memory_model(33100, FUZZ_CASE_33100);
+    assert_fits_the_memory_model(21564, FUZZ_CASE_21564);
 }
 
 const FUZZ_CASE_33100: &str = r#"{"version":2,"seed":1261565866,"duration_ms":1000.0,"sample_interval_ms":10.0,"mtu_bytes":9000,"rtt_ms":0.0,"loss_rate":0.0001,"profile":"sawtooth-1","mechanisms":{"recovery":"prr","interrupt_interval_us":0.0,"timer_hz":0,"rto_restart":"ack"},"tcp":{"initial_cwnd_pkts":10,"initial_ssthresh_pkts":100,"delayed_ack":true,"sack":true,"initial_sequence":4294967293},"bottleneck":{"rate_bps":1000000000.0,"buffer_pkts":10,"aqm":{"kind":"step_mark","threshold_pkts":10}},"hosts":[{"nic_bps":10000000000.0,"txqueuelen_pkts":100,"flows":[{"algorithm":"bbr","params":{"high_gain":4.0,"probe_rtt_interval_s":60.0},"window_bytes":16777216,"start_ms":704.9797608573499,"stop_ms":null,"extra_delay_ms":0.0}]}],"probe":{"interval_ms":1.0}}"#;
