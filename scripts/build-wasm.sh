@@ -115,5 +115,16 @@ build_package() {
   say "wrote $(du -h "$wasm" | cut -f1) $wasm ($(gzip -9c "$wasm" | wc -c) bytes gzipped)"
 }
 
-build_package bindings "$ROOT/app/src/engine/pkg" sawtooth_bindings
-build_package lab-bindings "$ROOT/app/src/guided/pkg" sawtooth_lab_bindings
+# The two packages build at once, the guided labs' in a target directory of
+# its own: they compile the core with different serde_json features anyway
+# (lab-bindings adds float_roundtrip), and each ends in a single-threaded
+# LTO pass (codegen-units = 1), so one cargo lock would leave a core idle.
+build_package bindings "$ROOT/app/src/engine/pkg" sawtooth_bindings &
+engine_pid=$!
+CARGO_TARGET_DIR="$ROOT/engine-wasm/target/lab-bindings" \
+  build_package lab-bindings "$ROOT/app/src/guided/pkg" sawtooth_lab_bindings &
+labs_pid=$!
+status=0
+wait "$engine_pid" || status=$?
+wait "$labs_pid" || status=$?
+exit "$status"
