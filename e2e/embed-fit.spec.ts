@@ -22,7 +22,7 @@ interface FitReport {
   scrollH: number;
   fontPx: number;
   columns: string | null;
-  charts: { id: string; box: R; heading: R; titles: { text: string; r: R }[]; drawing: R }[];
+  charts: { id: string; box: R; heading: R; headingCut: boolean; titles: { text: string; r: R }[]; drawing: R }[];
   controls: { id: string; box: R }[];
 }
 
@@ -47,6 +47,7 @@ async function measure(page: Page): Promise<FitReport> {
         id: f.getAttribute('data-testid')!,
         box: rect(f),
         heading: rect(f.querySelector('.chart-title')!),
+        headingCut: ((t: HTMLElement) => t.scrollWidth > t.clientWidth + 1)(f.querySelector('.chart-title') as HTMLElement),
         titles: Array.from(f.querySelectorAll('.axis-label')).map((t) => ({ text: t.textContent ?? '', r: rect(t) })),
         drawing: rect(f.querySelector('.chart-svg')!),
       })),
@@ -73,6 +74,7 @@ function expectFits(r: FitReport, charts: string[], controls: string[]): void {
     // The drawing, heading and axis titles lie inside the chart's box…
     expect(inside(c.drawing, c.box), `${c.id} drawing inside its box`).toBe(true);
     expect(inside(c.heading, c.box), `${c.id} heading inside its box`).toBe(true);
+    expect(c.headingCut, `${c.id} heading shown whole, not cut`).toBe(false);
     expect(c.titles.length, `${c.id} has its time axis title`).toBeGreaterThanOrEqual(1);
     for (const t of c.titles) {
       expect(inside(t.r, c.box), `${c.id} axis title "${t.text}" inside its box`).toBe(true);

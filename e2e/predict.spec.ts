@@ -211,6 +211,11 @@ test('the prediction panel on a phone, in dark mode: nothing scrolls sideways, t
   await page.getByTestId('prediction-commit').click();
   await expect(page.getByTestId('prediction-panel')).toHaveAttribute('data-state', 'committed');
   expect(await axe(page, '[data-testid="prediction-panel"]')).toEqual([]);
+  // Lab 4's sketch lines have long names: the select stays within the card.
+  await page.goto('./?lab=two-to-one');
+  await expect(lab(page)).toHaveAttribute('data-lab-state', 'idle');
+  await expect(page.getByTestId('prediction-sketch-line')).toBeVisible();
+  expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
   expect(problems).toEqual([]);
 });
 

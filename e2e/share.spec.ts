@@ -261,6 +261,30 @@ test('a malformed link falls back to defaults with a notice naming what was igno
   expect(problems).toEqual([]);
 });
 
+test('a bad queue-discipline, probe or view field in a link is named, and the rest of the link is kept', async ({ page }) => {
+  const problems = watch(page);
+  // The engine rejects CoDel's target and the probe's interval: each takes its
+  // own default, rtt=50 stays, and the sample interval is not blamed.
+  await page.goto('./?v=2&rtt=50&dur=2&aqm=codel(target_ms=-5;ecn=1)&probe=interval_ms=0&controls=rtt,bar&view=bogus');
+  expect(await done(page)).toBe('done');
+  const notice = page.getByTestId('url-notice');
+  await expect(notice).toContainText("bottleneck.aqm.target_ms = -5");
+  await expect(notice).toContainText("using codel's default");
+  await expect(notice).toContainText("using the probe's default");
+  await expect(notice).toContainText('controls=bar');
+  await expect(notice).toContainText('Ignored view=');
+  await expect(notice).not.toContainText('sample_interval_ms');
+  const s = await page.evaluate(() => window.sawtooth!.scenario()!);
+  expect(s.rtt_ms).toBe(50);
+  expect(s.bottleneck.aqm).toEqual({ kind: 'codel', ecn: true });
+  expect(s.probe).toEqual({});
+  // A control's reset returns to the engine's default scenario, as the page opened on.
+  const rtt = page.locator('[data-control-id="rtt"]');
+  await rtt.getByRole('button', { name: /^Reset RTT to 20 ms$/ }).click();
+  await expect.poll(() => page.evaluate(() => window.sawtooth!.scenario()!.rtt_ms)).toBe(20);
+  expect(problems).toEqual([]);
+});
+
 test('a hostile link is shown as text, runs nothing it carries, and the CSP holds', async ({ page }) => {
   const problems = watch(page);
   await page.addInitScript(() => {

@@ -13,6 +13,7 @@ import { LabStore } from './lab/labStore';
 import type { RunStore } from './lab/runStore';
 import type { RenderedRun } from './testHooks';
 import { VIEWS, viewFromSearch } from './lab/views';
+import { LINKABLE_CONTROL_IDS, type LinkableControlId } from './lab/controls';
 import { ErrorPanel } from './ui/ErrorPanel';
 import { StartHere } from './ui/StartHere';
 import { StartPrediction } from './pages/StartPrediction';
@@ -88,7 +89,7 @@ export function App({ client, store, rendered, search }: AppProps) {
   const present = earlyView.present;
   // The lab page fills the window in embed and presentation modes; a guided lab pages through screens instead.
   const fitted = isFitted(earlyView) && viewId === 'lab';
-  const controlIds = earlyView.controls?.filter((c) => c !== PLAYBACK_CONTROL) ?? [];
+  const controlIds = earlyView.controls?.filter((c): c is LinkableControlId => (LINKABLE_CONTROL_IDS as readonly string[]).includes(c)) ?? [];
   const pathChosen = !!earlyView.charts?.includes(PATH_CHART);
   const showPlayback = present || !!earlyView.controls?.includes(PLAYBACK_CONTROL);
   useDocumentView(earlyView, fitted, fitted && showPlayback);
@@ -123,7 +124,7 @@ export function App({ client, store, rendered, search }: AppProps) {
         // checked by the engine; whatever is ignored becomes a notice.
         void loadFromUrl(search, info.defaultScenario, (s) => client.validate(s)).then((start) => {
           if (!live) return;
-          const { view, notices } = resolveView(start.view, VIEW_CHART_IDS, null);
+          const { view, notices } = resolveView(start.view, VIEW_CHART_IDS, [...LINKABLE_CONTROL_IDS, PLAYBACK_CONTROL]);
           const predicted = viewId === 'lab' && startPrediction.notice ? [startPrediction.notice] : [];
           setLoaded({ info, lab: new LabStore(start.scenario, info.defaultScenario), notices: [...start.notices, ...notices, ...predicted], view });
         });

@@ -8,7 +8,13 @@
 import type { ParamInfo, ValidationError } from '../engine/types';
 import { decadeLadder, isLogLadder, linearLadder, mantissaLadder, OCTAVE_MANTISSAS, paramLadder, steppedLadder, type Ladder } from './ladder';
 import { formatValue, parseQuantity, trimNumber, type UnitKind } from './units';
-import { LIMITS } from '../engine/generated/defaults';
+import { DEFAULT_SCENARIO, LIMITS } from '../engine/generated/defaults';
+
+// A control's reset value is the engine's default scenario's (generated from
+// scenario.rs), so "Reset" and "Reset everything" agree and the two cannot
+// drift apart when the engine's default changes.
+const DEFAULT_HOST = DEFAULT_SCENARIO.hosts[0];
+const DEFAULT_FLOW = DEFAULT_HOST.flows[0];
 
 export interface ControlSpec {
   /** Stable id (data-testid and label prefix). */
@@ -39,6 +45,17 @@ function spec(s: Omit<ControlSpec, 'log'> & { log?: boolean }): ControlSpec {
 
 const RATE_LADDER = decadeLadder(LIMITS.nic_bps[0], LIMITS.nic_bps[1]);
 
+/**
+ * The control ids a link's `controls=` may list (docs/TEST-SURFACE.md
+ * section 9, "yes" under `controls=`); the others come with their group.
+ * The scenario builder asks for each by one of these ids.
+ */
+export const LINKABLE_CONTROL_IDS = [
+  'topology', 'streams', 'rtt', 'bottleneck-rate', 'buffer', 'mtu', 'loss', 'nic-rate', 'txqueuelen', 'window',
+  'flows', 'ssthresh', 'icwnd', 'tcp-options', 'aqm', 'probe', 'trace', 'profile', 'duration', 'seed',
+] as const;
+export type LinkableControlId = (typeof LINKABLE_CONTROL_IDS)[number];
+
 export const CONTROLS = {
   rtt: spec({
     id: 'rtt',
@@ -50,7 +67,7 @@ export const CONTROLS = {
     max: LIMITS.rtt_ms[1],
     ladder: linearLadder(LIMITS.rtt_ms[0], LIMITS.rtt_ms[1], 1),
     log: false,
-    defaultValue: 30,
+    defaultValue: DEFAULT_SCENARIO.rtt_ms,
     help: 'Two-way propagation delay, split evenly between the data and the ACK direction.',
   }),
   bottleneckRate: spec({
@@ -62,7 +79,7 @@ export const CONTROLS = {
     min: LIMITS.rate_bps[0],
     max: LIMITS.rate_bps[1],
     ladder: decadeLadder(LIMITS.rate_bps[0], LIMITS.rate_bps[1]),
-    defaultValue: 1e9,
+    defaultValue: DEFAULT_SCENARIO.bottleneck.rate_bps,
   }),
   bufferPkts: spec({
     id: 'buffer',
@@ -80,7 +97,7 @@ export const CONTROLS = {
       [10000, 100000, 2500],
       [100000, LIMITS.buffer_pkts[1], 25000],
     ]),
-    defaultValue: 1000,
+    defaultValue: DEFAULT_SCENARIO.bottleneck.buffer_pkts,
     integer: true,
   }),
   bufferBdp: spec({
@@ -104,7 +121,7 @@ export const CONTROLS = {
     max: LIMITS.loss_rate[1],
     ladder: [0, ...mantissaLadder(1e-8, LIMITS.loss_rate[1], [1, 2, 5], 10)],
     log: true,
-    defaultValue: 0,
+    defaultValue: DEFAULT_SCENARIO.loss_rate,
   }),
   nicRate: spec({
     id: 'nic-rate',
@@ -115,7 +132,7 @@ export const CONTROLS = {
     min: LIMITS.nic_bps[0],
     max: LIMITS.nic_bps[1],
     ladder: RATE_LADDER,
-    defaultValue: 1e9,
+    defaultValue: DEFAULT_HOST.nic_bps,
   }),
   txqueuelen: spec({
     id: 'txqueuelen',
@@ -132,7 +149,7 @@ export const CONTROLS = {
       [1000, 10000, 250],
       [10000, LIMITS.txqueuelen_pkts[1], 2500],
     ]),
-    defaultValue: 100,
+    defaultValue: DEFAULT_HOST.txqueuelen_pkts,
     integer: true,
   }),
   window: spec({
@@ -144,7 +161,7 @@ export const CONTROLS = {
     min: LIMITS.window_bytes[0],
     max: LIMITS.window_bytes[1],
     ladder: mantissaLadder(LIMITS.window_bytes[0], LIMITS.window_bytes[1], OCTAVE_MANTISSAS, 2),
-    defaultValue: 16 * 2 ** 20,
+    defaultValue: DEFAULT_FLOW.window_bytes,
     integer: true,
     help: 'Socket buffer size: the receiver advertises it as its window; the usable window is min(cwnd, window).',
   }),
@@ -183,7 +200,7 @@ export const CONTROLS = {
     max: LIMITS.initial_cwnd_pkts[1],
     ladder: linearLadder(LIMITS.initial_cwnd_pkts[0], LIMITS.initial_cwnd_pkts[1], 1),
     log: false,
-    defaultValue: 2,
+    defaultValue: DEFAULT_SCENARIO.tcp.initial_cwnd_pkts,
     integer: true,
   }),
   duration: spec({
@@ -200,7 +217,7 @@ export const CONTROLS = {
       [60, 600, 30],
       [600, 3600, 300],
     ]),
-    defaultValue: 20,
+    defaultValue: DEFAULT_SCENARIO.duration_ms / 1000,
   }),
   seed: spec({
     id: 'seed',
@@ -212,7 +229,7 @@ export const CONTROLS = {
     max: 4_294_967_295,
     ladder: linearLadder(0, 100, 1),
     log: false,
-    defaultValue: 1,
+    defaultValue: DEFAULT_SCENARIO.seed,
     integer: true,
   }),
 } satisfies Record<string, ControlSpec>;
@@ -283,8 +300,11 @@ export function parseControl(text: string, c: ControlSpec, field = c.field): Par
   if (t === '') return { ok: false, error: { field, value: '', message: `is required: a number ${rangeText(c)}` } };
   const v = parseQuantity(t, c.kind);
   if (v === null) return { ok: false, error: { field, value: t, message: `must be a number ${rangeText(c)}` } };
-  if (v < c.min * (1 - 1e-12) || v > c.max * (1 + 1e-12)) return { ok: false, error: { field, value: t, message: `must be ${rangeText(c)}` } };
-  if (c.integer && Math.abs(v - Math.round(v)) > 1e-9) return { ok: false, error: { field, value: t, message: `must be a whole number ${rangeText(c)}` } };
+  // A bare number was read in the control's unit, which the engine field's
+  // name may not carry (Duration's seconds set duration_ms): say which.
+  const shown = c.kind !== 'plain' && c.unit && /^[-+0-9.e]+$/i.test(t) ? `${t} ${c.unit}` : t;
+  if (v < c.min * (1 - 1e-12) || v > c.max * (1 + 1e-12)) return { ok: false, error: { field, value: shown, message: `must be ${rangeText(c)}` } };
+  if (c.integer && Math.abs(v - Math.round(v)) > 1e-9) return { ok: false, error: { field, value: shown, message: `must be a whole number ${rangeText(c)}` } };
   return { ok: true, value: c.integer ? Math.round(v) : v };
 }
 

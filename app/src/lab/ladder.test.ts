@@ -52,7 +52,8 @@ describe('controls', () => {
     expect(rangeText(CONTROLS.rtt)).toBe('between 0 and 1000 ms');
     expect(rangeText(CONTROLS.window)).toBe('between 64 KB and 512 MB');
     expect(rangeText(CONTROLS.bottleneckRate)).toBe('between 1 Mb/s and 100 Gb/s');
-    expect(parseControl('1500', CONTROLS.rtt)).toEqual({ ok: false, error: { field: 'rtt_ms', value: '1500', message: 'must be between 0 and 1000 ms' } });
+    expect(parseControl('1500', CONTROLS.rtt)).toEqual({ ok: false, error: { field: 'rtt_ms', value: '1500 ms', message: 'must be between 0 and 1000 ms' } });
+    expect(parseControl('100000', CONTROLS.duration)).toMatchObject({ ok: false, error: { field: 'duration_ms', value: '100000 s', message: 'must be between 1 and 3600 s' } });
     expect(parseControl('fast', CONTROLS.rtt)).toMatchObject({ ok: false, error: { message: 'must be a number between 0 and 1000 ms' } });
     expect(parseControl('', CONTROLS.rtt)).toMatchObject({ ok: false, error: { value: '' } });
     expect(parseControl('12 KB', CONTROLS.window, 'hosts[0].flows[1].window_bytes')).toMatchObject({

@@ -11,6 +11,12 @@ async function validate(s: Scenario): Promise<ValidationError[]> {
     return [{ field: 'version', value: '(missing)', message: 'is required; this engine reads version 2' }];
   if (!Array.isArray(s.hosts)) return [{ field: '(document)', value: '', message: 'missing field `hosts`' }];
   if (!(s.rtt_ms >= 0 && s.rtt_ms <= 1000)) e.push({ field: 'rtt_ms', value: String(s.rtt_ms), message: 'must be between 0 and 1000 ms' });
+  const aqm = s.bottleneck.aqm as Record<string, unknown>;
+  if (typeof aqm.target_ms === 'number' && !(aqm.target_ms > 0)) e.push({ field: 'bottleneck.aqm.target_ms', value: String(aqm.target_ms), message: 'must be above 0 ms' });
+  if (typeof aqm.max_p === 'number' && !(aqm.max_p <= 1)) e.push({ field: 'bottleneck.aqm.max_p', value: String(aqm.max_p), message: 'must be between 0 and 1' });
+  if (s.probe?.interval_ms !== undefined && !(s.probe.interval_ms >= 1)) e.push({ field: 'probe.interval_ms', value: String(s.probe.interval_ms), message: 'must be between 1 and 60000 ms' });
+  const ssthresh = s.tcp.initial_ssthresh_pkts;
+  if (ssthresh !== null && ssthresh !== undefined && !(ssthresh >= 2)) e.push({ field: 'tcp.initial_ssthresh_pkts', value: String(ssthresh), message: 'must be between 2 and 10000000 packets' });
   s.hosts.forEach((h, hi) =>
     h.flows.forEach((f, fi) => {
       if (!(f.window_bytes >= 65536)) e.push({ field: `hosts[${hi}].flows[${fi}].window_bytes`, value: String(f.window_bytes), message: 'must be between 65536 and 536870912 bytes' });
@@ -42,6 +48,39 @@ describe('sanitizeScenario', () => {
       "Ignored hosts[1].flows[0].params.zz = 3: is not a parameter of reno; known: a in the link; using the algorithm's default.",
     ]);
     expect(r.errors).toHaveLength(3);
+  });
+
+  it("drops a queue discipline's or the probe's bad field, keeping the rest of the scenario", async () => {
+    const s = structuredClone(d);
+    s.rtt_ms = 50;
+    s.bottleneck.aqm = { kind: 'codel', target_ms: -5, ecn: true };
+    s.probe = { interval_ms: 0 };
+    const r = await sanitizeScenario(s, d, validate);
+    expect(r.replaced).toBe(false);
+    expect(r.scenario.rtt_ms).toBe(50);
+    expect(r.scenario.bottleneck.aqm).toEqual({ kind: 'codel', ecn: true });
+    expect(r.scenario.probe).toEqual({});
+    expect(r.notices).toEqual([
+      "Ignored bottleneck.aqm.target_ms = -5: must be above 0 ms in the link; using codel's default.",
+      "Ignored probe.interval_ms = 0: must be between 1 and 60000 ms in the link; using the probe's default.",
+    ]);
+  });
+
+  it("gives RED, whose fields are all required, the default scenario's queue discipline", async () => {
+    const s = structuredClone(d);
+    s.rtt_ms = 50;
+    s.bottleneck.aqm = { kind: 'red', min_th_pkts: 5, max_th_pkts: 15, max_p: 2, weight: 0.002, ecn: false };
+    const r = await sanitizeScenario(s, d, validate);
+    expect(r.scenario.rtt_ms).toBe(50);
+    expect(r.scenario.bottleneck.aqm).toEqual(d.bottleneck.aqm);
+    expect(r.notices).toEqual(['Ignored bottleneck.aqm.max_p = 2: must be between 0 and 1 in the link; using the default queue discipline (drop_tail).']);
+  });
+
+  it('says what a null default means', async () => {
+    const s = structuredClone(d);
+    s.tcp.initial_ssthresh_pkts = 0;
+    const r = await sanitizeScenario(s, d, validate);
+    expect(r.notices).toEqual(['Ignored tcp.initial_ssthresh_pkts = 0: must be between 2 and 10000000 packets in the link; using no initial ssthresh (infinite).']);
   });
 
   it('falls back to the whole default scenario when a field cannot be repaired', async () => {

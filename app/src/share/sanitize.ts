@@ -91,8 +91,41 @@ function setAt(root: unknown, path: Path, value: unknown): boolean {
   return true;
 }
 
-function show(v: unknown): string {
-  return v === null ? 'null' : typeof v === 'object' ? 'its default' : String(v);
+/** What a null default means, for the fields that have one. */
+const NULL_MEANS: Record<string, string> = {
+  initial_ssthresh_pkts: 'no initial ssthresh (infinite)',
+  stop_ms: 'no stop (the flow runs to the end)',
+};
+
+function show(v: unknown, field?: string | number): string {
+  if (v === null) return NULL_MEANS[String(field)] ?? 'none';
+  return typeof v === 'object' ? 'its default' : String(v);
+}
+
+/** How to mend one rejected field: what to write where, and how to say it. */
+interface Repair {
+  path: Path;
+  /** `undefined` deletes the field (an optional one: its own default applies). */
+  value: unknown;
+  using: string;
+}
+
+function repairOf(input: Scenario, defaults: Scenario, path: Path): Repair | null {
+  const def = defaultAt(defaults, path);
+  const last = path[path.length - 1];
+  // An algorithm parameter the catalogue does not know is dropped: the
+  // algorithm's default applies.
+  if (path.length >= 2 && path[path.length - 2] === 'params' && !def.found) return { path, value: undefined, using: "the algorithm's default" };
+  // A queue discipline's or the probe's optional field is dropped: the
+  // discipline's (RFC) or the probe's default applies. RED's fields are
+  // all required, so a bad one gives the scenario default's discipline.
+  const aqm = input.bottleneck?.aqm;
+  if (path.length === 3 && path[0] === 'bottleneck' && path[1] === 'aqm' && last !== 'kind' && !def.found && aqm) {
+    if (aqm.kind === 'red') return { path: ['bottleneck', 'aqm'], value: defaults.bottleneck.aqm, using: `the default queue discipline (${defaults.bottleneck.aqm.kind})` };
+    return { path, value: undefined, using: `${aqm.kind}'s default` };
+  }
+  if (path.length === 2 && path[0] === 'probe' && !def.found) return { path, value: undefined, using: "the probe's default" };
+  return def.found ? { path, value: def.value, using: show(def.value, last) } : null;
 }
 
 /**
@@ -133,12 +166,9 @@ export async function sanitizeScenario(input: Scenario, defaults: Scenario, vali
   let repairable = true;
   for (const e of errors) {
     const path = parseFieldPath(e.field);
-    const def = path ? defaultAt(defaults, path) : { found: false, value: undefined };
-    // An algorithm parameter the catalogue does not know is dropped (the
-    // algorithm's default applies); other fields take the scenario default.
-    const isParam = path !== null && path.length >= 2 && path[path.length - 2] === 'params';
-    if (path && (def.found || isParam) && setAt(fixed, path, isParam && !def.found ? undefined : def.value)) {
-      if (notices.length < MAX_NOTICES) notices.push(`Ignored ${clip(formatValidationError(e))} in ${what}; using ${isParam && !def.found ? "the algorithm's default" : show(def.value)}.`);
+    const repair = path ? repairOf(input, defaults, path) : null;
+    if (repair && setAt(fixed, repair.path, repair.value)) {
+      if (notices.length < MAX_NOTICES) notices.push(`Ignored ${clip(formatValidationError(e))} in ${what}; using ${repair.using}.`);
       else unlisted++;
     } else {
       repairable = false;

@@ -190,6 +190,24 @@ describe('scenario links', () => {
     expect(r.notices.join('\n')).toMatch(/unknown parameter "zzz"/);
   });
 
+  it('says what is wrong with a queue discipline or probe in a link, keeping the rest', () => {
+    const notice = (q: string) => {
+      const r = decodeScenario(`?rtt=50&${q}`, d);
+      expect(r.scenario.rtt_ms, q).toBe(50);
+      expect(r.notices, q).toHaveLength(1);
+      return r.notices[0];
+    };
+    expect(notice('aqm=codel(foo=1)')).toMatch(/codel has no field foo; its fields: target_ms, interval_ms, ecn/);
+    expect(notice('aqm=codel(ecn=2)')).toMatch(/codel's ecn must be 1 or 0/);
+    expect(notice('aqm=pie(alpha=1;alpha=2)')).toMatch(/pie's alpha is given twice/);
+    expect(notice('aqm=red(min=5;max=15)')).toMatch(/red needs all of min, max, p, w, ecn; missing p, w, ecn/);
+    expect(notice('probe=interval=5')).toMatch(/probe has no field interval; its fields: interval_ms, size_bytes/);
+    expect(notice('aqm=sfq')).toMatch(/expected droptail, red/);
+    expect(decodeScenario('?aqm=red(min=5;max=15;p=0.1;w=0.002;ecn=1)', d).scenario.bottleneck.aqm).toEqual({
+      kind: 'red', min_th_pkts: 5, max_th_pkts: 15, max_p: 0.1, weight: 0.002, ecn: true,
+    });
+  });
+
   it('an unknown link version uses the defaults', () => {
     const r = decodeScenario('?v=3&rtt=10', d);
     expect(r.scenario).toEqual(d);

@@ -149,6 +149,9 @@ function paramsText(params: Record<string, number>): string {
 
 const PROBE_FIELDS = ['interval_ms', 'size_bytes'] as const;
 
+/** RED's fields in a link, all required (`red(min=…;max=…;p=…;w=…;ecn=0|1)`). */
+const RED_FIELDS = ['min', 'max', 'p', 'w', 'ecn'] as const;
+
 /** The optional fields of each newer queue discipline (scenario.rs `Aqm`), for links. */
 const AQM_FIELDS: Record<string, readonly string[]> = {
   codel: ['target_ms', 'interval_ms', 'ecn'],
@@ -166,16 +169,24 @@ function fieldsText(o: Record<string, unknown>, order: readonly string[]): strin
     .join(';');
 }
 
-/** Parse "k=v;k=v" with keys from `allowed` ("ecn" a boolean, the rest numbers); null if malformed. */
-function parseFields(text: string, allowed: readonly string[]): Record<string, number | boolean> | null {
+/** Why a link value was refused, when more can be said than what was expected. */
+class Refused {
+  constructor(readonly reason: string) {}
+}
+
+/** Parse "k=v;k=v" with keys from `allowed` ("ecn" a boolean, the rest numbers), or say what is wrong with it. */
+function parseFields(text: string, allowed: readonly string[], owner: string): Record<string, number | boolean> | Refused {
   const out: Record<string, number | boolean> = {};
   if (text === '') return out;
   for (const part of text.split(';')) {
     const eq = part.indexOf('=');
     const k = part.slice(0, eq);
-    if (eq <= 0 || !allowed.includes(k) || k in out) return null;
-    const v = k === 'ecn' || k === 'drop_overload' ? parseBool(part.slice(eq + 1)) : parseNumber(part.slice(eq + 1));
-    if (v === null) return null;
+    if (eq <= 0) return new Refused(`expected field=value in ${owner}, got "${part}"`);
+    if (!allowed.includes(k)) return new Refused(`${owner} has no field ${k}; its fields: ${allowed.join(', ')}`);
+    if (k in out) return new Refused(`${owner}'s ${k} is given twice`);
+    const bool = k === 'ecn' || k === 'drop_overload';
+    const v = bool ? parseBool(part.slice(eq + 1)) : parseNumber(part.slice(eq + 1));
+    if (v === null) return new Refused(`${owner}'s ${k} must be ${bool ? '1 or 0' : 'a number'}`);
     out[k] = v;
   }
   return out;
@@ -335,29 +346,22 @@ function parseAlgToken(text: string): { algorithm: string; params: Record<string
   return { algorithm: m[1], params: sorted };
 }
 
-function parseAqm(text: string): Aqm | null {
+function parseAqm(text: string): Aqm | Refused | null {
   if (text === 'droptail' || text === 'drop_tail') return { kind: 'drop_tail' };
   const other = /^(codel|fq_codel|pie|step_mark|dualpi2)(?:\((.*)\))?$/.exec(text);
   if (other) {
-    const fields = parseFields(other[2] ?? '', AQM_FIELDS[other[1]]);
-    return fields ? ({ kind: other[1], ...fields } as Aqm) : null;
+    const fields = parseFields(other[2] ?? '', AQM_FIELDS[other[1]], other[1]);
+    return fields instanceof Refused ? fields : ({ kind: other[1], ...fields } as Aqm);
   }
   const m = /^red\((.*)\)$/.exec(text);
   if (!m) return null;
-  const kv = new Map<string, string>();
-  for (const part of m[1].split(';')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0 || kv.has(part.slice(0, eq))) return null;
-    kv.set(part.slice(0, eq), part.slice(eq + 1));
-  }
-  const num = (k: string) => (kv.has(k) ? parseNumber(kv.get(k)!) : null);
-  const min = num('min');
-  const max = num('max');
-  const p = num('p');
-  const w = num('w');
-  const ecn = kv.has('ecn') ? parseBool(kv.get('ecn')!) : null;
-  if (kv.size !== 5 || min === null || max === null || p === null || w === null || ecn === null) return null;
-  return { kind: 'red', min_th_pkts: min, max_th_pkts: max, max_p: p, weight: w, ecn };
+  // RED has no defaults to fall back on: its thresholds depend on the link.
+  const fields = parseFields(m[1], RED_FIELDS, 'red');
+  if (fields instanceof Refused) return fields;
+  const missing = RED_FIELDS.filter((k) => !(k in fields));
+  if (missing.length > 0) return new Refused(`red needs all of ${RED_FIELDS.join(', ')}; missing ${missing.join(', ')}`);
+  const num = (k: string) => fields[k] as number;
+  return { kind: 'red', min_th_pkts: num('min'), max_th_pkts: num('max'), max_p: num('p'), weight: num('w'), ecn: fields.ecn as boolean };
 }
 
 /** A whole scenario document from the fallback or legacy parameter. */
@@ -463,11 +467,12 @@ export function decodeScenario(search: string, defaults: Scenario): DecodedScena
   const shaped = Array.isArray(s.hosts) && s.hosts.every((h) => isPlainObject(h) && Array.isArray(h.flows)) && isPlainObject(s.tcp) && isPlainObject(s.bottleneck);
 
   const get = (k: string) => values.get(k);
-  const scalar = <T>(key: string, parse: (t: string) => T | null, apply: (x: T) => void, what: string) => {
+  const scalar = <T>(key: string, parse: (t: string) => T | Refused | null, apply: (x: T) => void, what: string) => {
     const t = get(key);
     if (t === undefined) return;
     const x = parse(t);
     if (x === null) ignored(notes, key, t, `expected ${what}`);
+    else if (x instanceof Refused) ignored(notes, key, t, x.reason);
     else if (!shaped && key !== 'seed') ignored(notes, key, t, 'the scenario document it would change is not valid');
     else apply(x);
   };
@@ -491,7 +496,7 @@ export function decodeScenario(search: string, defaults: Scenario): DecodedScena
   scalar('rate', (t) => parseWithUnits(t, RATE_UNITS), (x) => (s.bottleneck = { ...s.bottleneck, rate_bps: x }), 'a rate in b/s, like 1G or 100M');
   scalar('buf', parseU32, (x) => (s.bottleneck = { ...s.bottleneck, buffer_pkts: x }), 'a whole number of packets');
   scalar('aqm', parseAqm, (x) => (s.bottleneck = { ...s.bottleneck, aqm: x }), 'droptail, red(min=…;max=…;p=…;w=…;ecn=0|1), codel, fq_codel, pie, step_mark or dualpi2, optionally with (field=value;…)');
-  scalar('probe', (t) => (t === '1' ? {} : parseFields(t, PROBE_FIELDS)), (x) => (s = { ...s, probe: x as LatencyProbe }), '1 or interval_ms=…;size_bytes=…');
+  scalar('probe', (t) => (t === '1' ? {} : parseFields(t, PROBE_FIELDS, 'probe')), (x) => (s = { ...s, probe: x as LatencyProbe }), '1 or interval_ms=…;size_bytes=…');
 
   if (!shaped) {
     for (const k of ['hosts', 'nic', 'txq', 'alg', 'win', 'start', 'stop', 'xdelay']) {

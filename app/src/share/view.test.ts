@@ -24,6 +24,11 @@ describe('view options', () => {
     expect(checkNames('charts', ['cwnd', 'bogus'], ['cwnd', 'throughput'], notes)).toEqual(['cwnd']);
     expect(notes[0]).toMatch(/charts=bogus/);
   });
+
+  it('names a page view it does not have', () => {
+    expect(parseView('?view=labs').notices).toEqual([]);
+    expect(parseView('?view=bogus').notices).toEqual(['Ignored view=: expected lab or labs.']);
+  });
 });
 
 describe('origin=', () => {

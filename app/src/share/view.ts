@@ -19,6 +19,8 @@
 // Unknown chart or control names are ignored with a notice once the page
 // knows which exist (checkNames).
 
+import { VIEWS } from '../lab/views';
+
 export type ColourProfile = 'default' | 'projector';
 /** auto: the system's light or dark; projector: the projector profile (always light). */
 export type Theme = 'auto' | 'light' | 'dark' | 'projector';
@@ -137,6 +139,8 @@ export function parseView(search: string): { view: ViewOptions; notices: string[
     return { view: { ...DEFAULT_VIEW }, notices };
   }
   const view: ViewOptions = { ...DEFAULT_VIEW };
+  const page = params.get('view');
+  if (page !== null && !VIEWS.some((v) => v.id === page)) notices.push(`Ignored view=: expected ${VIEWS.map((v) => v.id).join(' or ')}.`);
   const embed = params.get('embed');
   if (embed !== null) view.embed = flag('embed', embed, notices) ?? false;
   const charts = params.get('charts');

@@ -6,13 +6,13 @@ import { useId } from 'react';
 import { LIMITS, PROBE_DEFAULTS } from '../engine/generated/defaults';
 import type { AqmInfo, ParamInfo, Scenario } from '../engine/types';
 import { aqmInfo, aqmOfKind, aqmParamValue, withAqmParam } from '../lab/aqm';
-import { paramSpec } from '../lab/controls';
+import { paramSpec, type LinkableControlId } from '../lab/controls';
 import { QuantityControl } from './QuantityControl';
 
 export interface QueueControlProps {
   scenario: Scenario;
   aqms: readonly AqmInfo[];
-  show(id: string): boolean;
+  show(id: LinkableControlId): boolean;
   onChange(f: (s: Scenario) => Scenario): void;
 }
 

@@ -5,7 +5,7 @@
 import { memo } from 'react';
 import type { TraceRead } from '../engine/protocol';
 import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, Scenario } from '../engine/types';
-import { CONTROLS, type ControlSpec } from '../lab/controls';
+import { CONTROLS, type ControlSpec, type LinkableControlId } from '../lab/controls';
 import { bdpPackets, capacityBps, mssBytes } from '../model/path';
 import type { LabState, LabStore } from '../lab/labStore';
 import {
@@ -52,7 +52,7 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
   const s = state.scenario;
   const view = state.view;
   const topo = view.topology;
-  const show = (c: ControlSpec | string) => !visibleControls || visibleControls.includes(typeof c === 'string' ? c : c.id);
+  const show = (c: ControlSpec | LinkableControlId) => !visibleControls || visibleControls.includes(typeof c === 'string' ? c : c.id);
   const up = (f: (x: Scenario) => Scenario) => lab.update(f);
   const flows = flatFlows(s);
   // A scenario of thousands of flows (uploaded, or from a link) gets cards for the first few (lab/manyFlows.ts).

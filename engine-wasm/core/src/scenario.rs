@@ -634,6 +634,30 @@ mod tests {
         assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
     }
 
+    /// A field out of range is reported as itself; the sample interval,
+    /// which is fine, is not blamed for the samples or bytes it would give.
+    #[test]
+    fn the_sample_interval_is_not_blamed_for_another_fields_error() {
+        let fields = |s: &Scenario| -> Vec<String> {
+            s.validate().into_iter().map(|e| e.field).collect()
+        };
+        let mut long = Scenario::default_scenario();
+        long.duration_ms = 1e12;
+        assert_eq!(fields(&long), ["duration_ms"]);
+        let mut probing = Scenario::default_scenario();
+        probing.probe = Some(LatencyProbe {
+            interval_ms: Some(0.0),
+            size_bytes: None,
+        });
+        assert_eq!(fields(&probing), ["probe.interval_ms"]);
+        // Still blamed when it is the cause.
+        let mut dense = Scenario::default_scenario();
+        dense.duration_ms = 3_600_000.0;
+        dense.sample_interval_ms = 1.0;
+        let blamed = fields(&dense);
+        assert!(!blamed.is_empty() && blamed.iter().all(|f| f == "sample_interval_ms"), "{blamed:?}");
+    }
+
     #[test]
     fn every_problem_is_reported_at_once_with_field_value_and_range() {
         let mut s = Scenario::default_scenario();

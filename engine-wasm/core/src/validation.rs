@@ -85,7 +85,15 @@ impl Scenario {
             SAMPLE_INTERVAL_MS,
             "ms",
         );
-        if self.sample_interval_ms > 0.0 && self.duration_ms / self.sample_interval_ms > MAX_SAMPLES
+        let in_range = |x: f64, (lo, hi): (f64, f64)| x >= lo && x <= hi;
+        // The interval is blamed for the samples and the recorded bytes only
+        // when what they also depend on is valid: a duration out of range,
+        // or a probe interval that would record unbounded probes, is that
+        // field's own error, and the interval is fine.
+        let duration_ok = in_range(self.duration_ms, DURATION_MS);
+        if duration_ok
+            && self.sample_interval_ms > 0.0
+            && self.duration_ms / self.sample_interval_ms > MAX_SAMPLES
         {
             v.push(
                 "sample_interval_ms",
@@ -93,10 +101,11 @@ impl Scenario {
                 format!("gives more than {MAX_SAMPLES} samples for this duration; use a longer interval"),
             );
         }
-        let in_range = |x: f64, (lo, hi): (f64, f64)| x >= lo && x <= hi;
-        if in_range(self.duration_ms, DURATION_MS)
-            && in_range(self.sample_interval_ms, SAMPLE_INTERVAL_MS)
-        {
+        let probe_ok = self.probe.as_ref().is_none_or(|p| {
+            p.interval_ms
+                .is_none_or(|x| in_range(x, PROBE_INTERVAL_MS))
+        });
+        if duration_ok && probe_ok && in_range(self.sample_interval_ms, SAMPLE_INTERVAL_MS) {
             if let Some(message) = crate::resources::over_budget_message(self) {
                 v.push("sample_interval_ms", self.sample_interval_ms, message);
             }
