@@ -203,6 +203,7 @@ describe('scenario links', () => {
     expect(notice('aqm=red(min=5;max=15)')).toMatch(/red needs all of min, max, p, w, ecn; missing p, w, ecn/);
     expect(notice('probe=interval=5')).toMatch(/probe has no field interval; its fields: interval_ms, size_bytes/);
     expect(notice('aqm=sfq')).toMatch(/expected droptail, red/);
+    expect(notice('win=8G')).toMatch(/expected window sizes in bytes from 64K to 512M/);
     expect(decodeScenario('?aqm=red(min=5;max=15;p=0.1;w=0.002;ecn=1)', d).scenario.bottleneck.aqm).toEqual({
       kind: 'red', min_th_pkts: 5, max_th_pkts: 15, max_p: 0.1, weight: 0.002, ecn: true,
     });

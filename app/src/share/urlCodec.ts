@@ -46,6 +46,7 @@
 // (see sanitize.ts), so the rules live in one place.
 
 import type { Aqm, Flow, Host, LatencyProbe, Scenario } from '../engine/types';
+import { LIMITS } from '../engine/generated/defaults';
 import { jsonShapeProblem, shapeProblemText } from './duplicateKeys';
 import {
   BYTE_UNITS,
@@ -552,7 +553,7 @@ export function decodeScenario(search: string, defaults: Scenario): DecodedScena
   perList('win', flows.length, (t) => {
     const x = parseWithUnits(t, BYTE_UNITS);
     return x !== null && Number.isInteger(x) && x >= 0 && x <= 4294967295 ? x : null;
-  }, (xs) => flows.forEach((f, i) => (f.window_bytes = xs[i])), 'window sizes in bytes, like 16M or 65536', 'flow');
+  }, (xs) => flows.forEach((f, i) => (f.window_bytes = xs[i])), `window sizes in bytes from ${formatWithUnits(LIMITS.window_bytes[0], BYTE_UNITS)} to ${formatWithUnits(LIMITS.window_bytes[1], BYTE_UNITS)}, like 16M or 65536`, 'flow');
   perList('start', flows.length, parseNumber, (xs) => flows.forEach((f, i) => (f.start_ms = xs[i])), 'times in ms', 'flow');
   perList(
     'stop',
