@@ -168,6 +168,10 @@ test('each chart has a text summary and a data-table alternative', async ({ page
     expect(await table.locator('tbody tr').count()).toBeGreaterThan(10);
     expect(await table.locator('thead th').count()).toBeGreaterThanOrEqual(2);
   }
+  // The throughput chart's values are a trailing average (its data-average-ms): its text says so.
+  const averageMs = Number(await page.getByTestId('chart-throughput').getAttribute('data-average-ms'));
+  expect(averageMs).toBeGreaterThan(0);
+  await expect(page.getByTestId('chart-throughput').locator('[data-chart-summary]')).toContainText(`(${averageMs} ms trailing average)`);
   // The cwnd table shows the page's numbers.
   const first = await page.evaluate(() => window.sawtooth!.series()!.flows[0].cwnd_pkts[0]);
   const cell = await page.getByTestId('chart-cwnd').locator('details.chart-table tbody tr').first().locator('td').first().textContent();

@@ -13,6 +13,16 @@ export const CHART_IDS = ['cwnd', 'outstanding', 'throughput', 'queues', 'delay'
 export type ChartId = (typeof CHART_IDS)[number];
 export type CwndUnit = 'packets' | 'bytes';
 
+/** A trailing average's window as the charts name it: "100 ms", "1 s". */
+export function averageWindowText(ms: number): string {
+  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** A chart's title for its text alternatives, naming the average its values are when they are one. */
+export function chartTextTitle(spec: Pick<ChartSpec, 'title' | 'averageMs'>): string {
+  return spec.averageMs ? `${spec.title} (${averageWindowText(spec.averageMs)} trailing average)` : spec.title;
+}
+
 export interface SeriesSpec {
   id: string;
   label: string;
@@ -184,7 +194,7 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     id: 'throughput',
     testId: 'chart-throughput',
     title: 'Throughput',
-    yLabel: opts.throughputAverageMs ? `throughput (Mb/s, ${opts.throughputAverageMs >= 1000 ? `${opts.throughputAverageMs / 1000} s` : `${opts.throughputAverageMs} ms`} avg)` : 'throughput (Mb/s)',
+    yLabel: opts.throughputAverageMs ? `throughput (Mb/s, ${averageWindowText(opts.throughputAverageMs)} avg)` : 'throughput (Mb/s)',
     yFactor: 1e-6,
     unit: 'Mb/s',
     // In-order delivery per sample spikes far above the link rate when a

@@ -4,7 +4,7 @@
 // summary and data table. App.tsx mounts these at the "share:" points.
 
 import { useMemo, useSyncExternalStore } from 'react';
-import type { ChartSpec } from '../charts/specs';
+import { chartTextTitle, type ChartSpec } from '../charts/specs';
 import type { AlgorithmInfo, Scenario } from '../engine/types';
 import type { LabStore } from '../lab/labStore';
 import type { RunStore } from '../lab/runStore';
@@ -65,5 +65,5 @@ export function ShareBridge({ lab, store, view, defaults, validate, catalogue }:
 export function ChartAlternatives({ spec, x, count }: { spec: ChartSpec; x: Float64Array; count: number }) {
   const { columns, more } = useMemo(() => chartTableColumns(spec, count), [spec, count]);
   const xs = useMemo(() => x.subarray(0, count), [x, count]);
-  return <ChartTable title={spec.title} xLabel="time (s)" x={xs} columns={columns} moreSeries={more} testId={`chart-${spec.id}-a11y`} />;
+  return <ChartTable title={chartTextTitle(spec)} xLabel="time (s)" x={xs} columns={columns} moreSeries={more} testId={`chart-${spec.id}-a11y`} />;
 }
