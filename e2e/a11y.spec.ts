@@ -150,6 +150,20 @@ test('keyboard only: a slider and a button are operable', async ({ page }) => {
   await expect(page.getByTestId('share-link')).toHaveValue(/rtt=/);
 });
 
+test("keyboard only: a guided lab's Run keeps the focus on a button that acts when it becomes disabled", async ({ page }) => {
+  await page.goto('./?lab=dctcp-threshold');
+  const lab = page.getByTestId('guided-lab');
+  await expect(lab).toHaveAttribute('data-lab-state', 'idle');
+  await page.getByTestId('lab-run').focus();
+  await page.keyboard.press('Enter');
+  await expect(lab).toHaveAttribute('data-lab-state', 'done', { timeout: 60_000 });
+  // Every run is done, so Run is disabled: the focus is on Clear results, not lost to the page.
+  await expect(page.getByTestId('lab-run')).toBeDisabled();
+  await expect(page.getByTestId('lab-clear')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(lab).toHaveAttribute('data-lab-state', 'idle');
+});
+
 test('each chart has a text summary and a data-table alternative', async ({ page }) => {
   await page.goto('./?seed=1&dur=2');
   expect(await done(page)).toBe('done');

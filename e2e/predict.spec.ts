@@ -134,6 +134,16 @@ test('predict by keyboard, run, see the verdict and the dashed sketch; the link 
   await expect(page.getByTestId('prediction-verdict')).toHaveAttribute('data-verdict', verdictBefore!);
   await expect(page.getByTestId('url-notice')).toHaveCount(0);
 
+  // To the faithful scale and back: the prediction goes along both ways.
+  await page.locator('.lab-scale a').nth(1).click();
+  await expect(page).toHaveURL(/quick=0/);
+  await expect(page.getByTestId('prediction-panel')).toHaveAttribute('data-choice', 'dctcp');
+  await page.locator('.lab-scale a').nth(0).click();
+  await expect(page).not.toHaveURL(/quick=0/);
+  await expect(page).toHaveURL(/[?&]pred=dctcp~dctcp:/);
+  await expect(page.getByTestId('prediction-panel')).toHaveAttribute('data-state', 'committed');
+  expect(await sketchValues(page)).toEqual(drawn);
+
   // In another tab (no results kept), the link shows the prediction committed, and the sketch on the empty axes.
   const other = await page.context().newPage();
   const otherProblems = watchConsole(other);
@@ -150,7 +160,7 @@ test('predict by keyboard, run, see the verdict and the dashed sketch; the link 
 
 test('a malformed pred= is ignored with a notice; skipping is explicit; presentation mode shows the same choice', async ({ page }) => {
   const problems = watchConsole(page);
-  for (const bad of ['nonsense', 'dctcp~dctcp:1,2', 'dctcp~nope:1,2,3,4', 'skip~dctcp:1,2,3,4', 'dctcp~dctcp:1,x,3,4', 'DCTCP']) {
+  for (const bad of ['nonsense', 'dctcp~nope:1,2,3,4', 'skip~dctcp:1,2,3,4', 'dctcp~dctcp:1,x,3,4', 'DCTCP']) {
     await page.goto(`./?lab=${LAB}&pred=${encodeURIComponent(bad)}`);
     await expect(lab(page)).toHaveAttribute('data-lab-state', 'idle');
     await expect(page.getByTestId('url-notice')).toContainText('Ignored pred=');
@@ -166,6 +176,13 @@ test('a malformed pred= is ignored with a notice; skipping is explicit; presenta
   await page.getByTestId('prediction-change').click();
   await expect(page.getByTestId('prediction-panel')).toHaveAttribute('data-state', 'open');
   await expect(page).not.toHaveURL(/pred=/);
+
+  // A sketch with another number of values (drawn at the other scale): the answer is kept, the sketch is not.
+  await page.goto(`./?lab=${LAB}&pred=${encodeURIComponent('dctcp~dctcp:1,2')}`);
+  await expect(lab(page)).toHaveAttribute('data-lab-state', 'idle');
+  await expect(page.getByTestId('url-notice')).toContainText('only the answer is kept');
+  await expect(page.getByTestId('prediction-panel')).toHaveAttribute('data-state', 'committed');
+  await expect(page.getByTestId('prediction-panel')).toHaveAttribute('data-choice', 'dctcp');
 
   // Presentation mode: the prediction screen shows the committed choice.
   await page.setViewportSize({ width: 1280, height: 720 });

@@ -6,6 +6,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { AblationVariant, HeadlineValue } from '../engine/generated/ablation';
 import type { Lab, PaperValue } from '../engine/generated/labs';
 import { AblationStore } from './ablationStore';
+import { assumedOutside, rangeText, valueText } from './bandData';
 import type { LabsEnv } from './env';
 import { formatAt, formatValue, unitSuffix } from './format';
 import { quantity, seriesLabel } from './tables';
@@ -100,8 +101,8 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
         <div className="hint" data-testid="stated-unknowns">
           {lab.unknowns.map((u) => (
             <p key={u.id} data-unknown={u.id}>
-              <strong>Stated unknown: {u.name}.</strong> {u.why_unknown} The ablation also runs the lab at both ends of the plausible range, {u.range[0]} to{' '}
-              {u.range[1]}, so the rows show the band it spans ({u.range_source})
+              <strong>Stated unknown: {u.name}.</strong> {u.why_unknown} The ablation also runs the lab at both ends of the plausible range, {rangeText(u)}, so the rows show the band it spans ({u.range_source})
+              {assumedOutside(u) && ` The assumed ${valueText(u, u.assumed)} lies outside that range: it was fixed before the range was derived, and is kept rather than moved to whichever end brings the results closer to the paper.`}
             </p>
           ))}
         </div>

@@ -14,10 +14,11 @@ import { fullCite, paperOf, shortCite, sourceCite } from './cite';
 import { drillHref } from './drill';
 import { glossarySegments } from './glossaryLinks';
 import { labHref, type LabsEnv } from './env';
+import { PREDICTION_PARAM, predictionParam } from '../share/prediction';
 import { chartPlan, drawsPaperValues, runCount, showsGain, showsRanking } from './presentation';
 import { formatEta, sweepProgress } from './progress';
 import type { PointDebug } from './protocol';
-import { labQuestion, sketchAxisTop, type Prediction } from './prediction';
+import { labQuestion, predictionForScaleLink, sketchAxisTop, type Prediction } from './prediction';
 import { moveDraftPoint, PredictionPanel, PredictionVerdict, useFocusSketch, usePrediction, type PredictionDraft } from './PredictionPanel';
 import type { ChartSketch } from './ResultChart';
 import { AblationPanel as AblationPanelView } from './AblationPanel';
@@ -26,6 +27,7 @@ import { SimClaims as SimClaimsView } from './SimClaims';
 import { SweepStore, type SweepSnapshot } from './sweepStore';
 import { OpenResults } from './OpenResults';
 import { importedText } from './openResults';
+import { CodeText } from '../ui/CodeText';
 import { BandControl, useBandStore } from './UnknownBand';
 import * as tables from './tables';
 import { FindingBadge, FlaggedPoints, NoCongestionNote, PointErrors } from './tables';
@@ -207,6 +209,22 @@ function SweepStatus({ snap, lab, quick, workers }: { snap: SweepSnapshot; lab: 
 function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDetailProps, 'debug'> & { store: SweepStore }) {
   const snap = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const running = snap.state === 'running';
+  const runButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const clearButton = useRef<HTMLButtonElement>(null);
+  // The button a keyboard user pressed becomes disabled as the sweep starts
+  // or ends: focus moves to the one that now acts (Cancel while it runs,
+  // then Run, or Clear when nothing is left to run) instead of the page.
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current === running) return;
+    wasRunning.current = running;
+    const from = running ? runButton.current : cancelButton.current;
+    const lost = document.activeElement === from || document.activeElement === document.body;
+    if (!lost) return;
+    const to = running ? cancelButton.current : runButton.current && !runButton.current.disabled ? runButton.current : clearButton.current;
+    to?.focus();
+  }, [running]);
 
   // What the page shows, for window.sawtooth.lab() (published after render).
   const latest = useRef(snap);
@@ -245,6 +263,11 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
   }, [snap.points, href, defaults]);
 
   const [note, setNote] = useNote(lab.id);
+  // The other scale asks the same question: a committed prediction goes with the student.
+  const scaleHref = (q: boolean) => {
+    const pred = predictionForScaleLink(prediction, predictionParam(window.location.search));
+    return `${labHref(lab.id, q)}${pred === null ? '' : `&${PREDICTION_PARAM}=${pred}`}`;
+  };
   // Predict, then run: the lab's question, the committed prediction (in the link) and the draft being made.
   const question = useMemo(() => labQuestion(lab, quick), [lab, quick]);
   const sketchTop = useMemo(() => sketchAxisTop(lab, question.metric, quick), [lab, question.metric, quick]);
@@ -353,10 +376,10 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
           <h3 id="run-title">Run the sweep</h3>
           <fieldset className="lab-scale">
             <legend>Scale</legend>
-            <a href={labHref(lab.id, true)} aria-current={quick ? 'true' : undefined} className={quick ? 'on' : ''}>
+            <a href={scaleHref(true)} aria-current={quick ? 'true' : undefined} className={quick ? 'on' : ''}>
               Quick: {runCount(lab, true)} runs
             </a>
-            <a href={labHref(lab.id, false)} aria-current={!quick ? 'true' : undefined} className={!quick ? 'on' : ''}>
+            <a href={scaleHref(false)} aria-current={!quick ? 'true' : undefined} className={!quick ? 'on' : ''}>
               Faithful: {runCount(lab, false)} runs, computed ahead
             </a>
           </fieldset>
@@ -376,13 +399,14 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
               }}
               disabled={running || ablationRunning || bandRunning || snap.state === 'loading' || (missing === 0 && snap.points.length > 0)}
               data-testid="lab-run"
+              ref={runButton}
             >
               {anyResults && missing > 0 ? `Run the remaining ${missing}` : undecided ? 'Run without predicting' : 'Run the sweep'}
             </button>
-            <button type="button" onClick={() => store.cancel()} disabled={!running} data-testid="lab-cancel">
+            <button type="button" onClick={() => store.cancel()} disabled={!running} data-testid="lab-cancel" ref={cancelButton}>
               Cancel
             </button>
-            <button type="button" onClick={() => store.clear()} disabled={running || !anyResults} data-testid="lab-clear">
+            <button type="button" onClick={() => store.clear()} disabled={running || !anyResults} data-testid="lab-clear" ref={clearButton}>
               Clear results
             </button>
           </div>
@@ -421,7 +445,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         {anyResults && snap.imported?.ahead && (
           <div className="imported-note" data-testid="imported-note" data-file={snap.imported.file} data-runs={snap.imported.runs} data-ahead="true" data-stamp={snap.imported.stamp}>
             <p>
-              <strong>Computed ahead.</strong> {importedText(snap.imported)}. They were not run in this page.
+              <strong>Computed ahead.</strong> <CodeText text={importedText(snap.imported)} />. They were not run in this page.
             </p>
             <button
               type="button"
@@ -438,7 +462,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
         )}
         {anyResults && snap.imported && !snap.imported.ahead && (
           <p className="imported-note" data-testid="imported-note" data-file={snap.imported.file} data-runs={snap.imported.runs} data-ahead="false" data-stamp={snap.imported.stamp}>
-            Results opened from a file: {importedText(snap.imported)}. They were not run in this page; Clear results forgets them.
+            Results opened from a file: <CodeText text={importedText(snap.imported)} />. They were not run in this page; Clear results forgets them.
           </p>
         )}
         {snap.aheadProblem && (

@@ -4,6 +4,7 @@
 // checks the file in the lab service's worker, so a large one never holds
 // up the page; a refused file changes nothing and its reason is shown.
 
+import { CodeText } from '../ui/CodeText';
 import { useId, useRef, useState, type DragEvent } from 'react';
 import type { Lab } from '../engine/generated/labs';
 import { dropProblem, fileSizeProblem, outcomeText, sweepCommand } from './openResults';
@@ -85,11 +86,11 @@ export function OpenResults({ store, lab, quick, blocked }: { store: SweepStore;
         <span className="muted">or drop it here.</span>
       </div>
       <p id={`${id}-status`} className="open-results-status" role="status" aria-live="polite" data-testid="open-results-status">
-        {blocked ?? (st.state === 'reading' ? `Reading ${st.file}…` : st.state === 'opened' ? outcomeText(st.file, st.out) : '')}
+        {blocked ?? (st.state === 'reading' ? `Reading ${st.file}…` : st.state === 'opened' ? <CodeText text={outcomeText(st.file, st.out)} /> : '')}
       </p>
       {st.state === 'refused' && !st.out.ok && (
         <p className="open-results-error" role="alert" data-testid="open-results-error" data-line={st.out.line ?? ''}>
-          {outcomeText(st.file, st.out)}
+          <CodeText text={outcomeText(st.file, st.out)} />
         </p>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StatedUnknown } from '../engine/generated/labs';
-import { bandButtonText, bandCells, bandLegendText, bandRangeWords, rangeText, valueText, type PlacedMean } from './bandData';
+import { assumedOutside, bandButtonText, bandCells, bandLegendText, bandRangeWords, rangeText, valueText, type PlacedMean } from './bandData';
 import { buildResultChart, LONE_BAND_HALF_WIDTH } from './chartData';
 import { lab, onePerPoint, point, seedAggregate, series } from './testing/fixtures';
 
@@ -62,6 +62,12 @@ describe('the band’s words', () => {
     const legend = bandLegendText([BUFFER]);
     expect(legend).toContain("the switch's egress buffer at 295–417 packets");
     expect(legend).toContain('116 packets (assumed');
+  });
+
+  it('tells when the assumed value lies outside the plausible range', () => {
+    expect(assumedOutside(BUFFER)).toBe(true);
+    expect(assumedOutside({ ...BUFFER, assumed: 300 })).toBe(false);
+    expect(assumedOutside({ ...BUFFER, assumed: 417 })).toBe(false);
   });
 });
 

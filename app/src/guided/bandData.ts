@@ -73,6 +73,11 @@ export function valueText(u: StatedUnknown, v: number): string {
   return `${plain(v)} ${v === 1 ? unit.one : unit.many}`;
 }
 
+/** Does the value a lab assumes lie outside the unknown's plausible range? */
+export function assumedOutside(u: StatedUnknown): boolean {
+  return u.assumed < u.range[0] || u.assumed > u.range[1];
+}
+
 /** The band's control: "Show the band of the switch's egress buffer (295–417 packets)". */
 export function bandButtonText(unknowns: readonly StatedUnknown[]): string {
   return `Show the band of ${joinWords(unknowns.map((u) => `${u.name} (${rangeText(u)})`))}`;

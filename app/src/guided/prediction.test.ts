@@ -6,6 +6,7 @@ import {
   initialSketch,
   labQuestion,
   moveSketchPoint,
+  predictionForScaleLink,
   predictionFromLink,
   predictionLink,
   scoreChoice,
@@ -222,7 +223,6 @@ describe('the prediction in the link, against the lab’s question', () => {
     const cases: [string, RegExp][] = [
       ['rise', /“rise” is not one of this lab’s answers \(reno, highspeed, scalable\)/],
       ['scalable~cubic:1,2', /line “cubic” is not on this lab’s first chart/],
-      ['scalable~reno:1,2,3', /the sketch has 3 values; this scale of the lab sweeps 2/],
       ['scal able', /choice must be/],
     ];
     for (const [text, reason] of cases) {
@@ -231,8 +231,27 @@ describe('the prediction in the link, against the lab’s question', () => {
       expect(r.notice).toMatch(/^Ignored pred=/);
       expect(r.notice).toMatch(reason);
     }
+    // A sketch of the other scale: the answer is kept, the sketch is not.
+    const other = predictionFromLink(q, 'scalable~reno:1,2,3');
+    expect(other.prediction).toEqual({ kind: 'committed', choice: 'scalable', sketch: null });
+    expect(other.notice).toMatch(/the sketch has 3 values; this scale of the lab sweeps 2, so only the answer is kept/);
     const u = labQuestion(lab({ ...b2b, metrics: ['utilisation'] }), true);
     expect(predictionFromLink(u, 'reno~reno:0.5,1.2').notice).toMatch(/a sketch value is above 1, the most the utilisation can be/);
     expect(predictionFromLink(u, 'reno~reno:0.5,1').notice).toBeNull();
+  });
+});
+
+describe('the prediction a link to the other scale carries', () => {
+  const sketched: Prediction = { kind: 'committed', choice: 'scalable', sketch: { line: 'reno', values: [1, 2] } };
+  it('is the committed prediction, or nothing', () => {
+    expect(predictionForScaleLink({ kind: 'none' }, 'scalable')).toBeNull();
+    expect(predictionForScaleLink(sketched, null)).toBe('scalable~reno:1,2');
+  });
+  it("keeps the address's sketch for the same answer (drawn at the other scale)", () => {
+    const answerOnly: Prediction = { kind: 'committed', choice: 'scalable', sketch: null };
+    expect(predictionForScaleLink(answerOnly, 'scalable~reno:1,2,3')).toBe('scalable~reno:1,2,3');
+    expect(predictionForScaleLink(answerOnly, 'reno~reno:1,2,3')).toBe('scalable');
+    // Just committed here, with a sketch the address does not have yet.
+    expect(predictionForScaleLink(sketched, 'scalable')).toBe('scalable~reno:1,2');
   });
 });

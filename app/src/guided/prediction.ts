@@ -8,7 +8,7 @@
 // link's text is share/prediction.ts's.
 
 import type { Axis, ChartMetric, Lab, SweepAggregates, SweepPoint, SweepValue } from '../engine/generated/labs';
-import { MAX_SKETCH_VALUE, parsePrediction, predictionNotice, SKIP, type PredictionLink, type SketchLink } from '../share/prediction';
+import { encodePrediction, MAX_SKETCH_VALUE, parsePrediction, predictionNotice, SKIP, type PredictionLink, type SketchLink } from '../share/prediction';
 import { lineDefs, placeAggregates, type AggPoint, type LineDef } from './chartData';
 import { formatValue, formatX, isFraction, METRICS, withUnit, xKey } from './format';
 import { chartPlan } from './presentation';
@@ -179,6 +179,20 @@ export function predictionLink(p: Prediction): PredictionLink | null {
   return { choice: p.choice, sketch: p.sketch };
 }
 
+/**
+ * The `pred=` value a link to the lab's other scale carries: this
+ * prediction's own, or, when it has no sketch here, the address's for the
+ * same answer (its sketch was drawn at the other scale, which shows it
+ * again); null when nothing is committed.
+ */
+export function predictionForScaleLink(p: Prediction, inAddress: string | null): string | null {
+  if (p.kind !== 'committed') return null;
+  // A sketch made here is this scale's own and goes as it is.
+  const parsed = inAddress === null || p.sketch !== null ? null : parsePrediction(inAddress);
+  if (parsed?.ok && parsed.value.choice === p.choice) return inAddress;
+  return encodePrediction(predictionLink(p)!);
+}
+
 /** Largest value a sketch of `metric` may take (fractions and indices: 1). */
 export function sketchMax(metric: ChartMetric): number {
   const unit = METRICS[metric]?.unit;
@@ -201,7 +215,13 @@ export function predictionFromLink(q: LabQuestion, text: string | null): { predi
   if (!q.choices.some((c) => c.id === choice)) return no(`“${choice.slice(0, 40)}” is not one of this lab’s answers (${q.choices.map((c) => c.id).join(', ')})`);
   if (sketch) {
     if (!q.lines.some((l) => l.id === sketch.line)) return no(`the sketch’s line “${sketch.line.slice(0, 40)}” is not on this lab’s first chart`);
-    if (sketch.values.length !== q.xs.length) return no(`the sketch has ${sketch.values.length} values; this scale of the lab sweeps ${q.xs.length}`);
+    // A sketch drawn at the other scale (another number of swept values):
+    // the answer still stands, the sketch does not fit this chart.
+    if (sketch.values.length !== q.xs.length)
+      return {
+        prediction: { kind: 'committed', choice, sketch: null },
+        notice: predictionNotice(text, `the sketch has ${sketch.values.length} values; this scale of the lab sweeps ${q.xs.length}, so only the answer is kept`),
+      };
     const max = sketchMax(q.metric);
     if (sketch.values.some((v) => v > max)) return no(`a sketch value is above ${max}, the most ${metricNoun(q.metric).phrase} can be`);
   }

@@ -99,6 +99,29 @@ export function FindingBadge(props: { status: FindingOutcome['status'] | null; n
   );
 }
 
+/**
+ * A quantity's name inside a sentence: its first letter lowercased, unless
+ * the first word is a name ("Standard TCP’s share", "BBR’s share", "HighSpeed").
+ */
+export function sentenceCase(q: string): string {
+  const first = q.split(/[\s’']/)[0];
+  const isName = /^[A-Z][A-Za-z]* TCP/.test(q) || /[A-Z]/.test(first.slice(1));
+  return isName ? q : `${q.charAt(0).toLowerCase()}${q.slice(1)}`;
+}
+
+/**
+ * "all 9 published values these runs …" / "the one published value …", and
+ * "3 of the 9 …" / "the one …" for part of them, in agreement with the count.
+ */
+export function countOf(total: number, noun: string, tail: string): { one: boolean; all: string; some: (n: number) => string } {
+  const one = total === 1;
+  return {
+    one,
+    all: one ? `the one ${noun} ${tail}` : `all ${total} ${noun}s ${tail}`,
+    some: (n: number) => (one ? `the one ${noun} ${tail}` : `${n} of the ${total} ${noun}s ${tail}`),
+  };
+}
+
 /** A broken finding as a plain sentence. */
 export function brokenFindingText(f: FindingOutcome): string {
   const found = f.text.replace(/\.$/, '');
@@ -113,11 +136,10 @@ export function FidelityNote(props: { lab: Lab; comparisons: Comparison[] | null
   if (s.compared === 0 && s.findingsDecided === 0) return null;
   const label = (c: Comparison) => {
     const q = quantity(lab, c);
-    // Only the first letter: series and algorithm names keep their capitals ("Standard TCP, MTU 9000").
-    return `${seriesLabel(lab, c.series)}: ${q.charAt(0).toLowerCase()}${q.slice(1)}, ${formatAt(c.at, lab.sweep)}`;
+    return `${seriesLabel(lab, c.series)}: ${sentenceCase(q)}, ${formatAt(c.at, lab.sweep)}`;
   };
-  const findingsText = s.findingsDecided ? `${s.findingsDecided} of the paper’s findings these runs decide` : '';
-  const valuesText = s.compared ? `${s.compared} published value${s.compared === 1 ? '' : 's'} these runs can be compared with` : '';
+  const values = s.compared ? countOf(s.compared, 'published value', 'these runs can be compared with') : null;
+  const findingsOf = s.findingsDecided ? countOf(s.findingsDecided, 'finding', 'from the paper that these runs decide') : null;
   return (
     <div
       className={s.agrees ? 'fidelity-note' : 'fidelity-note differs'}
@@ -131,16 +153,16 @@ export function FidelityNote(props: { lab: Lab; comparisons: Comparison[] | null
     >
       {s.agrees ? (
         <p>
-          The simulation agrees with the paper here: {[valuesText && `all ${valuesText} agree (within ±10 %, inside the range the paper gives, or the paper’s effect within a factor of 1.5)`, findingsText && `all ${findingsText} hold`].filter(Boolean).join(', and ')}.
+          The simulation agrees with the paper here: {[values && `${values.all} ${values.one ? 'agrees' : 'agree'} (within ±10 %, inside the range the paper gives, or the paper’s effect within a factor of 1.5)`, findingsOf && `${findingsOf.all} ${findingsOf.one ? 'holds' : 'hold'}`].filter(Boolean).join(', and ')}.
         </p>
       ) : (
         <>
           <p>
             <strong>
               The simulation differs from the paper here:
-              {s.misses.length > 0 && ` ${s.misses.length} of the ${valuesText} do not agree`}
+              {s.misses.length > 0 && values && ` ${values.some(s.misses.length)} ${s.misses.length === 1 ? 'does' : 'do'} not agree`}
               {s.misses.length > 0 && s.broken.length > 0 && ';'}
-              {s.broken.length > 0 && ` ${s.broken.length} of the ${findingsText} ${s.broken.length === 1 ? 'is' : 'are'} broken`}.
+              {s.broken.length > 0 && findingsOf && ` ${findingsOf.some(s.broken.length)} ${s.broken.length === 1 ? 'is' : 'are'} broken`}.
             </strong>
           </p>
           {s.broken.length > 0 && (

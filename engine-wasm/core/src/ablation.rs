@@ -128,8 +128,16 @@ pub fn variants(lab: &Lab) -> Vec<AblationVariant> {
                 index: out.len() as u32,
                 switch: None,
                 label: format!("{} at the {end} end of its plausible range", u.name),
-                profile_value: format!("{} (assumed)", crate::sim_claims::text::round3(u.assumed)),
-                turned_back_to: crate::sim_claims::text::round3(value),
+                profile_value: format!(
+                    "{} {} (assumed)",
+                    crate::sim_claims::text::round3(u.assumed),
+                    u.setting.unit()
+                ),
+                turned_back_to: format!(
+                    "{} {}",
+                    crate::sim_claims::text::round3(value),
+                    u.setting.unit()
+                ),
                 overrides: lab.base.mechanisms,
                 unknown: Some(UnknownAt {
                     id: u.id.clone(),

@@ -105,8 +105,8 @@ export function fakeLabEngine(o: { points?: number; trapAt?: number[]; unknown?:
               index: 2 + k,
               switch: null,
               label: `the switch's egress buffer at the ${k ? 'high' : 'low'} end of its plausible range`,
-              profile_value: '116 (assumed)',
-              turned_back_to: String(value),
+              profile_value: '116 packets (assumed)',
+              turned_back_to: `${value} packets`,
               overrides: {},
               unknown: { id: 'switch-buffer', value },
             }))

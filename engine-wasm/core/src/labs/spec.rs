@@ -119,6 +119,13 @@ impl UnknownSetting {
         }
     }
 
+    /// The unit its values are counted in (for labels).
+    pub fn unit(self) -> &'static str {
+        match self {
+            UnknownSetting::BottleneckBufferPkts => "packets",
+        }
+    }
+
     /// Its value in a scenario.
     pub fn get(self, scenario: &crate::scenario::Scenario) -> f64 {
         match self {

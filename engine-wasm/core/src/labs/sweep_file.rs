@@ -415,9 +415,13 @@ pub fn open(text: &str, expect: Option<(&str, Scale)>) -> Result<SweepFile, Prob
                 return Err(at(
                     *no,
                     format!(
-                        "this CSV row differs from the exact record of run {} (was the file \
-                         edited?)",
-                        k - 1
+                        "this CSV row differs from the exact record of run {}{} (was one of \
+                         them edited?)",
+                        k - 1,
+                        records
+                            .get(k - 1)
+                            .map(|(record_no, _, _)| format!(" on line {record_no}"))
+                            .unwrap_or_default()
                     ),
                 ))
             }
@@ -836,8 +840,15 @@ mod tests {
         assert_ne!(damaged, text);
         let p = refused(&damaged, expect);
         assert_eq!(p.line, Some(3), "{p}");
+        // Named with the record's own line, since either may be the one edited.
+        let record_line = 1 + text
+            .lines()
+            .position(|l| l.starts_with(&format!("{POINT}1 ")))
+            .expect("run 1's record");
         assert!(
-            p.message.contains("differs from the exact record of run 1"),
+            p.message.contains(&format!(
+                "differs from the exact record of run 1 on line {record_line}"
+            )),
             "{p}"
         );
         // A row given twice.
