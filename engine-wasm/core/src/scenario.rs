@@ -638,9 +638,8 @@ mod tests {
     /// which is fine, is not blamed for the samples or bytes it would give.
     #[test]
     fn the_sample_interval_is_not_blamed_for_another_fields_error() {
-        let fields = |s: &Scenario| -> Vec<String> {
-            s.validate().into_iter().map(|e| e.field).collect()
-        };
+        let fields =
+            |s: &Scenario| -> Vec<String> { s.validate().into_iter().map(|e| e.field).collect() };
         let mut long = Scenario::default_scenario();
         long.duration_ms = 1e12;
         assert_eq!(fields(&long), ["duration_ms"]);
@@ -655,7 +654,10 @@ mod tests {
         dense.duration_ms = 3_600_000.0;
         dense.sample_interval_ms = 1.0;
         let blamed = fields(&dense);
-        assert!(!blamed.is_empty() && blamed.iter().all(|f| f == "sample_interval_ms"), "{blamed:?}");
+        assert!(
+            !blamed.is_empty() && blamed.iter().all(|f| f == "sample_interval_ms"),
+            "{blamed:?}"
+        );
     }
 
     #[test]

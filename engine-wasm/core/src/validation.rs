@@ -101,10 +101,10 @@ impl Scenario {
                 format!("gives more than {MAX_SAMPLES} samples for this duration; use a longer interval"),
             );
         }
-        let probe_ok = self.probe.as_ref().is_none_or(|p| {
-            p.interval_ms
-                .is_none_or(|x| in_range(x, PROBE_INTERVAL_MS))
-        });
+        let probe_ok = self
+            .probe
+            .as_ref()
+            .is_none_or(|p| p.interval_ms.is_none_or(|x| in_range(x, PROBE_INTERVAL_MS)));
         if duration_ok && probe_ok && in_range(self.sample_interval_ms, SAMPLE_INTERVAL_MS) {
             if let Some(message) = crate::resources::over_budget_message(self) {
                 v.push("sample_interval_ms", self.sample_interval_ms, message);
