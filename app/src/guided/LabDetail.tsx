@@ -14,7 +14,7 @@ import { fullCite, paperOf, shortCite, sourceCite } from './cite';
 import { drillHref } from './drill';
 import { glossarySegments } from './glossaryLinks';
 import { labHref, type LabsEnv } from './env';
-import { PREDICTION_PARAM, predictionParam } from '../share/prediction';
+import { predictionParam, searchWithPrediction } from '../share/prediction';
 import { chartPlan, drawsPaperValues, runCount, showsGain, showsRanking } from './presentation';
 import { formatEta, sweepProgress } from './progress';
 import type { PointDebug } from './protocol';
@@ -263,15 +263,12 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
   }, [snap.points, href, defaults]);
 
   const [note, setNote] = useNote(lab.id);
-  // The other scale asks the same question: a committed prediction goes with the student.
-  const scaleHref = (q: boolean) => {
-    const pred = predictionForScaleLink(prediction, predictionParam(window.location.search));
-    return `${labHref(lab.id, q)}${pred === null ? '' : `&${PREDICTION_PARAM}=${pred}`}`;
-  };
   // Predict, then run: the lab's question, the committed prediction (in the link) and the draft being made.
   const question = useMemo(() => labQuestion(lab, quick), [lab, quick]);
   const sketchTop = useMemo(() => sketchAxisTop(lab, question.metric, quick), [lab, question.metric, quick]);
   const { prediction, notice: predictionNotice, setPrediction } = usePrediction(question);
+  // The other scale asks the same question: a committed prediction goes with the student.
+  const scaleHref = (q: boolean) => searchWithPrediction(labHref(lab.id, q), predictionForScaleLink(prediction, predictionParam(window.location.search)));
   const [draft, setDraft] = useState<PredictionDraft>(() =>
     prediction.kind === 'committed' ? { choice: prediction.choice, sketch: prediction.sketch } : { choice: null, sketch: null },
   );
