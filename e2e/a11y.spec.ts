@@ -190,6 +190,14 @@ test('each chart has a text summary and a data-table alternative', async ({ page
   const first = await page.evaluate(() => window.sawtooth!.series()!.flows[0].cwnd_pkts[0]);
   const cell = await page.getByTestId('chart-cwnd').locator('details.chart-table tbody tr').first().locator('td').first().textContent();
   expect(Number(cell)).toBeCloseTo(first, 3);
+  // The smoothed RTT is no measurement before the flow's first RTT sample (the column holds 0 there):
+  // the delay table and summary leave it out instead of reading 0 ms.
+  const srtt = await page.evaluate(() => Array.from(window.sawtooth!.series()!.flows[0].srtt_ms));
+  expect(srtt[0]).toBe(0);
+  const measured = srtt.filter((v) => v > 0);
+  const delayRow = page.getByTestId('chart-delay').locator('details.chart-table tbody tr').first().locator('td').first();
+  await expect(delayRow).toHaveText('—');
+  await expect(page.getByTestId('chart-delay').locator('[data-chart-summary]')).toContainText(`flow 0 smoothed RTT (ms) between ${Number(Math.min(...measured).toPrecision(4))}`);
 });
 
 test('a worker that crashes on the first run is reported and the engine restarted', async ({ page }) => {

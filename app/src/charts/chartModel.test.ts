@@ -5,7 +5,7 @@ import type { EngineEvent } from '../engine/types';
 import { buildChartModel, formatReadout, valuesAt } from './chartModel';
 import { binMarkers, countMarkers, kindsPresent, markerPath, MARKER_KINDS } from './markers';
 import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, OKABE_ITO, onDark, SUM_COLOR } from './palette';
-import { buildChartSpecs, CHART_IDS, ColumnSum, MovingAverage } from './specs';
+import { buildChartSpecs, CHART_IDS, ColumnSum, firstRttSample, MovingAverage } from './specs';
 
 const FIELDS = ['cwnd_pkts', 'cwnd_bytes', 'ssthresh_pkts', 'outstanding_bytes', 'outstanding_avg_bytes', 'outstanding_wavg_bytes', 'throughput_bps', 'srtt_ms', 'state', 'outstanding_captured_bytes'];
 
@@ -165,6 +165,24 @@ describe('buildChartModel', () => {
     expect(m.ghostSeriesIds).toEqual(['f0.cwnd_pkts', 'f1.cwnd_pkts']);
     expect(m.markerCounts.network_loss).toBe(1);
     expect(m.markerCounts.fast_retransmit).toBe(0);
+  });
+  it('starts a flow’s smoothed RTT at its first RTT sample, not from the 0 recorded before it', () => {
+    // The engine records srtt 0 until the flow's first RTT sample (here 20 samples, 0.2 s).
+    const srtt = Float64Array.from(series.flows[0].srtt_ms, (v, i) => (i < 20 ? 0 : v));
+    const late = { ...series, flows: [{ ...series.flows[0], srtt_ms: srtt }, series.flows[1]] };
+    const delay = buildChartSpecs(late, scenario, { cwndUnit: 'packets' })[4];
+    expect(delay.series.map((s) => s.measuredFrom)).toEqual([20, 0, undefined, undefined, undefined]);
+    const m = buildChartModel({ run: { spec: delay, x: series.t, computed: series.length }, events: [], view: [0, 9.99], tShown: 9.99, width: 200, height: 100 });
+    const line = m.lines.find((l) => l.id === 'f0.srtt_ms')!;
+    expect(line.points.x[0]).toBeCloseTo(0.2, 9);
+    for (let i = 0; i < line.points.length; i++) expect(line.points.y[i]).toBe(30);
+    expect(m.lines.find((l) => l.id === 'f1.srtt_ms')!.points.x[0]).toBe(0);
+    // Shown samples are still counted as the view holds them.
+    expect(m.pointCounts['f0.srtt_ms']).toBe(1000);
+    expect(valuesAt(delay, 19)[0].value).toBeNaN();
+    expect(valuesAt(delay, 20)[0].value).toBe(30);
+    // Before any sample, no line at all.
+    expect(firstRttSample(new Float64Array(5), 5)).toBe(5);
   });
   it('reads values at a sample for the hover cursor', () => {
     const v = valuesAt(specs[0], 10);

@@ -8,7 +8,7 @@ import { decimateMinMax, type Decimated } from './decimate';
 import { formatTick } from './format';
 import { binMarkers, type MarkerBin, type MarkerCounts } from './markers';
 import { linearScale, niceDomain, type LinearScale } from './scale';
-import type { ChartSpec, SeriesSpec } from './specs';
+import { isMeasured, type ChartSpec, type SeriesSpec } from './specs';
 import { lowerBound, upperBound, type Domain } from './timeLink';
 
 export interface RunView {
@@ -123,7 +123,7 @@ export function chartYDomain(input: Pick<ModelInput, 'run' | 'ghost' | 'view'>):
         }
         continue;
       }
-      extendExtent(ext, s.y as Float64Array, i0, i1, (s.scale ?? 1) * yFactor);
+      extendExtent(ext, s.y as Float64Array, Math.max(i0, s.measuredFrom ?? 0), i1, (s.scale ?? 1) * yFactor);
     }
   }
   const dataExt: [number, number] | null = ext[0] <= ext[1] ? [ext[0], ext[1]] : null;
@@ -162,7 +162,7 @@ export function decimateSeries(rv: RunView, s: SeriesSpec, view: Domain, width: 
   const x0 = c0 < c1 ? Math.min(view[0], rv.x[c0]) : view[0];
   const x1 = c0 < c1 ? Math.max(view[1], rv.x[c1 - 1]) : view[1];
   const f = (s.scale ?? 1) * yFactor;
-  const d = decimateMinMax(rv.x, s.y as Float64Array, { x0, x1, pixels: width, count: to, start: from });
+  const d = decimateMinMax(rv.x, s.y as Float64Array, { x0, x1, pixels: width, count: to, start: Math.max(from, s.measuredFrom ?? 0) });
   if (f !== 1) for (let i = 0; i < d.length; i++) d.y[i] *= f;
   return { id: s.id, color: s.color, dash: s.dash, width: ghost ? Math.max(1, s.width) : s.width, ghost, points: d };
 }
@@ -252,7 +252,7 @@ export interface HoverValue {
 /** The values of a run's series at sample `index` (constants included), in display units. */
 export function valuesAt(spec: ChartSpec, index: number): HoverValue[] {
   return spec.series.map((s) => {
-    const raw = typeof s.y === 'number' ? s.y : index >= 0 && index < s.y.length ? s.y[index] : NaN;
+    const raw = typeof s.y === 'number' ? s.y : isMeasured(s, index) && index >= 0 && index < s.y.length ? s.y[index] : NaN;
     return { id: s.id, label: s.label, color: s.color, value: raw * (s.scale ?? 1) * spec.yFactor };
   });
 }

@@ -39,6 +39,12 @@ export interface SeriesSpec {
   main: boolean;
   /** Constant lines far above the data do not stretch the axis (they are marked off-scale). */
   softExtent?: boolean;
+  /**
+   * First sample that is a measurement: the samples before it are not
+   * drawn, read out or summarised (a smoothed RTT before the flow's first
+   * RTT sample, which the engine's column records as 0). Absent: from 0.
+   */
+  measuredFrom?: number;
 }
 
 export interface ChartSpec {
@@ -248,6 +254,7 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
     width: 1.5,
     y: f.srtt_ms,
     main: true,
+    measuredFrom: firstRttSample(f.srtt_ms, series.length),
   }));
   delaySeries.push({ id: 'q.bottleneck_delay_ms', label: 'bottleneck queueing delay', flow: null, color: BOTTLENECK_COLOR, width: 1.5, y: series.bottleneck_delay_ms, main: true });
   if (series.probe_rtt_ms.length === series.length && series.length > 0) {
@@ -273,6 +280,25 @@ export function buildChartSpecs(series: RunSeries, scenario: Scenario, opts: Spe
   const specs = [cwnd, outstanding, throughput, queues, delay];
   if (flowsNotDrawn > 0) for (const c of specs) if (c.id !== 'queues') c.flowsNotDrawn = flowsNotDrawn;
   return specs;
+}
+
+/**
+ * The first of a flow's `n` samples that carries a smoothed RTT: before the
+ * flow's first RTT sample (and before it starts) the engine records 0, which
+ * is no delay anyone measured, so the delay chart starts the line here
+ * instead of drawing it up from 0. After the first sample the smoothed RTT
+ * stays positive (RFC 6298 §2: it only averages samples).
+ */
+export function firstRttSample(srttMs: Float64Array, n: number): number {
+  const end = Math.min(n, srttMs.length);
+  let i = 0;
+  while (i < end && !(srttMs[i] > 0)) i++;
+  return i;
+}
+
+/** Whether sample `index` of a series is a measurement (see `SeriesSpec.measuredFrom`). */
+export function isMeasured(s: Pick<SeriesSpec, 'measuredFrom'>, index: number): boolean {
+  return index >= (s.measuredFrom ?? 0);
 }
 
 /**

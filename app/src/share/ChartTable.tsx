@@ -2,7 +2,7 @@
 // screen readers in place of the drawing) and a data table in a <details>.
 
 import { useId, useMemo } from 'react';
-import type { ChartSpec } from '../charts/specs';
+import { isMeasured, type ChartSpec } from '../charts/specs';
 import { firstOf, TABLE_SERIES_MAX } from '../lab/manyFlows';
 
 export interface TableColumn {
@@ -64,7 +64,7 @@ export function chartTableColumns(spec: ChartSpec, count: number, max = TABLE_SE
     const y = s.y as Float64Array;
     const f = (s.scale ?? 1) * spec.yFactor;
     const values = new Float64Array(count);
-    for (let i = 0; i < count; i++) values[i] = y[i] * f;
+    for (let i = 0; i < count; i++) values[i] = isMeasured(s, i) ? y[i] * f : NaN;
     return { label: `${s.label} (${spec.unit})`, values };
   });
   return { columns, more };
