@@ -27,36 +27,15 @@ fn lab4_with(claims: Vec<SimClaim>) -> Lab {
 
 fn point(series: &str, x: f64, seed: u32, total: f64) -> PointResult {
     PointResult {
-        lab: "test".into(),
-        series: series.into(),
-        x: SweepValue::Number(x),
-        seed,
         total_throughput_mbps: total,
         group_labels: vec!["flow".into()],
         group_throughput_mbps: vec![total],
         flow_throughput_mbps: vec![total],
-        standard_throughput_mbps: None,
-        standard_share: None,
-        jain_index: 1.0,
         utilisation: total / 1000.0,
-        time_to_max_rate_s: None,
         flow_time_to_max_rate_s: vec![None],
-        drops: 0,
-        local_congestion_events: 0,
-        ecn_marks: 0,
-        timeouts: 0,
-        congestion_event_rate: 0.0,
         group_congestion_event_rate: vec![0.0],
-        mean_outstanding_kbytes: 0.0,
         duration_s: 10.0,
-        group_share: None,
-        probe_rtt_median_ms: None,
-        probe_rtt_p99_ms: None,
-        mean_queue_delay_ms: None,
-        mean_queue_pkts: None,
-        mean_captured_outstanding_kbytes: None,
-        group_queue_delay_ms: None,
-        flags: None,
+        ..PointResult::blank("test", series, SweepValue::Number(x), seed)
     }
 }
 

@@ -77,6 +77,45 @@ pub struct PointResult {
 }
 
 impl PointResult {
+    /// A result of the run `seed` of `series` at `x` in which nothing was
+    /// measured: no throughput, no events, no optional metric, a 1-second
+    /// run. Fakes for tests start here and set only the fields they check
+    /// (`PointResult { total_throughput_mbps: 900.0, ..PointResult::blank(…) }`).
+    pub fn blank(lab: &str, series: &str, x: SweepValue, seed: u32) -> PointResult {
+        PointResult {
+            lab: lab.into(),
+            series: series.into(),
+            x,
+            seed,
+            total_throughput_mbps: 0.0,
+            group_labels: vec![],
+            group_throughput_mbps: vec![],
+            flow_throughput_mbps: vec![],
+            standard_throughput_mbps: None,
+            standard_share: None,
+            jain_index: 1.0,
+            utilisation: 0.0,
+            time_to_max_rate_s: None,
+            flow_time_to_max_rate_s: vec![],
+            drops: 0,
+            local_congestion_events: 0,
+            ecn_marks: 0,
+            timeouts: 0,
+            congestion_event_rate: 0.0,
+            group_congestion_event_rate: vec![],
+            mean_outstanding_kbytes: 0.0,
+            duration_s: 1.0,
+            group_share: None,
+            probe_rtt_median_ms: None,
+            probe_rtt_p99_ms: None,
+            mean_queue_delay_ms: None,
+            mean_queue_pkts: None,
+            mean_captured_outstanding_kbytes: None,
+            group_queue_delay_ms: None,
+            flags: None,
+        }
+    }
+
     /// The value of a metric (a group's, for group metrics). `None` where
     /// undefined (no standard flow, never reached the rate).
     pub fn value(&self, metric: Metric, group: Option<u32>) -> Option<f64> {

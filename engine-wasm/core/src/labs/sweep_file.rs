@@ -580,10 +580,6 @@ mod tests {
             .map(|(i, p)| {
                 let v = (i as f64 + 1.0) / 3.0;
                 PointResult {
-                    lab: p.lab.clone(),
-                    series: p.series.clone(),
-                    x: p.x.clone(),
-                    seed: p.seed,
                     total_throughput_mbps: 100.0 * v + 0.1 + 0.2,
                     group_labels: vec!["Standard, \"TCP\"".into()],
                     group_throughput_mbps: vec![100.0 * v],
@@ -596,20 +592,13 @@ mod tests {
                     flow_time_to_max_rate_s: vec![None],
                     drops: i as u64,
                     local_congestion_events: 2 * i as u64,
-                    ecn_marks: 0,
                     timeouts: 1,
                     congestion_event_rate: v * 1e-7,
                     group_congestion_event_rate: vec![v * 1e-7],
                     mean_outstanding_kbytes: 1000.0 * v,
                     duration_s: 10.0,
-                    group_share: None,
-                    probe_rtt_median_ms: None,
-                    probe_rtt_p99_ms: None,
-                    mean_queue_delay_ms: None,
-                    mean_queue_pkts: None,
                     mean_captured_outstanding_kbytes: Some(v),
-                    group_queue_delay_ms: None,
-                    flags: None,
+                    ..PointResult::blank(&p.lab, &p.series, p.x.clone(), p.seed)
                 }
             })
             .collect()
