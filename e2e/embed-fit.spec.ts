@@ -210,6 +210,11 @@ async function embedShows(frame: import('@playwright/test').Frame) {
 
 test('the embed builder’s code, pasted into a page, embeds what its preview showed', async ({ page }) => {
   const problems = watchConsole(page);
+  // The host page too stays quiet: no warning about the frame's own attributes.
+  const frameWarnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' && /allow/i.test(m.text())) frameWarnings.push(m.text());
+  });
   await page.setViewportSize({ width: 1400, height: 1000 });
   await page.goto('./?v=2&alg=cubic&rtt=40&dur=2&seed=4');
   expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
@@ -226,6 +231,19 @@ test('the embed builder’s code, pasted into a page, embeds what its preview sh
   await page.getByTestId('eb-theme-dark').check();
   await page.getByTestId('eb-autoplay').check();
   await page.getByTestId('eb-speed').selectOption('5');
+  // A width typed key by key is taken as typed, not clamped at its first digit;
+  // one out of range is named with its range, and leaving the box takes the nearest.
+  const width = page.getByTestId('eb-width');
+  await width.fill('');
+  await width.pressSequentially('800');
+  await expect(page.getByTestId('eb-width-range')).toHaveCount(0);
+  await expect(page.getByTestId('embed-code')).toHaveValue(/ width="800" /);
+  await width.pressSequentially('0');
+  await expect(page.getByTestId('eb-width-range')).toHaveText(/Width must be a whole number of pixels from 320 to 3840/);
+  await expect(page.getByTestId('embed-code')).toHaveValue(/ width="800" /);
+  await width.press('Enter');
+  await expect(width).toHaveValue('3840');
+  await expect(page.getByTestId('embed-code')).toHaveValue(/ width="3840" /);
   await page.getByTestId('eb-preset').selectOption({ label: '1280 × 720' });
 
   const code = await page.getByTestId('embed-code').inputValue();
@@ -267,4 +285,5 @@ test('the embed builder’s code, pasted into a page, embeds what its preview sh
   const frame = (await (await page.locator('iframe').elementHandle())!.contentFrame())!;
   expect((await embedShows(frame)).size).toEqual([800, 600]);
   expect(problems).toEqual([]);
+  expect(frameWarnings).toEqual([]);
 });

@@ -27,8 +27,10 @@ test('presentation mode: projector colours, big type, the charts fill the screen
   expect(await done(page)).toBe('done');
   const labFont = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('.axis text')!).fontSize));
 
-  // The header's Present button, by keyboard.
-  await page.getByTestId('present').focus();
+  // The header's Present button, by keyboard, from further down the page.
+  await page.evaluate(() => window.scrollTo(0, 400));
+  await page.getByTestId('present').focus({ preventScroll: true } as never);
+  await page.evaluate(() => window.scrollTo(0, 400));
   await page.keyboard.press('Enter');
   const html = page.locator('html');
   await expect(html).toHaveAttribute('data-present', '1');
@@ -75,10 +77,11 @@ test('presentation mode: projector colours, big type, the charts fill the screen
   await expect(page.getByTestId('present-keys')).toContainText('Space');
   expect(await axe(page)).toEqual([]);
 
-  // Exit goes back to the page as it was.
+  // Exit goes back to the page as it was, scrolled where it was.
   await page.getByTestId('present-exit').click();
   await expect(html).not.toHaveAttribute('data-present', '1');
   await expect(page.getByTestId('share-panel')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(400);
   expect(problems).toEqual([]);
 });
 
@@ -94,6 +97,15 @@ test('a presentation link opens in presentation mode; an embed in the projector 
   await page.keyboard.press('k');
   await expect(page.getByTestId('playback')).not.toHaveAttribute('data-status', 'playing');
   expect(await axe(page)).toEqual([]);
+  // Esc in the field is the field's; on the page it leaves presentation mode, and with it
+  // the projector theme that present=1 implied (the link chose no theme=).
+  await page.keyboard.press('Escape');
+  await expect(page.locator('html')).toHaveAttribute('data-present', '1');
+  await expect(page.getByTestId('present-keys')).toContainText('Esc');
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Escape');
+  await expect(page.locator('html')).not.toHaveAttribute('data-present', '1');
+  await expect(page.locator('html')).not.toHaveAttribute('data-theme', 'projector');
 
   await page.setViewportSize({ width: 960, height: 540 });
   await page.goto('./?v=2&alg=reno&dur=2&seed=1&embed=1&theme=projector&controls=rtt,window,playback');

@@ -98,6 +98,8 @@ test('exported CSVs parse and match the page', async ({ page }) => {
 
   const csv = await download(page, 'export-series-csv');
   expect(csv.name).toMatch(/^sawtooth-cubic-rtt30-seed2-series\.csv$/);
+  // The status line says what was saved (not the previous action's message).
+  await expect(page.getByTestId('share-status')).toHaveText(`Sample series saved as ${csv.name}.`);
   const rows = parseCsv(csv.text);
   const head = rows[0];
   expect(head[0]).toBe('t_s');
@@ -165,6 +167,7 @@ test('scenario JSON: download, upload, and an invalid upload names the field and
   await page.goto('./?seed=4&rtt=50&dur=2');
   expect(await done(page)).toBe('done');
   const file = await download(page, 'download-scenario');
+  await expect(page.getByTestId('share-status')).toHaveText(`Scenario saved as ${file.name}.`);
   const scenario = JSON.parse(file.text);
   expect(scenario).toEqual(await page.evaluate(() => window.sawtooth!.scenario()));
 

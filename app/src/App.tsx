@@ -3,7 +3,7 @@
 // lab/views.ts and renders below). Integration points for sharing/embedding
 // are marked "share:".
 
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RenderMode } from './charts/TimeChart';
 import type { EngineClient } from './engine/client';
 import type { EngineError } from './engine/errors';
@@ -31,7 +31,7 @@ import { PATH_CHART } from './path/PathView';
 import { ChartAlternatives, ShareBridge } from './pages/ShareBridge';
 import { resolveTheme, useSystemDark } from './share/theme';
 import { useDocumentView } from './share/useShare';
-import { isFitted, parseView, type ViewOptions } from './share/view';
+import { DEFAULT_VIEW, isFitted, parseView, type ViewOptions } from './share/view';
 import './share/share.css';
 import './share/dark.css';
 // Fitted views (embed, presentation), presentation mode (app/src/present).
@@ -82,9 +82,14 @@ export function App({ client, store, rendered, search }: AppProps) {
   const linkView = useMemo(() => parseView(search).view, [search]);
   // Presentation mode: from the link (present=1) or the header's Present button.
   const [presenting, setPresenting] = useState<boolean | null>(null);
+  // A present=1 link without theme= is projected (parseView); leaving presentation mode leaves its projector theme too.
+  const linkTheme = useMemo(() => (params.has('theme') || params.has('profile') ? { theme: linkView.theme, profile: linkView.profile } : { theme: DEFAULT_VIEW.theme, profile: DEFAULT_VIEW.profile }), [params, linkView]);
   const earlyView = useMemo<ViewOptions>(
-    () => (presenting === null || presenting === linkView.present ? linkView : { ...linkView, present: presenting, theme: presenting ? 'projector' : linkView.theme, profile: presenting ? 'projector' : linkView.profile }),
-    [linkView, presenting],
+    () =>
+      presenting === null || presenting === linkView.present
+        ? linkView
+        : { ...linkView, present: presenting, ...(presenting ? { theme: 'projector', profile: 'projector' } : linkTheme) },
+    [linkView, presenting, linkTheme],
   );
   const present = earlyView.present;
   // The lab page fills the window in embed and presentation modes; a guided lab pages through screens instead.
@@ -106,7 +111,10 @@ export function App({ client, store, rendered, search }: AppProps) {
     [layout, projector, dark],
   );
   usePresentKeys('lab', present && viewId === 'lab', pressPlaybackButton);
+  // Back to the page as it was: where it was scrolled to as well.
+  const scrollBeforePresenting = useRef<number | null>(null);
   const startPresenting = () => {
+    scrollBeforePresenting.current = window.scrollY;
     setPresenting(true);
     void toggleFullscreen();
   };
@@ -114,6 +122,13 @@ export function App({ client, store, rendered, search }: AppProps) {
     setPresenting(false);
     void exitFullscreen();
   };
+  useEffect(() => {
+    if (present || scrollBeforePresenting.current === null) return;
+    const y = scrollBeforePresenting.current;
+    scrollBeforePresenting.current = null;
+    // After the page's own layout is back (its charts take their height in the next frames).
+    requestAnimationFrame(() => requestAnimationFrame(() => window.scrollTo(0, y)));
+  }, [present]);
 
   useEffect(() => {
     let live = true;

@@ -58,6 +58,9 @@ async function copyText(text: string): Promise<boolean> {
 const loadCsv = () => import('../share/csv');
 const loadChartExport = () => import('../share/chartExport');
 
+/** What each CSV export holds, for the status line. */
+const CSV_TITLES = { series: 'Sample series', events: 'Events', summary: 'Summary' } as const;
+
 function chartElement(id: string): Element | null {
   return document.querySelector(`[data-testid="chart-${CSS.escape(id)}"]`);
 }
@@ -135,7 +138,17 @@ export function SharePanel(p: SharePanelProps) {
   const exportCsv = async (what: 'series' | 'events' | 'summary') => {
     const csv = await loadCsv();
     const text = what === 'series' ? p.series && csv.seriesCsv(p.series) : what === 'events' ? csv.eventsCsv(p.events) : p.summary && csv.summaryCsv(p.summary);
-    if (text) downloadText(text, `${stem()}-${what}.csv`, 'text/csv');
+    if (!text) return;
+    const name = `${stem()}-${what}.csv`;
+    downloadText(text, name, 'text/csv');
+    setStatus(`${CSV_TITLES[what]} saved as ${name}.`);
+  };
+
+  const downloadScenario = () => {
+    if (!p.scenario) return;
+    const name = `${stem()}.json`;
+    downloadText(scenarioJson(p.scenario), name, 'application/json');
+    setStatus(`Scenario saved as ${name}.`);
   };
 
   // The file is read, parsed and checked in a worker of its own
@@ -217,7 +230,7 @@ export function SharePanel(p: SharePanelProps) {
         onStatus={setStatus}
       />
       <div className="share-row" role="group" aria-label="Scenario file">
-        <button type="button" className="share-button" disabled={!ready} data-testid="download-scenario" onClick={() => p.scenario && downloadText(scenarioJson(p.scenario), `${stem()}.json`, 'application/json')}>
+        <button type="button" className="share-button" disabled={!ready} data-testid="download-scenario" onClick={downloadScenario}>
           Download scenario (JSON)
         </button>
         <label className="share-upload">

@@ -10,7 +10,8 @@ describe('labScreens', () => {
       { id: 'jain_index', title: 'Fairness against window' },
     ]);
     expect(s.map((x) => x.id)).toEqual(['question', 'prediction', 'run', 'chart-drops', 'chart-jain_index', 'shows', 'paper']);
-    expect(s[3]).toMatchObject({ title: 'Result 2: Drops against window', short: 'Result 2' });
+    // The current screen's button names its chart ("4. Drops against window"), not a second count.
+    expect(s[3]).toMatchObject({ title: 'Result 2: Drops against window', short: 'Drops against window' });
     expect(chartScreenId(0, 'total_throughput_mbps')).toBe('run');
     expect(chartScreenId(2, 'jain_index')).toBe('chart-jain_index');
   });

@@ -45,7 +45,7 @@ export function chartScreenId(index: number, chartId: string): string {
  * beside the simulation's.
  */
 export function labScreens(charts: readonly ChartScreenSpec[]): LabScreen[] {
-  const more = charts.slice(1).map((c, i) => ({ id: chartScreenId(i + 1, c.id), title: `Result ${i + 2}: ${c.title}`, short: `Result ${i + 2}` }));
+  const more = charts.slice(1).map((c, i) => ({ id: chartScreenId(i + 1, c.id), title: `Result ${i + 2}: ${c.title}`, short: c.title }));
   return [...FIRST, ...more, ...LAST];
 }
 

@@ -39,6 +39,13 @@ describe('presentation shortcuts', () => {
     expect(shortcutFor('lab', press(' ', { tag: 'input', type: 'checkbox' }))).toBeNull();
   });
 
+  it('leave presentation mode with Esc on either page, except where a focused chart hides its cursor', () => {
+    expect(shortcutFor('lab', press('Escape'))).toBe('exit');
+    expect(shortcutFor('labs', press('Escape'))).toBe('exit');
+    expect(shortcutFor('lab', press('Escape', { tag: 'figure', inChart: true }))).toBeNull();
+    expect(shortcutFor('lab', press('Escape', { tag: 'select' }))).toBeNull();
+  });
+
   it('leave browser and system shortcuts alone', () => {
     expect(shortcutFor('lab', press('r', body, { ctrlKey: true }))).toBeNull();
     expect(shortcutFor('lab', press('f', body, { metaKey: true }))).toBeNull();

@@ -3,7 +3,7 @@
 // listens and performs the action. Keys typed into a field, a slider or a
 // select, or the arrows on a focused chart (its cursor), are left alone.
 
-export type ShortcutAction = 'play-pause' | 'step-forward' | 'step-back' | 'restart' | 'fullscreen' | 'next-screen' | 'previous-screen';
+export type ShortcutAction = 'play-pause' | 'step-forward' | 'step-back' | 'restart' | 'fullscreen' | 'next-screen' | 'previous-screen' | 'exit';
 
 export type PresentPage = 'lab' | 'labs';
 
@@ -25,6 +25,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { action: 'next-screen', keys: ['ArrowRight', 'PageDown', 'n', 'N'], label: '→, Page Down or N', what: 'next screen', page: 'labs' },
   { action: 'previous-screen', keys: ['ArrowLeft', 'PageUp', 'p', 'P'], label: '←, Page Up or P', what: 'previous screen', page: 'labs' },
   { action: 'fullscreen', keys: ['f', 'F'], label: 'F', what: 'full screen on or off', page: 'both' },
+  // In full screen the browser takes Esc to leave full screen first.
+  { action: 'exit', keys: ['Escape'], label: 'Esc', what: 'leave presentation mode', page: 'both' },
 ];
 
 /** What the key was pressed on. */
@@ -54,7 +56,8 @@ function targetUses(t: KeyTarget, key: string): boolean {
   if (t.tag === 'input') return TYPING_INPUTS.has((t.type ?? '').toLowerCase()) || key === ' ' || key.startsWith('Arrow');
   // A focused button or link activates on Space itself.
   if ((t.tag === 'button' || t.tag === 'a' || t.tag === 'summary') && (key === ' ' || key === 'Enter')) return true;
-  if (t.inChart && (key.startsWith('Arrow') || key === 'Home' || key === '0')) return true;
+  // A focused chart moves its cursor with these and hides it with Esc.
+  if (t.inChart && (key.startsWith('Arrow') || key === 'Home' || key === '0' || key === 'Escape')) return true;
   return false;
 }
 

@@ -13,7 +13,8 @@ export function usePresentKeys(page: PresentPage, enabled: boolean, perform: (a:
       // A chart or control that handled the key itself keeps it.
       if (e.defaultPrevented) return;
       const a = shortcutFor(page, { key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, target: keyTarget(e.target) });
-      if (!a) return;
+      // Leaving presentation mode is the bar's (PresentBar), on either page.
+      if (!a || a === 'exit') return;
       e.preventDefault();
       if (a === 'fullscreen') void toggleFullscreen();
       else act.current(a);

@@ -6,6 +6,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Scenario } from '../engine/types';
 import { SPEEDS } from '../lab/playback';
+import { CHART_IDS } from '../charts/specs';
 import { useElementWidth } from '../charts/useElementWidth';
 import { ASPECTS, clampFrame, embedLink, FRAME_PRESETS, iframeSnippet, inOrder, type EmbedChoice } from './embedCode';
 import { FRAME_MAX, FRAME_MIN } from './view';
@@ -46,6 +47,60 @@ function useDebounced<T>(value: T, ms: number): T {
 
 function toggle(list: string[], id: string, on: boolean): string[] {
   return on ? [...new Set([...list, id])] : list.filter((x) => x !== id);
+}
+
+/** A typed side, if it is a whole number of pixels in [min, max]. */
+export function frameSideOf(text: string, min: number, max: number): number | null {
+  if (text.trim() === '') return null;
+  const v = Number(text);
+  return Number.isInteger(v) && v >= min && v <= max ? v : null;
+}
+
+/**
+ * A frame side in pixels. A value is taken as soon as it is in range, and
+ * clamped only when the box is left or Enter is pressed: clamping on every
+ * key turned "8" of "800" into the minimum, and "3200" into the maximum.
+ */
+function FrameSideInput(p: { label: string; value: number; min: number; max: number; testId: string; onValue(v: number): void }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const hintId = useId();
+  const shown = draft ?? String(p.value);
+  const outside = draft !== null && frameSideOf(draft, p.min, p.max) === null;
+  const commit = () => {
+    if (draft === null) return;
+    const v = Number(draft);
+    if (draft.trim() !== '' && Number.isFinite(v)) p.onValue(Math.round(Math.min(p.max, Math.max(p.min, v))));
+    setDraft(null);
+  };
+  return (
+    <label className="eb-inline">
+      {p.label}
+      <input
+        type="number"
+        min={p.min}
+        max={p.max}
+        value={shown}
+        aria-invalid={outside || undefined}
+        aria-describedby={outside ? hintId : undefined}
+        onChange={(e) => {
+          const text = e.currentTarget.value;
+          setDraft(text);
+          const v = frameSideOf(text, p.min, p.max);
+          if (v !== null) p.onValue(v);
+        }}
+        onBlur={commit}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+        }}
+        data-testid={p.testId}
+      />
+      {outside && (
+        <span id={hintId} className="hint" data-testid={`${p.testId}-range`}>
+          {p.label} must be a whole number of pixels from {p.min} to {p.max}; leaving the box takes the nearest.
+        </span>
+      )}
+    </label>
+  );
 }
 
 export interface EmbedBuilderProps {
@@ -97,7 +152,7 @@ export function EmbedBuilder(p: EmbedBuilderProps) {
                 {ch.title}
               </label>
             ))}
-            {c.charts.length === 0 && <p className="hint">No chart ticked: the embed shows all four.</p>}
+            {c.charts.length === 0 && <p className="hint">No chart ticked: the embed shows all {CHART_IDS.length} time charts.</p>}
           </fieldset>
           <fieldset>
             <legend>Controls</legend>
@@ -169,28 +224,8 @@ export function EmbedBuilder(p: EmbedBuilderProps) {
                     ))}
                   </select>
                 </label>
-                <label className="eb-inline">
-                  Width
-                  <input
-                    type="number"
-                    min={FRAME_MIN.width}
-                    max={FRAME_MAX.width}
-                    value={fixed.width}
-                    onChange={(e) => set({ size: { kind: 'fixed', ...clampFrame(e.currentTarget.valueAsNumber, fixed.height, FRAME_MIN, FRAME_MAX) } })}
-                    data-testid="eb-width"
-                  />
-                </label>
-                <label className="eb-inline">
-                  Height
-                  <input
-                    type="number"
-                    min={FRAME_MIN.height}
-                    max={FRAME_MAX.height}
-                    value={fixed.height}
-                    onChange={(e) => set({ size: { kind: 'fixed', ...clampFrame(fixed.width, e.currentTarget.valueAsNumber, FRAME_MIN, FRAME_MAX) } })}
-                    data-testid="eb-height"
-                  />
-                </label>
+                <FrameSideInput label="Width" value={fixed.width} min={FRAME_MIN.width} max={FRAME_MAX.width} testId="eb-width" onValue={(w) => set({ size: { kind: 'fixed', ...clampFrame(w, fixed.height, FRAME_MIN, FRAME_MAX) } })} />
+                <FrameSideInput label="Height" value={fixed.height} min={FRAME_MIN.height} max={FRAME_MAX.height} testId="eb-height" onValue={(h) => set({ size: { kind: 'fixed', ...clampFrame(fixed.width, h, FRAME_MIN, FRAME_MAX) } })} />
               </div>
             )}
             {aspect && (

@@ -65,9 +65,9 @@ export function iframeSnippet(link: string, size: EmbedSize, title = EMBED_TITLE
   const src = escapeAttr(link);
   const t = escapeAttr(title);
   if (size.kind === 'fixed')
-    return `<iframe src="${src}" width="${size.width}" height="${size.height}" title="${t}" style="border:0" loading="lazy" allow="fullscreen; clipboard-write" allowfullscreen></iframe>`;
+    return `<iframe src="${src}" width="${size.width}" height="${size.height}" title="${t}" style="border:0" loading="lazy" allow="fullscreen; clipboard-write"></iframe>`;
   const [w, h] = size.aspect;
-  return `<div style="position:relative;width:100%;aspect-ratio:${w}/${h}"><iframe src="${src}" title="${t}" style="position:absolute;inset:0;width:100%;height:100%;border:0" loading="lazy" allow="fullscreen; clipboard-write" allowfullscreen></iframe></div>`;
+  return `<div style="position:relative;width:100%;aspect-ratio:${w}/${h}"><iframe src="${src}" title="${t}" style="position:absolute;inset:0;width:100%;height:100%;border:0" loading="lazy" allow="fullscreen; clipboard-write"></iframe></div>`;
 }
 
 /** The chart ids in the page's order (whatever order they were ticked in). */

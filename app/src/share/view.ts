@@ -79,10 +79,15 @@ export function isFitted(view: Pick<ViewOptions, 'embed' | 'present'>): boolean 
 const SPEED_MIN = 0.1;
 const SPEED_MAX = 100;
 
+/** A link's value as a notice quotes it: as text, at most 40 characters. */
+export function shownValue(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
 function flag(key: string, text: string, notices: string[]): boolean | null {
   if (text === '1' || text === 'true' || text === '') return true;
   if (text === '0' || text === 'false') return false;
-  notices.push(`Ignored ${key}=: expected 1 or 0.`);
+  notices.push(`Ignored ${key}=${shownValue(text)}: expected 1 or 0.`);
   return null;
 }
 
@@ -140,7 +145,7 @@ export function parseView(search: string): { view: ViewOptions; notices: string[
   }
   const view: ViewOptions = { ...DEFAULT_VIEW };
   const page = params.get('view');
-  if (page !== null && !VIEWS.some((v) => v.id === page)) notices.push(`Ignored view=: expected ${VIEWS.map((v) => v.id).join(' or ')}.`);
+  if (page !== null && !VIEWS.some((v) => v.id === page)) notices.push(`Ignored view=${shownValue(page)}: expected ${VIEWS.map((v) => v.id).join(' or ')}.`);
   const embed = params.get('embed');
   if (embed !== null) view.embed = flag('embed', embed, notices) ?? false;
   const charts = params.get('charts');
@@ -150,12 +155,12 @@ export function parseView(search: string): { view: ViewOptions; notices: string[
   const profile = params.get('profile');
   if (profile !== null) {
     if (profile === 'projector') view.theme = 'projector';
-    else if (profile !== 'default') notices.push('Ignored profile=: expected projector or default.');
+    else if (profile !== 'default') notices.push(`Ignored profile=${shownValue(profile)}: expected projector or default.`);
   }
   const theme = params.get('theme');
   if (theme !== null) {
     if ((THEMES as readonly string[]).includes(theme)) view.theme = theme as Theme;
-    else notices.push('Ignored theme=: expected light, dark or projector.');
+    else notices.push(`Ignored theme=${shownValue(theme)}: expected light, dark or projector.`);
   }
   const present = params.get('present');
   if (present !== null) view.present = flag('present', present, notices) ?? false;
@@ -168,12 +173,12 @@ export function parseView(search: string): { view: ViewOptions; notices: string[
   if (speed !== null) {
     const v = Number(speed.replace(/x$/i, ''));
     if (speed.trim() !== '' && Number.isFinite(v) && v >= SPEED_MIN && v <= SPEED_MAX) view.speed = v;
-    else notices.push(`Ignored speed=: expected a playback speed from ${SPEED_MIN} to ${SPEED_MAX} (× real time).`);
+    else notices.push(`Ignored speed=${shownValue(speed)}: expected a playback speed from ${SPEED_MIN} to ${SPEED_MAX} (× real time).`);
   }
   const frame = params.get('frame');
   if (frame !== null) {
     view.frame = parseFrame(frame);
-    if (!view.frame) notices.push(`Ignored frame=: expected a size like 1280x720, from ${FRAME_MIN.width}x${FRAME_MIN.height} to ${FRAME_MAX.width}x${FRAME_MAX.height}.`);
+    if (!view.frame) notices.push(`Ignored frame=${shownValue(frame)}: expected a size like 1280x720, from ${FRAME_MIN.width}x${FRAME_MIN.height} to ${FRAME_MAX.width}x${FRAME_MAX.height}.`);
   }
   const origin = params.get('origin');
   if (origin !== null) {
