@@ -208,6 +208,27 @@ async function embedShows(frame: import('@playwright/test').Frame) {
   }));
 }
 
+test('every control at 960×540: the side column scrolls inside the frame, and the document never does', async ({ page }) => {
+  const problems = watchConsole(page);
+  await page.setViewportSize({ width: 960, height: 540 });
+  await page.goto('./?v=2&alg=reno&dur=2&seed=1&embed=1&controls=rtt,bottleneck-rate,buffer,window,txqueuelen,nic-rate,loss,mtu,flows,duration,playback&charts=cwnd,path');
+  expect(await page.evaluate(() => window.sawtooth!.whenDone())).toBe('done');
+  await expect(page.locator('html')).toHaveAttribute('data-controls-at', 'side');
+  const r = await measure(page);
+  expect(r.scrollH, 'scroll height').toBeLessThanOrEqual(r.vh);
+  expect(r.scrollW, 'scroll width').toBeLessThanOrEqual(r.vw);
+  // The last control is reached by scrolling the column, and then lies inside the frame.
+  const column = page.locator('.lab-builder');
+  const last = page.locator('[data-control-id="duration"]');
+  await last.scrollIntoViewIfNeeded();
+  const c = (await column.boundingBox())!;
+  const k = (await last.boundingBox())!;
+  expect(k.y).toBeGreaterThanOrEqual(c.y - 0.5);
+  expect(k.y + k.height).toBeLessThanOrEqual(Math.min(c.y + c.height, 540) + 0.5);
+  expect(await page.evaluate(() => (document.scrollingElement ?? document.documentElement).scrollTop)).toBe(0);
+  expect(problems).toEqual([]);
+});
+
 test('the embed builder’s code, pasted into a page, embeds what its preview showed', async ({ page }) => {
   const problems = watchConsole(page);
   // The host page too stays quiet: no warning about the frame's own attributes.

@@ -156,11 +156,31 @@ test('chart exports: the SVG holds the chart and its series, the PNG is an image
     return { error: doc.querySelector('parsererror') !== null, root: doc.documentElement.nodeName };
   }, svg.text);
   expect(parsed).toEqual({ error: false, root: 'svg' });
+  // Pasted into slides it reads on its own: the title, the scenario and a key for each flow and line style, drawn above the chart.
+  const header = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const svgEl = doc.documentElement;
+    return {
+      title: doc.querySelector('[data-export="title"]')?.textContent,
+      caption: doc.querySelector('[data-export="caption"]')?.textContent,
+      legend: Array.from(doc.querySelectorAll('[data-export="legend-entry"] text')).map((t) => t.textContent),
+      height: Number(svgEl.getAttribute('height')),
+      chartY: Number(svgEl.querySelector(':scope > svg')?.getAttribute('y')),
+    };
+  }, svg.text);
+  expect(header.title).toBe('Congestion window');
+  expect(header.caption).toMatch(/Standard TCP .*RTT \d+ ms.*seed 1$/);
+  expect(header.legend).toEqual(expect.arrayContaining(['flow 0 · Standard TCP (Reno)', 'cwnd', 'ssthresh']));
+  expect(header.chartY).toBeGreaterThan(30);
+  const onPage = (await chart.locator('svg.chart-svg').first().boundingBox())!;
+  expect(header.height).toBeCloseTo(Math.round(onPage.height) + header.chartY, 0);
 
   const png = await download(page, 'export-cwnd-png');
   expect(png.name).toMatch(/-cwnd\.png$/);
   expect(png.bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
   expect(png.bytes.length).toBeGreaterThan(2000);
+  // The PNG is the SVG with its header, at twice the size (its IHDR height).
+  expect(png.bytes.readUInt32BE(20)).toBe(Math.round(header.height * 2));
 });
 
 test('scenario JSON: download, upload, and an invalid upload names the field and range', async ({ page }, info) => {

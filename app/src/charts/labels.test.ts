@@ -70,13 +70,13 @@ describe('layoutLimitLabels', () => {
     expect(overlaps(boxes[0], LIMIT_LABEL_H, boxes[1], LIMIT_LABEL_H)).toBe(false);
     // Around the line (y = 38): within two label heights of it.
     for (const l of labels) expect(Math.abs(l.y - sy(16))).toBeLessThan(2 * LIMIT_LABEL_H + 2);
-    expect(labels[0].text).toBe('f0.window_bytes 16.0 MB');
+    expect(labels[0].text).toBe('f0.window_bytes 16 MB');
   });
 
   it('stacks labels of limits above the axis at the top edge, with an arrow', () => {
     const labels = layoutLimitLabels([line('f0.window_bytes', 64, true), line('f1.window_bytes', 64, true)], sy, 190, 'MB');
     expect(labels.map((l) => l.y)).toEqual([9, 22]);
-    expect(labels[1].text).toBe('f1.window_bytes ↑ 64.0 MB');
+    expect(labels[1].text).toBe('f1.window_bytes ↑ 64 MB');
     expect(labels.every((l) => l.offScale)).toBe(true);
   });
 
@@ -94,9 +94,18 @@ describe('limitText', () => {
     expect(limitText({ ...c, offScale: false }, 'packets', 400)).toBe('bottleneck buffer 1,000 packets');
   });
 
-  it('keeps only the value in a narrow plot (a small embed), larger type narrowing it sooner', () => {
-    expect(limitText(c, 'packets', 120)).toBe('↑ 1,000 packets');
+  it('shortens the name, then keeps only the value, in a narrow plot (a small embed), larger type narrowing it sooner', () => {
+    expect(limitText(c, 'packets', 150)).toBe('buffer ↑ 1,000 packets');
+    expect(limitText(c, 'packets', 100)).toBe('↑ 1,000 packets');
     expect(limitText({ ...c, offScale: false }, 'packets', 220)).toBe('bottleneck buffer 1,000 packets');
-    expect(limitText({ ...c, offScale: false }, 'packets', 220, 16)).toBe('1,000 packets');
+    expect(limitText({ ...c, offScale: false }, 'packets', 220, 16)).toBe('buffer 1,000 packets');
+    expect(limitText({ ...c, offScale: false }, 'packets', 150, 16)).toBe('1,000 packets');
+    // Two limits of one value still say which is which.
+    expect(limitText({ label: 'host 0 txqueuelen', value: 100, offScale: false }, 'packets', 150)).toBe('txqueuelen 100 packets');
+  });
+
+  it('writes whole values without decimals', () => {
+    expect(limitText({ ...c, value: 40, offScale: false }, 'packets')).toBe('bottleneck buffer 40 packets');
+    expect(limitText({ ...c, value: 12.5, offScale: false }, 'MB')).toBe('bottleneck buffer 12.5 MB');
   });
 });

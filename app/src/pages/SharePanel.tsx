@@ -6,7 +6,9 @@ import type { RunSeries } from '../engine/columns';
 import type { EngineEvent, RunSummary, Scenario } from '../engine/types';
 import { downloadBlob, downloadText, fileStem } from '../share/download';
 import { SlideExport } from '../present/SlideExport';
-import type { ChartView } from '../present/slideCharts';
+import { slideCharts, type ChartView } from '../present/slideCharts';
+import { scenarioCaption, slideLegend } from '../present/slideLayout';
+import type { ExportHeader } from '../share/chartExport';
 import { EmbedBuilder } from '../share/EmbedBuilder';
 import { DEFAULT_CHOICE, embedLink, iframeSnippet, type EmbedChoice } from '../share/embedCode';
 import { shareUrl } from '../share/links';
@@ -106,6 +108,14 @@ export function SharePanel(p: SharePanelProps) {
     setStatus((await copyText(text)) ? `${name} copied.` : `Copy the ${name.toLowerCase()} from its field.`);
   };
 
+  /** The title, scenario and legend an exported chart carries above its drawing (as the slide PNGs do). */
+  const exportHeader = (c: ShareChart): ExportHeader => {
+    if (!p.scenario || !p.series) return { title: c.title };
+    const names = p.algorithmNames ?? {};
+    const spec = slideCharts(p.series, p.scenario, p.chartView ?? { cwndUnit: 'packets', throughputAverageMs: 100 }, [c.id])[0]?.spec;
+    return { title: c.title, caption: scenarioCaption(p.scenario, names), legend: slideLegend(p.scenario, names, spec ? [spec] : []) };
+  };
+
   const exportChart = async (c: ShareChart, kind: 'svg' | 'png') => {
     const el = chartElement(c.id);
     const { chartCanvas, chartSvg, serializeChartSvg, svgToPng } = await loadChartExport();
@@ -117,16 +127,16 @@ export function SharePanel(p: SharePanelProps) {
     const ids = el.getAttribute('data-series-ids');
     // Lines are SVG paths at rest; while a run streams they are on a canvas.
     const lines = svg.querySelector('path.line, path[data-series]');
-    const text = serializeChartSvg(svg, {
+    const doc = serializeChartSvg(svg, {
       title: c.title,
       description: ids ? `series: ${ids}` : undefined,
       canvas: lines ? null : chartCanvas(el),
+      header: exportHeader(c),
     });
-    if (kind === 'svg') downloadBlob(new Blob([text], { type: 'image/svg+xml' }), `${stem()}-${c.id}.svg`);
+    if (kind === 'svg') downloadBlob(new Blob([doc.text], { type: 'image/svg+xml' }), `${stem()}-${c.id}.svg`);
     else {
-      const r = svg.getBoundingClientRect();
       try {
-        downloadBlob(await svgToPng(text, r.width, r.height), `${stem()}-${c.id}.png`);
+        downloadBlob(await svgToPng(doc.text, doc.width, doc.height), `${stem()}-${c.id}.png`);
       } catch (e) {
         setStatus(`PNG export failed: ${(e as Error).message}`);
         return;
