@@ -300,6 +300,18 @@ test('aqm-kind: a <select> whose option values are the engine kinds; each one ru
     if (kind === 'drop_tail') await expect(page.locator('[data-control-id^="aqm-param-"]')).toHaveCount(0); // no parameters
     if (kind === 'codel' || kind === 'fq_codel' || kind === 'pie') await expect(page.locator('[data-control-id="aqm-param-target_ms"]')).toBeVisible();
   }
+  // RED's thresholds take the range the engine checks (in the buffer, the minimum below the
+  // maximum): a minimum beyond it is refused at the control, naming that range, and starts no run.
+  const beforeRed = await runId(page);
+  await select.selectOption('red');
+  expect(await whenDoneAfter(page, beforeRed)).toBe('done');
+  const buffer = (await scenario(page)).bottleneck.buffer_pkts;
+  const beforeRefusal = await runId(page);
+  const minBox = page.locator('[data-control-id="aqm-param-min_th_pkts"]').getByRole('textbox');
+  await minBox.fill(String(buffer + 10));
+  await minBox.press('Enter');
+  await expect(page.getByTestId('aqm-param-min_th_pkts-error')).toContainText(`between 1 and 14`);
+  expect(await runId(page)).toBe(beforeRefusal);
   // A droptail link (the link's spelling) selects drop_tail.
   await open(page, `${BASE.replace('dur=2', 'dur=1')}&aqm=droptail`);
   await expect(page.getByTestId('aqm-kind')).toHaveValue('drop_tail');

@@ -525,6 +525,15 @@ test('lab 4: the band of the stated unknown, run on request at each end of its r
       }
       expect(inside, `${metric} ${line}`).toBe(cells.length);
     }
+    if (c === 0) {
+      // The data table gives each range end's own value, named by the end (not a low–high that mixes in the assumed value).
+      const table = chart.locator('details.chart-table');
+      await table.locator('summary').click();
+      await expect(table.locator('thead th').filter({ hasText: /^At the ends of the plausible range/ })).toHaveCount(1);
+      await expect(table.locator('tbody td').filter({ hasText: / at \d+ packets, .* at \d+ packets$/ }).first()).toBeVisible();
+      // It lists the points that have a value, as the chart draws them (no rows of dashes for pairs without one).
+      if (metric !== 'time_to_max_rate_s') await expect(table.locator('tbody tr')).toHaveCount(marks.filter((k) => k.y !== null).length);
+    }
   }
   // The unknown matters somewhere: the band has a width.
   expect(spread).toBeGreaterThan(0);

@@ -190,6 +190,10 @@ describe('buildChartModel', () => {
     expect(v[1].value).toBeNaN();
     expect(formatReadout(1234.5)).toBe('1,235');
     expect(formatReadout(12.345)).toBe('12.3');
+    // Whole numbers keep no decimals: "35 packets", "0 packets".
+    expect(formatReadout(35)).toBe('35');
+    expect(formatReadout(0)).toBe('0');
+    expect(formatReadout(1)).toBe('1');
     expect(formatReadout(NaN, '∞')).toBe('∞');
   });
 });

@@ -260,6 +260,8 @@ export function valuesAt(spec: ChartSpec, index: number): HoverValue[] {
 /** A read-out value: "1,234", "12.3", "0.052", or "∞"/"–" for missing. */
 export function formatReadout(v: number, missing = '–'): string {
   if (!Number.isFinite(v)) return missing;
+  // Whole numbers (packets in a queue, a window in packets) without decimals: "35", not "35.0".
+  if (Number.isInteger(v)) return v.toLocaleString('en-US');
   const a = Math.abs(v);
   const digits = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
   return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

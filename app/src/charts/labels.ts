@@ -90,18 +90,13 @@ const ASCENT = 9;
 /** Limit labels' type at scale 1, px (styles.css). */
 export const LIMIT_LABEL_PX = 10.5;
 
-/** A limit's value as its label writes it: whole numbers without decimals ("40 packets", not "40.0"). */
-export function limitValueText(v: number): string {
-  return Number.isInteger(v) ? v.toLocaleString('en-US') : formatReadout(v);
-}
-
 /**
  * "name value unit" (with ↑ above the axis); where that is wider than the
  * plot, the name's last word ("txqueuelen 100 packets", so that two limits
  * of one value still say which is which); then just the value.
  */
 export function limitText(c: Pick<ConstantLine, 'label' | 'value' | 'offScale'>, unit: string, plotW = Infinity, fontPx = LIMIT_LABEL_PX): string {
-  const value = `${c.offScale ? '↑ ' : ''}${limitValueText(c.value)} ${unit}`;
+  const value = `${c.offScale ? '↑ ' : ''}${formatReadout(c.value)} ${unit}`;
   const fits = (text: string) => text.length * 0.58 * fontPx <= plotW - 8;
   const full = `${c.label} ${value}`;
   if (fits(full)) return full;

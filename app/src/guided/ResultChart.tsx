@@ -54,15 +54,22 @@ export interface ChartBand {
   unknowns: readonly StatedUnknown[];
   /** The engine's seed aggregates of each finished range end. */
   ends: readonly SweepAggregates[];
+  /** Each of those ends by its value ("295 packets"), in the same order. */
+  endLabels: readonly string[];
 }
 
-function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartProps['plan']['metric'], band: { cell: BandCell; words: string } | null): string {
+/** The range ends' values at one line and swept value: "12.2 % at 295 packets, 19.9 % at 417 packets". */
+function endsText(cell: BandCell, labels: readonly string[], unit: string): string {
+  return cell.ends.map((v, i) => `${v === null ? '—' : formatValue(v, unit)} at ${labels[i] ?? '?'}`).join(', ');
+}
+
+function markLabel(lab: Lab, line: LineDef, m: DrawnMark, metric: ResultChartProps['plan']['metric'], band: { cell: BandCell; words: string; labels: readonly string[] } | null): string {
   const info = METRICS[metric];
   const at = formatX(lab.sweep.axis, m.x);
   const v = m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : 'no value') : withUnit(m.mean, info.unit);
   const n = m.runs.length;
   const spread = n > 1 && m.min !== null && m.max !== null ? `, mean of ${n} runs (${formatValue(m.min, info.unit)} to ${formatValue(m.max, info.unit)})` : '';
-  const across = band ? `; ${formatValue(band.cell.lo, info.unit)} to ${formatValue(band.cell.hi, info.unit)} over ${band.words}` : '';
+  const across = band ? `; at the ends of ${band.words}: ${endsText(band.cell, band.labels, info.unit)}` : '';
   return `${line.label} at ${at}: ${v}${spread}${across}`;
 }
 
@@ -332,7 +339,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
             {focusable.map((m, i) => {
               const l = lineById.get(m.line)!;
               const cell = cellOf.get(cellKey(m.line, m.xKey));
-              const label = markLabel(lab, l, m, plan.metric, cell ? { cell, words: bandWords } : null);
+              const label = markLabel(lab, l, m, plan.metric, cell && band ? { cell, words: bandWords, labels: band.endLabels } : null);
               const cy = m.py ?? (model.bars ? model.y.pos(model.y.domain[1]) : 0);
               const bar = barOf.get(m);
               const cx = bar ? bar.x + bar.width / 2 : m.px;
@@ -403,7 +410,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
         bandNote={band && model.bands.length > 0 ? bandLegendText(band.unknowns) : null}
         sketch={sketchLine && model.sketch && model.sketch.points.length > 0 ? sketchLine : null}
       />
-      <ChartDataTable lab={lab} model={model} metric={plan.metric} title={plan.title} points={points} paper={model.paper} drillHref={drillHref} lineById={lineById} cellOf={cellOf} bandWords={bandWords} />
+      <ChartDataTable lab={lab} model={model} metric={plan.metric} title={plan.title} points={points} paper={model.paper} drillHref={drillHref} lineById={lineById} cellOf={cellOf} bandWords={bandWords} endLabels={band?.endLabels ?? []} />
     </figure>
   );
 }
@@ -540,11 +547,14 @@ function ChartDataTable(props: {
   lineById: Map<string, LineDef>;
   cellOf: ReadonlyMap<string, BandCell>;
   bandWords: string;
+  endLabels: readonly string[];
 }) {
-  const { lab, model, metric, title, drillHref, lineById, cellOf, bandWords } = props;
+  const { lab, model, metric, title, drillHref, lineById, cellOf, bandWords, endLabels } = props;
   const banded = cellOf.size > 0;
   const info = METRICS[metric];
-  const rows = model.marks.filter((m) => m.runs.length > 0);
+  // Lines with no value for this metric (Standard TCP's share of a pair without Standard TCP) are not drawn, nor listed;
+  // a time never reached is a value ("never reached").
+  const rows = model.marks.filter((m) => m.runs.length > 0 && (m.mean !== null || metric === 'time_to_max_rate_s'));
   const multi = rows.some((m) => m.runs.length > 1);
   const paperAt = (m: DrawnMark): string => {
     const x = typeof m.x === 'number' ? m.x : null;
@@ -564,7 +574,7 @@ function ChartDataTable(props: {
             <th scope="col">{lab.sweep.label}</th>
             <th scope="col">Simulated{multi ? ' (mean)' : ''}</th>
             {multi && <th scope="col">Min – max</th>}
-            {banded && <th scope="col">Over {bandWords} (low – high)</th>}
+            {banded && <th scope="col">At the ends of {bandWords}</th>}
             <th scope="col">Paper</th>
             <th scope="col">Runs (open in the lab page)</th>
           </tr>
@@ -576,7 +586,7 @@ function ChartDataTable(props: {
               <td>{formatX(lab.sweep.axis, m.x)}</td>
               <td>{m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : '—') : withUnit(m.mean, info.unit)}</td>
               {multi && <td>{m.runs.length > 1 ? `${formatValue(m.min, info.unit)} – ${formatValue(m.max, info.unit)}` : ''}</td>}
-              {banded && <td>{bandCellText(cellOf.get(cellKey(m.line, m.xKey)), info.unit)}</td>}
+              {banded && <td>{bandCellText(cellOf.get(cellKey(m.line, m.xKey)), endLabels, info.unit)}</td>}
               <td>{paperAt(m)}</td>
               <td>
                 {m.runs.map((idx, k) => (
@@ -593,6 +603,6 @@ function ChartDataTable(props: {
   );
 }
 
-function bandCellText(c: BandCell | undefined, unit: string): string {
-  return c ? `${formatValue(c.lo, unit)} – ${formatValue(c.hi, unit)}` : '';
+function bandCellText(c: BandCell | undefined, labels: readonly string[], unit: string): string {
+  return c ? endsText(c, labels, unit) : '';
 }

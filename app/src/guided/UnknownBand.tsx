@@ -28,7 +28,16 @@ export function useBandStore(lab: Lab, quick: boolean, env: LabsEnv): { store: B
   const snap = useSyncExternalStore(store?.subscribe ?? noSubscribe, store?.getSnapshot ?? idle);
   const { state, ends } = snap;
   const chart = useMemo(
-    () => (lab.unknowns.length ? { state, unknowns: lab.unknowns, ends: ends.flatMap((e) => (e.aggregates ? [e.aggregates] : [])) } : null),
+    () => {
+      if (!lab.unknowns.length) return null;
+      const done = ends.filter((e) => e.aggregates);
+      // Each finished end named by its value ("295 packets"), as the table and the marks' labels read it.
+      const endLabels = done.map((e) => {
+        const u = lab.unknowns.find((x) => x.id === e.unknown);
+        return u ? valueText(u, e.value) : String(e.value);
+      });
+      return { state, unknowns: lab.unknowns, ends: done.map((e) => e.aggregates!), endLabels };
+    },
     [lab.unknowns, state, ends],
   );
   return { store, snap, chart };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AqmInfo, ParamInfo } from '../engine/types';
-import { aqmOfKind, aqmParamValue, withAqmParam } from './aqm';
+import { aqmOfKind, aqmParamRange, aqmParamValue, withAqmParam } from './aqm';
 
 const param = (id: string, def: number, unit = 'ms'): ParamInfo => ({ id, name: id, default: def, min: 0, max: 1000, step: 1, unit, log_scale: false, description: '' });
 const CATALOGUE: AqmInfo[] = [
@@ -32,5 +32,17 @@ describe('editing the queue discipline', () => {
   it('RED keeps its required fields even at their defaults', () => {
     const red = aqmOfKind(CATALOGUE, 'red');
     expect(withAqmParam(red, CATALOGUE[1].params[0], 5)).toEqual(red);
+  });
+
+  it('gives RED’s thresholds the range the engine checks: in the buffer, the minimum below the maximum', () => {
+    const red = aqmOfKind(CATALOGUE, 'red');
+    const [minTh, maxTh, maxP] = CATALOGUE[1].params;
+    // Buffer 40, thresholds 5 and 15 (the catalogue's 0–1000 range otherwise).
+    expect(aqmParamRange(red, minTh, 40)).toEqual([0, 14]);
+    expect(aqmParamRange(red, maxTh, 40)).toEqual([6, 40]);
+    expect(aqmParamRange(red, maxP, 40)).toEqual([0, 1000]);
+    // A buffer below the maximum threshold bounds the minimum too.
+    expect(aqmParamRange(red, minTh, 10)).toEqual([0, 10]);
+    expect(aqmParamRange({ kind: 'codel' }, codel.params[0], 40)).toEqual([0, 1000]);
   });
 });

@@ -36,3 +36,17 @@ export function withAqmParam(aqm: Aqm, p: ParamInfo, v: number): Aqm {
   else next[p.id] = p.unit === 'on/off' ? v !== 0 : v;
   return next as Aqm;
 }
+
+/**
+ * The range parameter `p` may take in this scenario. RED's thresholds lie
+ * in the buffer and the minimum below the maximum (the engine's rule,
+ * core/src/aqm/settings.rs), so the controls refuse what the engine
+ * would, with the same range; every other parameter keeps its catalogue
+ * range.
+ */
+export function aqmParamRange(aqm: Aqm, p: ParamInfo, bufferPkts: number): [number, number] {
+  if (aqm.kind !== 'red') return [p.min, p.max];
+  if (p.id === 'min_th_pkts') return [p.min, Math.max(p.min, Math.min(bufferPkts, aqm.max_th_pkts - 1))];
+  if (p.id === 'max_th_pkts') return [Math.min(bufferPkts, Math.max(p.min, aqm.min_th_pkts + 1)), Math.max(p.min, Math.min(p.max, bufferPkts))];
+  return [p.min, p.max];
+}

@@ -30,6 +30,14 @@ async function validate(s: Scenario): Promise<ValidationError[]> {
 describe('sanitizeScenario', () => {
   const d = engineDefaults();
 
+  it('quotes a long engine message whole, and the link’s own value shortened', async () => {
+    const message = `needs about 3.1 GB in the browser, above its 2 GiB budget: choose fewer flows (${'x'.repeat(150)}) or a shorter duration_ms`;
+    const long = async (): Promise<ValidationError[]> => [{ field: 'duration_ms', value: '9'.repeat(200), message }];
+    const r = await sanitizeScenario(d, d, long);
+    expect(r.notices[0]).toContain(message);
+    expect(r.notices[0]).not.toContain('9'.repeat(61));
+  });
+
   it('passes a valid scenario through', async () => {
     expect(await sanitizeScenario(d, d, validate)).toEqual({ scenario: d, notices: [], unlisted: 0, errors: [], replaced: false });
   });

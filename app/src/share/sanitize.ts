@@ -157,6 +157,15 @@ export function capNotices(notices: string[], unlisted = 0): string[] {
  * twice; the work is linear in the number of errors, and only the first
  * MAX_NOTICES notices are written (the rest are counted in `unlisted`).
  */
+/**
+ * An engine error as a notice quotes it: the link's value shortened (it is
+ * the visitor's text), the engine's message whole (a long one, such as a
+ * memory limit's, was cut mid-word at 160 characters), both bounded.
+ */
+function errorText(e: ValidationError): string {
+  return clip(formatValidationError({ ...e, value: clip(e.value, 60) }), 480);
+}
+
 export async function sanitizeScenario(input: Scenario, defaults: Scenario, validate: Validate, what = 'the link'): Promise<Sanitized> {
   const errors = await validate(input);
   if (errors.length === 0) return { scenario: input, notices: [], unlisted: 0, errors, replaced: false };
@@ -168,7 +177,7 @@ export async function sanitizeScenario(input: Scenario, defaults: Scenario, vali
     const path = parseFieldPath(e.field);
     const repair = path ? repairOf(input, defaults, path) : null;
     if (repair && setAt(fixed, repair.path, repair.value)) {
-      if (notices.length < MAX_NOTICES) notices.push(`Ignored ${clip(formatValidationError(e))} in ${what}; using ${repair.using}.`);
+      if (notices.length < MAX_NOTICES) notices.push(`Ignored ${errorText(e)} in ${what}; using ${repair.using}.`);
       else unlisted++;
     } else {
       repairable = false;
@@ -179,7 +188,7 @@ export async function sanitizeScenario(input: Scenario, defaults: Scenario, vali
     const again = await validate(fixed as Scenario);
     if (again.length === 0) return { scenario: fixed as Scenario, notices, unlisted, errors, replaced: false };
   }
-  const list = errors.slice(0, 5).map((e) => clip(formatValidationError(e))).join('; ');
+  const list = errors.slice(0, 5).map(errorText).join('; ');
   return {
     scenario: structuredClone(defaults),
     notices: [`Ignored the scenario in ${what}: ${list}${errors.length > 5 ? ` (and ${formatCount(errors.length - 5)} more)` : ''}; using the default scenario.`],

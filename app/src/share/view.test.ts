@@ -23,6 +23,10 @@ describe('view options', () => {
     const notes: string[] = [];
     expect(checkNames('charts', ['cwnd', 'bogus'], ['cwnd', 'throughput'], notes)).toEqual(['cwnd']);
     expect(notes[0]).toMatch(/charts=bogus/);
+    // A list the page knows none of, or an empty one, is the page's default, never "show nothing".
+    expect(checkNames('controls', ['nope'], ['rtt', 'window'], notes)).toBeNull();
+    expect(notes[1]).toBe("Ignored controls=nope: not on this page (known: rtt, window); the page's default controls are shown.");
+    expect(checkNames('charts', [], ['cwnd'], notes)).toBeNull();
   });
 
   it('names a page view it does not have', () => {

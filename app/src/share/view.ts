@@ -192,12 +192,17 @@ export function parseView(search: string): { view: ViewOptions; notices: string[
   return { view, notices };
 }
 
-/** Keep the names the page knows; a notice lists the others. */
+/**
+ * Keep the names the page knows; a notice lists the others. A list with
+ * none the page knows (or none at all) is the page's default (null), not
+ * an empty choice: `charts=nope` must not leave the page without charts.
+ */
 export function checkNames(kind: 'charts' | 'controls', wanted: string[] | null, available: readonly string[], notices: string[]): string[] | null {
   if (wanted === null) return null;
+  const known = wanted.filter((w) => available.includes(w));
   const unknown = wanted.filter((w) => !available.includes(w));
-  if (unknown.length) notices.push(`Ignored ${kind}=${unknown.join(',')}: not on this page (known: ${available.join(', ')}).`);
-  return wanted.filter((w) => available.includes(w));
+  if (unknown.length) notices.push(`Ignored ${kind}=${unknown.join(',')}: not on this page (known: ${available.join(', ')})${known.length ? '' : `; the page's default ${kind} are shown`}.`);
+  return known.length ? known : null;
 }
 
 /** The view part of a query string (for embed links). */

@@ -2,11 +2,11 @@
 // DCTCP's step marking) with its parameters, and the latency probe. Kinds,
 // parameters, defaults and ranges come from the engine's AQM catalogue.
 
-import { useId } from 'react';
+import { useId, useMemo } from 'react';
 import { LIMITS, PROBE_DEFAULTS } from '../engine/generated/defaults';
 import type { AqmInfo, ParamInfo, Scenario } from '../engine/types';
-import { aqmInfo, aqmOfKind, aqmParamValue, withAqmParam } from '../lab/aqm';
-import { paramSpec, type LinkableControlId } from '../lab/controls';
+import { aqmInfo, aqmOfKind, aqmParamRange, aqmParamValue, withAqmParam } from '../lab/aqm';
+import { paramSpec, type ControlSpec, type LinkableControlId } from '../lab/controls';
 import { QuantityControl } from './QuantityControl';
 
 export interface QueueControlProps {
@@ -34,6 +34,21 @@ export function QueueControl({ scenario: s, aqms, show, onChange }: QueueControl
   const info = aqmInfo(aqms, aqm.kind);
   const setAqm = (f: (a: Scenario['bottleneck']['aqm']) => Scenario['bottleneck']['aqm']) =>
     onChange((x) => ({ ...x, bottleneck: { ...x.bottleneck, aqm: f(x.bottleneck.aqm) } }));
+  // One spec per parameter and scenario (a new spec resets a control's text), in this scenario's range.
+  const buffer = s.bottleneck.buffer_pkts;
+  const specs = useMemo(() => {
+    const out = new Map<string, ControlSpec>();
+    for (const p of info?.params ?? []) {
+      const base = paramSpec(p, `bottleneck.aqm.${p.id}`);
+      const [min, max] = aqmParamRange(aqm, p, buffer);
+      if (min === base.min && max === base.max) out.set(p.id, base);
+      else {
+        const inRange = base.ladder.filter((v) => v >= min && v <= max);
+        out.set(p.id, { ...base, min, max, ladder: [...new Set([min, ...inRange, max])] });
+      }
+    }
+    return out;
+  }, [info, aqm, buffer]);
   const renderParam = (p: ParamInfo) => {
     const value = aqmParamValue(aqm, p);
     const field = `bottleneck.aqm.${p.id}`;
@@ -48,7 +63,7 @@ export function QueueControl({ scenario: s, aqms, show, onChange }: QueueControl
     return (
       <QuantityControl
         key={`${aqm.kind}-${p.id}`}
-        spec={paramSpec(p, field)}
+        spec={specs.get(p.id) ?? paramSpec(p, field)}
         value={value}
         field={field}
         label={`${info?.name ?? aqm.kind} ${p.name}`}

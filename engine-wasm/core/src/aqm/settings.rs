@@ -137,24 +137,34 @@ pub fn read(aqm: &Aqm, buffer_pkts: u32, queue_mtu_bytes: u64) -> (Settings, Vec
         } => {
             // RED's fields have no defaults. Its thresholds lie within the
             // buffer, and a fraction's range needs no unit.
+            // Each threshold is first checked against the buffer alone, and
+            // the maximum against the minimum only when both are in it: an
+            // out-of-range minimum must not give the maximum an impossible
+            // range ("between 50 and 40"), nor one field two errors.
             let buffer = buffer_pkts as f64;
+            let problems_before = r.problems.len();
             let min_th = r.number(
                 &RED_MIN_TH,
                 Some(min_th_pkts),
                 (RED_MIN_TH.min, buffer),
                 RED_MIN_TH.unit,
             );
+            let min_ok = r.problems.len() == problems_before;
             let max_th = r.number(
                 &RED_MAX_TH,
                 Some(max_th_pkts),
-                (min_th.max(1.0), buffer),
+                (RED_MAX_TH.min, buffer),
                 RED_MAX_TH.unit,
             );
-            if max_th <= min_th {
+            let both_ok = min_ok && r.problems.len() == problems_before;
+            if both_ok && max_th <= min_th {
                 r.problems.push(ValidationError {
                     field: format!("bottleneck.aqm.{}", RED_MAX_TH.id),
                     value: max_th.to_string(),
-                    message: format!("must be greater than {}", RED_MIN_TH.id),
+                    message: format!(
+                        "must be greater than {} ({min_th} packets) and at most the buffer ({buffer} packets)",
+                        RED_MIN_TH.id
+                    ),
                 });
             }
             let max_p = r.number(&RED_MAX_P, Some(max_p), (RED_MAX_P.min, RED_MAX_P.max), "");
@@ -258,6 +268,43 @@ mod tests {
         assert_eq!(codel.maxpacket_bytes, 1514);
         assert!(!codel.ecn);
         assert_eq!((quantum_bytes, flows), (1514, 1024));
+    }
+
+    /// RED's thresholds: each in the buffer, the maximum above the
+    /// minimum; a bad minimum never gives the maximum an impossible range,
+    /// and no field gets two errors.
+    #[test]
+    fn red_thresholds_get_one_possible_range_each() {
+        let red = |min_th_pkts: f64, max_th_pkts: f64| Aqm::Red {
+            min_th_pkts,
+            max_th_pkts,
+            max_p: 0.1,
+            weight: 0.002,
+            ecn: false,
+        };
+        let problems = |min: f64, max: f64| {
+            read(&red(min, max), 40, 1514)
+                .1
+                .into_iter()
+                .map(|p| format!("{} = {}: {}", p.field, p.value, p.message))
+                .collect::<Vec<_>>()
+        };
+        assert!(problems(5.0, 15.0).is_empty());
+        // The minimum above the buffer: only the minimum is wrong.
+        assert_eq!(
+            problems(50.0, 15.0),
+            ["bottleneck.aqm.min_th_pkts = 50: must be between 1 and 40 packets"]
+        );
+        // The maximum below the minimum: one error, saying both bounds.
+        assert_eq!(
+            problems(20.0, 5.0),
+            ["bottleneck.aqm.max_th_pkts = 5: must be greater than min_th_pkts (20 packets) and at most the buffer (40 packets)"]
+        );
+        // The maximum above the buffer: its range is the buffer's.
+        assert_eq!(
+            problems(20.0, 60.0),
+            ["bottleneck.aqm.max_th_pkts = 60: must be between 1 and 40 packets"]
+        );
     }
 
     /// PIE's omitted fields take RFC 8033's defaults (§4.2, §4.4), each
