@@ -19,6 +19,9 @@ test('a built-in trace drives the bottleneck: throughput stays under the trace c
   expect(await page.evaluate((id) => window.sawtooth!.whenDone(id), before)).toBe('done');
   await expect(page.getByTestId('trace-control')).toHaveAttribute('data-trace', 'constant-12mbps');
   await expect(page.getByTestId('trace-summary')).toHaveAttribute('data-opportunities', '1000');
+  // A trace carries frames of at most 1500 bytes: jumbo frames are offered disabled, saying why, not run and refused.
+  await expect(page.getByTestId('mtu-9000')).toBeDisabled();
+  await expect(page.getByTestId('mtu-trace-note')).toContainText('576 to 1500 bytes');
 
   const r = await page.evaluate(() => {
     const s = window.sawtooth!;

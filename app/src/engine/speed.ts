@@ -17,6 +17,13 @@ export const FALLBACK_EVENTS_PER_S = 3e6;
 
 /** Runs shorter than this are dominated by start-up costs and say little about speed. */
 const MIN_WALL_MS = 100;
+/**
+ * Nor do runs of fewer engine events: the page's first frames, the worker's
+ * start and the charts' last draw cost about the same for any run, so the
+ * default scenario's 0.7 M events measured about a tenth of the engine's
+ * pace, and a 27 M-event run was then held as "about 65 s" and took 6.5 s.
+ */
+export const MIN_MEASURED_EVENTS = 2e6;
 /** Each new run's weight against what was measured before (an exponential average by wall time). */
 const KEEP = 0.7;
 
@@ -54,7 +61,7 @@ export class EngineSpeed {
 
   /** A finished run: `events` processed in `wallMs`. */
   record(events: number, wallMs: number): void {
-    if (!(events > 0) || !(wallMs >= MIN_WALL_MS) || !Number.isFinite(events) || !Number.isFinite(wallMs)) return;
+    if (!(events >= MIN_MEASURED_EVENTS) || !(wallMs >= MIN_WALL_MS) || !Number.isFinite(events) || !Number.isFinite(wallMs)) return;
     const t = this.totals;
     this.totals = t ? { events: t.events * KEEP + events, wallMs: t.wallMs * KEEP + wallMs } : { events, wallMs };
     try {

@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { EngineClient } from '../engine/client';
 import { createFakeWorker } from '../engine/testing/fakeWorker';
 import { createMockEngine, defaultMockScenario, mockCwnd, mockEstimate } from '../engine/testing/mockEngine';
-import { EngineSpeed } from '../engine/speed';
+import { EngineSpeed, MIN_MEASURED_EVENTS } from '../engine/speed';
 import { CONFIRM_ABOVE_MS, RunStore, type RunState } from './runStore';
 import { RenderedRun } from '../testHooks';
 
 /** An engine speed of `eventsPerS`, as if measured here (no browser storage). */
 function speedOf(eventsPerS: number): EngineSpeed {
   const speed = new EngineSpeed(null);
-  speed.record(eventsPerS, 1000);
+  // A run long enough to count as a measurement (MIN_MEASURED_EVENTS).
+  const seconds = Math.max(1, Math.ceil(MIN_MEASURED_EVENTS / eventsPerS));
+  speed.record(eventsPerS * seconds, 1000 * seconds);
   return speed;
 }
 

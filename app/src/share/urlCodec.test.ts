@@ -140,6 +140,14 @@ describe('scenario links', () => {
     expect(decodeScenario(q, d)).toEqual({ scenario: s, notices: [], fromUrl: true });
   });
 
+  it('says what is wrong with a per-host or per-flow list: its values, its count, or both', () => {
+    const d = engineDefaults();
+    expect(decodeScenario('?v=2&nic=1G,100M', d).notices[0]).toContain('expected one value (the scenario has one host)');
+    expect(decodeScenario('?v=2&hosts=1,1,1&nic=1G,100M', d).notices[0]).toContain('expected one value or 3 (one per host: the scenario has 3 hosts)');
+    const both = decodeScenario('?v=2&start=-,500', d).notices[0];
+    expect(both).toContain('expected times in ms; expected one value (the scenario has one flow)');
+  });
+
   it('round-trips 1500 random scenarios exactly (property test)', { timeout: 60_000 }, () => {
     let readable = 0;
     for (let seed = 1; seed <= 1500; seed++) {
@@ -185,7 +193,7 @@ describe('scenario links', () => {
     expect(r.notices).toHaveLength(5);
     expect(r.notices.join('\n')).toMatch(/rtt="fast"/);
     expect(r.notices.join('\n')).toMatch(/seed="-1"/);
-    expect(r.notices.join('\n')).toMatch(/win="1,2": expected one value or 1/);
+    expect(r.notices.join('\n')).toMatch(/win="1,2": expected one value \(the scenario has one flow\)/);
     expect(r.notices.join('\n')).toMatch(/alg=/);
     expect(r.notices.join('\n')).toMatch(/unknown parameter "zzz"/);
   });

@@ -533,8 +533,10 @@ export function decodeScenario(search: string, defaults: Scenario): DecodedScena
     const t = get(key);
     if (t === undefined) return;
     const items = splitList(t).map(parse);
-    if (items.some((x) => x === null)) ignored(notes, key, t, `expected ${what}`);
-    else if (items.length !== 1 && items.length !== n) ignored(notes, key, t, `expected one value or ${n} (one per ${unit})`);
+    const problems: string[] = [];
+    if (items.some((x) => x === null)) problems.push(`expected ${what}`);
+    if (items.length !== 1 && items.length !== n) problems.push(n === 1 ? `expected one value (the scenario has one ${unit})` : `expected one value or ${n} (one per ${unit}: the scenario has ${n} ${unit}s)`);
+    if (problems.length) ignored(notes, key, t, problems.join('; '));
     else apply(items.length === 1 ? Array.from({ length: n }, () => items[0] as T) : (items as T[]));
   };
   perList('nic', hosts.length, (t) => parseWithUnits(t, RATE_UNITS), (xs) => hosts.forEach((h, i) => (h.nic_bps = xs[i])), 'rates in b/s, like 1G', 'host');

@@ -6,7 +6,7 @@ import { memo } from 'react';
 import type { TraceRead } from '../engine/protocol';
 import type { AlgorithmInfo, AqmInfo, ProfileCatalogue, Scenario } from '../engine/types';
 import { CONTROLS, type ControlSpec, type LinkableControlId } from '../lab/controls';
-import { bdpPackets, capacityBps, mssBytes } from '../model/path';
+import { bdpPackets, capacityBps } from '../model/path';
 import type { LabState, LabStore } from '../lab/labStore';
 import {
   addFlow,
@@ -26,6 +26,7 @@ import {
 } from '../lab/topology';
 import { FLOW_CARDS_MAX, shownFlowCards } from '../lab/manyFlows';
 import { BdpReadout } from './BdpReadout';
+import { MtuControl } from './MtuControl';
 import { FlowCard } from './FlowCard';
 import { ProfileControl } from './ProfileControl';
 import { QuantityControl } from './QuantityControl';
@@ -123,19 +124,7 @@ export const ScenarioBuilder = memo(function ScenarioBuilder({ lab, state, catal
               onChange={(v) => lab.setView({ bufferBdpFraction: v })}
             />
           ))}
-        {show('mtu') && (
-          <div className="radio-row" role="radiogroup" aria-label="MTU" data-testid="mtu" data-control-id="mtu">
-            <span className="qc-label">MTU</span>
-            {[1500, 9000].map((m) => (
-              <label key={m} className="radio">
-                <input type="radio" name="mtu" value={m} checked={s.mtu_bytes === m} onChange={() => up((x) => ({ ...x, mtu_bytes: m }))} data-testid={`mtu-${m}`} />
-                {m} {m === 9000 ? '(jumbo)' : ''}
-              </label>
-            ))}
-            {s.mtu_bytes !== 1500 && s.mtu_bytes !== 9000 && <span className="muted">{s.mtu_bytes} (from link)</span>}
-            <span className="muted">MSS {mssBytes(s.mtu_bytes)} B</span>
-          </div>
-        )}
+        {show('mtu') && <MtuControl mtu={s.mtu_bytes} withTrace={!!s.bottleneck.trace} onChange={(m) => up((x) => ({ ...x, mtu_bytes: m }))} />}
         {show(CONTROLS.lossRate) && <QuantityControl spec={CONTROLS.lossRate} value={s.loss_rate} onChange={(v) => up((x) => ({ ...x, loss_rate: v }))} />}
       </fieldset>
 
