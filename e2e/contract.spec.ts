@@ -219,6 +219,17 @@ test('sample columns: queues count the packet on the wire, throughput is payload
   expect(queues[1]).toBeGreaterThanOrEqual(buffer + 1);
 });
 
+test('the capped throughput axis says when values run past it, and where', async ({ page }) => {
+  // Two flows at 100 Mb/s: the sum's bursts after a recovery pass the axis cap (1.25 × capacity, [0,140]).
+  await open(page, 'v=2&alg=reno,cubic&rtt=40&rate=100M&buf=100&dur=5&seed=3');
+  const [, top] = await json<[number, number]>(page, 'chart-throughput', 'data-y-domain');
+  const note = page.getByTestId('chart-throughput').locator('text.clip-note');
+  await expect(note).toHaveAttribute('data-clipped-above', String(top));
+  await expect(note).toContainText(`above ${top} Mb/s are cut off`);
+  // A chart without a cap never cuts its values.
+  await expect(page.getByTestId('chart-cwnd').locator('text.clip-note')).toHaveCount(0);
+});
+
 /** The hover read-out of a chart: focus it and press → (documented keyboard use); the cursor's sample time and the drawn values. */
 async function readout(page: Page, chart: string): Promise<{ t: number; values: Record<string, number> }> {
   const fig = page.getByTestId(`chart-${chart}`);

@@ -12,7 +12,7 @@ import { memo, useContext, useId, useLayoutEffect, useMemo, useRef, useState, ty
 import type { EngineEvent } from '../engine/types';
 import { drawLines } from './canvasDraw';
 import { BASE_AXIS_TITLE_PX, ChartSizingContext, chartMargins, fitAxisTitle, lineWidthScale, plotLayout } from './chartSizing';
-import { buildChartModel, chartYDomain, decimateSeries, formatReadout, sampleRange, valuesAt, type RunView } from './chartModel';
+import { buildChartModel, chartYExtent, decimateSeries, formatReadout, sampleRange, valuesAt, type RunView } from './chartModel';
 import { chartDataAttributes } from './dataAttributes';
 import { layoutLimitLabels } from './labels';
 import { MARKER_KINDS, markerPath, type MarkerKind } from './markers';
@@ -86,7 +86,8 @@ function TimeChartImpl(props: TimeChartProps) {
   const uid = useId().replace(/:/g, '');
   const [brush, setBrush] = useState<{ a: number; b: number } | null>(null);
 
-  const yDomain = useMemo(() => chartYDomain({ run, ghost, view }), [run, ghost, view]);
+  const yExtent = useMemo(() => chartYExtent({ run, ghost, view }), [run, ghost, view]);
+  const yDomain = yExtent.domain;
   // At rest the lines become SVG paths (crisp, exportable).
   const useCanvas = props.renderMode === 'canvas' || (props.renderMode === 'auto' && props.animating);
   const model = useMemo(
@@ -315,6 +316,12 @@ function TimeChartImpl(props: TimeChartProps) {
                   {l.text}
                 </text>
               ))}
+              {yExtent.clippedAbove !== null && (
+                // The capped axis (throughput) cuts off bursts: say so where they leave the plot.
+                <text className="limit-label clip-note" data-clipped-above={yExtent.clippedAbove} x={4} y={Math.round(10.5 * s)} textAnchor="start">
+                  ↑ values above {formatReadout(yExtent.clippedAbove)} {spec.unit} are cut off
+                </text>
+              )}
             </g>
           </g>
           {laneKinds.length > 0 && (

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SeriesBuffer, parseColumns } from '../engine/columns';
 import { defaultMockScenario } from '../engine/testing/mockEngine';
 import type { EngineEvent } from '../engine/types';
-import { buildChartModel, formatReadout, valuesAt } from './chartModel';
+import { buildChartModel, chartYExtent, formatReadout, valuesAt } from './chartModel';
 import { binMarkers, countMarkers, kindsPresent, markerPath, MARKER_KINDS } from './markers';
 import { BOTTLENECK_COLOR, flowColor, flowDash, LIMIT_COLOR, OKABE_ITO, onDark, SUM_COLOR } from './palette';
 import { buildChartSpecs, CHART_IDS, ColumnSum, firstRttSample, MovingAverage } from './specs';
@@ -157,6 +157,10 @@ describe('buildChartModel', () => {
     const spiky = buildChartSpecs({ ...series, flows: [{ ...series.flows[0], throughput_bps: burst }, series.flows[1]] }, scenario, { cwndUnit: 'packets' });
     const m = buildChartModel({ run: { spec: spiky[2], x: series.t, computed: series.length }, events: [], view: [0, 10], tShown: 10, width: 200, height: 100 });
     expect(m.yDomain[1]).toBeLessThanOrEqual(1400);
+    // …and the chart is told that data run past its top, to say so; not where nothing is cut.
+    expect(chartYExtent({ run: { spec: spiky[2], x: series.t, computed: series.length }, view: [0, 10] }).clippedAbove).toBe(m.yDomain[1]);
+    expect(chartYExtent({ run: { spec: spiky[2], x: series.t, computed: series.length }, view: [0, 4] }).clippedAbove).toBeNull();
+    expect(chartYExtent({ run: { spec: specs[2], x: series.t, computed: series.length }, view: [0, 10] }).clippedAbove).toBeNull();
   });
   it('draws the ghost’s main series only and counts markers up to the cursor', () => {
     const ghost = { spec: specs[0], x: series.t, computed: series.length };

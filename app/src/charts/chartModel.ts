@@ -104,6 +104,15 @@ function extendExtent(ext: [number, number], ys: Float64Array, i0: number, i1: n
  * update, not once per frame.
  */
 export function chartYDomain(input: Pick<ModelInput, 'run' | 'ghost' | 'view'>): Domain {
+  return chartYExtent(input).domain;
+}
+
+/**
+ * The y axis (as chartYDomain) and, when the chart's cap (`maxY`, the
+ * throughput axis) cuts off data in the view, the axis top they run past,
+ * so the chart can say so; else null.
+ */
+export function chartYExtent(input: Pick<ModelInput, 'run' | 'ghost' | 'view'>): { domain: Domain; clippedAbove: number | null } {
   const { run, ghost, view } = input;
   const spec = run?.spec ?? ghost?.spec ?? null;
   const yFactor = spec?.yFactor ?? 1;
@@ -148,7 +157,8 @@ export function chartYDomain(input: Pick<ModelInput, 'run' | 'ghost' | 'view'>):
   const bottom = dataExt ? dataExt[0] : Infinity;
   for (const v of soft) if (v > top && (!dataExt || v <= Math.max(dataExt[1], 0) * 3)) top = v;
   if (spec?.maxY !== undefined && Number.isFinite(spec.maxY) && top > spec.maxY) top = spec.maxY;
-  return niceDomain(top >= bottom ? [Math.min(bottom, top), top] : null);
+  const domain = niceDomain(top >= bottom ? [Math.min(bottom, top), top] : null);
+  return { domain, clippedAbove: dataExt && dataExt[1] > domain[1] ? domain[1] : null };
 }
 
 /**
