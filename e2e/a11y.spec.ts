@@ -118,6 +118,22 @@ test('keyboard only: every control from the first to the last is reachable, labe
   expect(seen.some((f) => f.testId === 'upload-scenario')).toBe(true);
 });
 
+test('keyboard only: the first Tab offers a skip link to the charts', async ({ page }) => {
+  await page.goto('./?seed=1&dur=2');
+  expect(await done(page)).toBe('done');
+  await page.locator('body').focus();
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-to-charts');
+  await expect(skip).toBeFocused();
+  await expect(skip).toHaveText('Skip to the charts');
+  expect((await skip.boundingBox())!.x).toBeGreaterThanOrEqual(0); // shown while focused
+  await page.keyboard.press('Enter');
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('lab-charts');
+  // The next stop is inside the charts, not the first control.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('[data-testid="charts"]'))).toBe(true);
+});
+
 test('keyboard only: a slider and a button are operable', async ({ page }) => {
   await page.goto('./?seed=1&dur=2');
   expect(await done(page)).toBe('done');

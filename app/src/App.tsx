@@ -162,6 +162,23 @@ export function App({ client, store, rendered, search }: AppProps) {
 
   return (
     <div className="app">
+      {viewId === 'lab' && !isFitted(earlyView) && (
+        // Keyboard users reach the charts without tabbing through every control (about 80 stops).
+        <a
+          className="skip-link"
+          href="#lab-charts"
+          data-testid="skip-to-charts"
+          onClick={(e) => {
+            const charts = document.getElementById('lab-charts');
+            if (!charts) return;
+            e.preventDefault();
+            charts.focus({ preventScroll: true });
+            charts.scrollIntoView({ block: 'start' });
+          }}
+        >
+          Skip to the charts
+        </a>
+      )}
       <header className="app-header" data-embed-hide="">
         <h1>Sawtooth</h1>
         <p className="tagline">A TCP congestion-control lab: a packet-level simulator running in your browser.</p>

@@ -426,7 +426,7 @@ export function LabPage(props: LabPageProps) {
             </span>
           </div>
           {props.showPath !== false && !props.pathInGrid && pathView(false)}
-          <div className="charts" data-testid="charts" data-x-view={JSON.stringify(view)}>
+          <div className="charts" id="lab-charts" tabIndex={-1} aria-label="Charts" data-testid="charts" data-x-view={JSON.stringify(view)}>
             {props.showPath !== false && props.pathInGrid && pathView(true)}
             {CHART_IDS.map((id, i) => {
               if (!chartShown(id)) return null;
