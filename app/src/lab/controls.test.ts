@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTROLS } from './controls';
+import { CONTROLS, parseControl } from './controls';
 import { DEFAULT_SCENARIO } from '../engine/generated/defaults';
 
 describe("a control's reset value", () => {
@@ -37,5 +37,20 @@ describe("a control's reset value", () => {
       expect(c.defaultValue, c.id).toBeGreaterThanOrEqual(c.min);
       expect(c.defaultValue, c.id).toBeLessThanOrEqual(c.max);
     }
+  });
+});
+
+describe('a refused rate or size typed as a bare number', () => {
+  it('says how to type it in the unit the box shows, when that would be in range', () => {
+    const rate = parseControl('50', CONTROLS.bottleneckRate);
+    expect(rate.ok).toBe(false);
+    if (!rate.ok) expect(rate.error.message).toMatch(/\(a number alone is in b\/s: type 50M for 50 Mb\/s\)$/);
+    const win = parseControl('16', CONTROLS.window);
+    if (!win.ok) expect(win.error.message).toMatch(/\(a number alone is in bytes: type 16M for 16 MB\)$/);
+    expect(win.ok).toBe(false);
+    // Typed with its unit, or out of range in any unit, no hint.
+    const typed = parseControl('500G', CONTROLS.bottleneckRate);
+    if (!typed.ok) expect(typed.error.message).not.toMatch(/number alone/);
+    expect(parseControl('50M', CONTROLS.bottleneckRate)).toEqual({ ok: true, value: 50e6 });
   });
 });

@@ -295,6 +295,18 @@ export function rangeText(c: ControlSpec): string {
 export type ParseResult = { ok: true; value: number } | { ok: false; error: ValidationError };
 
 /** Read a typed value in the control's unit; errors name the field, the value and the range. */
+/**
+ * A rate or size typed as a bare number is read in b/s or bytes; when the
+ * same number in mega-units is in range (a student typing 50 into a box
+ * showing "100 Mb/s"), the refusal says how to type it.
+ */
+function bareNumberHint(t: string, v: number, c: ControlSpec): string {
+  if ((c.kind !== 'rate' && c.kind !== 'bytes') || !/^[0-9.]+$/.test(t)) return '';
+  const mega = c.kind === 'rate' ? v * 1e6 : v * 2 ** 20;
+  if (mega < c.min || mega > c.max) return '';
+  return c.kind === 'rate' ? ` (a number alone is in b/s: type ${t}M for ${t} Mb/s)` : ` (a number alone is in bytes: type ${t}M for ${t} MB)`;
+}
+
 export function parseControl(text: string, c: ControlSpec, field = c.field): ParseResult {
   const t = text.trim();
   if (t === '') return { ok: false, error: { field, value: '', message: `is required: a number ${rangeText(c)}` } };
@@ -303,7 +315,7 @@ export function parseControl(text: string, c: ControlSpec, field = c.field): Par
   // A bare number was read in the control's unit, which the engine field's
   // name may not carry (Duration's seconds set duration_ms): say which.
   const shown = c.kind !== 'plain' && c.unit && /^[-+0-9.e]+$/i.test(t) ? `${t} ${c.unit}` : t;
-  if (v < c.min * (1 - 1e-12) || v > c.max * (1 + 1e-12)) return { ok: false, error: { field, value: shown, message: `must be ${rangeText(c)}` } };
+  if (v < c.min * (1 - 1e-12) || v > c.max * (1 + 1e-12)) return { ok: false, error: { field, value: shown, message: `must be ${rangeText(c)}${bareNumberHint(t, v, c)}` } };
   if (c.integer && Math.abs(v - Math.round(v)) > 1e-9) return { ok: false, error: { field, value: shown, message: `must be a whole number ${rangeText(c)}` } };
   return { ok: true, value: c.integer ? Math.round(v) : v };
 }
