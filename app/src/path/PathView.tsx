@@ -426,8 +426,14 @@ function PathViewImpl(props: PathViewProps) {
           Path
         </h2>
         <p className="path-sub muted">
-          The network at <span className="path-num">{model.sampleT === null ? '–' : `${model.sampleT.toFixed(2)} s`}</span>, as the run recorded it. It
-          follows the playback; focus the diagram and use ← → to step.
+          {model.sampleT === null ? (
+            // No run recorded yet (or the last one failed): the scenario's layout, without a moment to show.
+            <>The scenario’s hosts, switch and link; once a run has recorded samples, the network at each moment of it.</>
+          ) : (
+            <>
+              The network at <span className="path-num">{`${model.sampleT.toFixed(2)} s`}</span>, as the run recorded it. It follows the playback; focus the diagram and use ← → to step.
+            </>
+          )}
         </p>
       </div>
       <div
