@@ -61,15 +61,15 @@ export function frameSideOf(text: string, min: number, max: number): number | nu
  * clamped only when the box is left or Enter is pressed: clamping on every
  * key turned "8" of "800" into the minimum, and "3200" into the maximum.
  */
-function FrameSideInput(p: { label: string; value: number; min: number; max: number; testId: string; onValue(v: number): void }) {
+function FrameSideInput(p: { label: string; value: number; min: number; max: number; testId: string; /** Takes any number and clamps it to the frame's range. */ onValue(v: number): void }) {
   const [draft, setDraft] = useState<string | null>(null);
   const hintId = useId();
   const shown = draft ?? String(p.value);
   const outside = draft !== null && frameSideOf(draft, p.min, p.max) === null;
+  // The caller clamps (clampFrame); a blank box keeps the last value.
   const commit = () => {
     if (draft === null) return;
-    const v = Number(draft);
-    if (draft.trim() !== '' && Number.isFinite(v)) p.onValue(Math.round(Math.min(p.max, Math.max(p.min, v))));
+    if (draft.trim() !== '') p.onValue(Number(draft));
     setDraft(null);
   };
   return (
