@@ -3,6 +3,7 @@
 // The scenario and catalogue types are generated from the Rust definitions
 // (ts-rs, engine-wasm/core) into ./generated/; never write them twice.
 
+import { EVENT_KINDS } from './generated/constants';
 import type { FlowSummary as GenFlowSummary, HostSummary as GenHostSummary, Summary as GenSummary } from './generated/summary';
 
 export type { Aqm, Bottleneck, Flow, Host, LatencyProbe, LinkTrace, MechanismOverrides, Mechanisms, Scenario, TcpConfig, ValidationError } from './generated/scenario';
@@ -43,19 +44,8 @@ export type { BrowserMemory, ResourceEstimate } from './generated/resources';
 
 // ---------------------------------------------------------------- events
 
-/** The engine's event kind numbers (record.rs EventKind): 0–4 congestion events, 5–9 "entered state". */
-export const EVENT_KINDS = [
-  'network_loss',
-  'local_congestion',
-  'fast_retransmit',
-  'timeout',
-  'ecn_mark',
-  'entered_open',
-  'entered_disorder',
-  'entered_cwr',
-  'entered_recovery',
-  'entered_loss',
-] as const;
+/** The engine's event kind numbers (record.rs EVENT_KIND_NAMES, generated): 0–4 congestion events, 5–9 "entered state". */
+export { EVENT_KINDS };
 export type EventKind = (typeof EVENT_KINDS)[number] | 'unknown';
 
 export interface EngineEvent {

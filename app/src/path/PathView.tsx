@@ -23,7 +23,7 @@ import type { AlgorithmInfo, EngineEvent, ProfileCatalogue, Scenario } from '../
 import { capacityPps } from '../model/path';
 import { EventIndex } from './events';
 import { DeliveryIndex, linkFrame, packetsPerDot, pathLanes, scenarioMss, type LaneFrame } from './link';
-import { buildPathModel, fill, formatPkts, formatWindow, pathSummary, queueText, ringSize, type FlowModel, type HostModel, type PathModel } from './model';
+import { buildPathModel, fill, formatPkts, formatWindow, idleFlowText, pathSummary, queueText, ringSize, type FlowModel, type HostModel, type PathModel } from './model';
 import './path.css';
 
 /** The path view's id in `charts=` (embeds and presentation mode show it only when listed). */
@@ -150,7 +150,7 @@ function Meter({ value, limit, label, testId }: { value: number | null; limit: n
   );
 }
 
-function FlowLine({ f, name }: { f: FlowModel; name: string }) {
+function FlowLine({ f, name, sampled }: { f: FlowModel; name: string; sampled: boolean }) {
   const events: string[] = [];
   if (f.timeouts) events.push(`${f.timeouts} timeout${f.timeouts === 1 ? '' : 's'}`);
   if (f.fastRetransmits) events.push(`${f.fastRetransmits} fast retransmit${f.fastRetransmits === 1 ? '' : 's'}`);
@@ -172,7 +172,7 @@ function FlowLine({ f, name }: { f: FlowModel; name: string }) {
       <span className="path-flow-text">
         <span>
           <strong>flow {f.index}</strong> {name}
-          {f.active ? <> · {f.stateName}</> : <span className="muted"> · not started</span>}
+          {f.active ? <> · {f.stateName}</> : <span className="muted"> · {idleFlowText(sampled)}</span>}
         </span>
         {f.active && (
           <span className="path-flow-values">
@@ -231,7 +231,7 @@ function HostCard({ h, m, names }: { h: HostModel; m: PathModel; names: string[]
       </div>
       <ul className="path-flows">
         {shown.map((i) => (
-          <FlowLine key={i} f={m.flows[i]} name={names[i]} />
+          <FlowLine key={i} f={m.flows[i]} name={names[i]} sampled={m.row >= 0} />
         ))}
         {rest.length > 0 && (
           <li className="path-flow more">

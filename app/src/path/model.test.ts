@@ -4,7 +4,7 @@ import { FLOW_COLUMNS } from '../engine/generated/constants';
 import { DEFAULT_SCENARIO } from '../engine/generated/defaults';
 import type { EngineEvent, Scenario } from '../engine/types';
 import { EventIndex } from './events';
-import { buildPathModel, eventWindowS, fill, flash, formatPkts, pathSummary, queueText, ringSize } from './model';
+import { buildPathModel, eventWindowS, fill, flash, formatPkts, idleFlowText, pathSummary, queueText, ringSize } from './model';
 
 /** Two hosts with one flow each (two-to-one), MTU 1500 (MSS 1448), buffer 100, txqueuelen 50. */
 function twoToOne(): Scenario {
@@ -114,6 +114,14 @@ describe('path model', () => {
     const later = buildPathModel({ series, scenario: s, events, t: 0.45 });
     expect(later.flows[0].state).toBe(3);
     expect(later.flows[0].stateName).toBe('Recovery');
+  });
+
+  it('a flow without state: "not started" only when a sample says so, not before any sample (or after a failed run)', () => {
+    const early = buildPathModel({ series, scenario: s, events, t: 0.02 });
+    expect(idleFlowText(early.row >= 0)).toBe('not started');
+    const none = buildPathModel({ series: null, scenario: s, events: new EventIndex(), t: 0 });
+    expect(none.flows[0].active).toBe(false);
+    expect(idleFlowText(none.row >= 0)).toBe('no sample yet');
   });
 
   it('counts drops, marks and local back-offs in the window before the time shown (t − w < t_s ≤ t)', () => {

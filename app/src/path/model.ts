@@ -280,6 +280,15 @@ function ringText(r: HostRing): string {
   }
 }
 
+/**
+ * What a flow's line says when it has no state to show: a flow that starts
+ * later than the sample shown, or no sample at all (before a run's first
+ * sample, or after a run that failed), when nothing is known of any flow.
+ */
+export function idleFlowText(sampled: boolean): string {
+  return sampled ? 'not started' : 'no sample yet';
+}
+
 export function pathSummary(m: PathModel): string {
   if (m.row < 0) return 'No sample yet: the path fills in once the run has its first sample.';
   const b = m.bottleneck;

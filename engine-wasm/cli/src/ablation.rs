@@ -3,6 +3,7 @@
 
 use crate::csv::short;
 use crate::lab::{jobs_or_cores, run_points, select_labs};
+use crate::output;
 use crate::progress::{self, Progress};
 use sawtooth_core::ablation::{self, AblationRow, REFERENCE_PROFILE};
 use sawtooth_core::labs::{Lab, Scale};
@@ -14,7 +15,9 @@ pub fn run(
     only: &[String],
     path: &str,
     json: bool,
+    out: &mut impl std::io::Write,
 ) -> Result<(), String> {
+    output::check_writable(path, "--out")?;
     let scale = if faithful { Scale::Full } else { Scale::Quick };
     let jobs = jobs_or_cores(jobs);
     let mut text = header(scale);
@@ -54,12 +57,7 @@ pub fn run(
     if json {
         text = serde_json::to_string_pretty(&all_rows).expect("rows serialise") + "\n";
     }
-    if path == "-" {
-        print!("{text}");
-        Ok(())
-    } else {
-        std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
-    }
+    output::write_to(text.as_bytes(), path, out)
 }
 
 fn header(scale: Scale) -> String {

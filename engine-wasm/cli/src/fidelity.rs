@@ -2,6 +2,7 @@
 
 use crate::csv::short;
 use crate::lab::{jobs_or_cores, run_points, select_labs, sweep_points};
+use crate::output;
 use crate::progress::{self, Progress};
 use sawtooth_core::fidelity::{self, Agreement, LabFidelity, EFFECT_FACTOR, VALUE_TOLERANCE};
 use sawtooth_core::labs::{self, Lab, Scale};
@@ -9,7 +10,14 @@ use sawtooth_core::sim_claims::findings::FindingStatus;
 use sawtooth_core::sim_claims::{self, ClaimOutcome};
 use std::fmt::Write as _;
 
-pub fn run(quick: bool, jobs: Option<usize>, only: &[String], path: &str) -> Result<(), String> {
+pub fn run(
+    quick: bool,
+    jobs: Option<usize>,
+    only: &[String],
+    path: &str,
+    out: &mut impl std::io::Write,
+) -> Result<(), String> {
+    output::check_writable(path, "--out")?;
     let scale = if quick { Scale::Quick } else { Scale::Full };
     let jobs = jobs_or_cores(jobs);
     let sweeps = select_labs(only)?
@@ -37,12 +45,7 @@ pub fn run(quick: bool, jobs: Option<usize>, only: &[String], path: &str) -> Res
     }
     progress.finish();
     let text = report(scale, &reports);
-    if path == "-" {
-        print!("{text}");
-        Ok(())
-    } else {
-        std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
-    }
+    output::write_to(text.as_bytes(), path, out)
 }
 
 fn profile_of(lab: &Lab) -> String {

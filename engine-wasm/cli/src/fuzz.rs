@@ -138,9 +138,10 @@ fn write_summary(
     };
     writeln!(
         out,
-        "sawtooth fuzz: {} cases from seed {seed}, each at most ~{} expected engine events, {jobs} jobs",
+        "sawtooth fuzz: {} cases from seed {seed}, each at most ~{} expected engine events, {jobs} job{}",
         r.cases,
-        group_thousands(max_engine_events as f64)
+        group_thousands(max_engine_events as f64),
+        if jobs == 1 { "" } else { "s" }
     )?;
     writeln!(
         out,

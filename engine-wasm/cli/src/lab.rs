@@ -13,16 +13,15 @@ pub(crate) fn select_labs(only: &[String]) -> Result<Vec<&'static Lab>, String> 
     if only.is_empty() {
         return Ok(labs::labs().labs.iter().collect());
     }
-    only.iter()
-        .map(|id| {
-            labs::labs()
-                .labs
-                .iter()
-                .find(|l| l.number.to_string() == *id)
-                .map(Ok)
-                .unwrap_or_else(|| find_lab(id))
-        })
-        .collect()
+    let mut selected: Vec<&'static Lab> = Vec::new();
+    for name in only {
+        let lab = find_lab(name)?;
+        // A lab named twice (by id and by number) runs once.
+        if !selected.iter().any(|l| l.id == lab.id) {
+            selected.push(lab);
+        }
+    }
+    Ok(selected)
 }
 
 /// Runs in parallel: as asked, else one per available core.
@@ -30,11 +29,22 @@ pub(crate) fn jobs_or_cores(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(parallel::available_cores)
 }
 
-pub(crate) fn find_lab(id: &str) -> Result<&'static Lab, String> {
-    labs::lab(id).ok_or_else(|| {
-        let ids: Vec<&str> = labs::labs().labs.iter().map(|l| l.id.as_str()).collect();
-        format!("no lab {id}; one of {}", ids.join(", "))
-    })
+/// A lab by its id or its number (as `labs` lists them and `?lab=3` takes).
+pub(crate) fn find_lab(name: &str) -> Result<&'static Lab, String> {
+    let all = &labs::labs().labs;
+    labs::lab(name)
+        .or_else(|| all.iter().find(|l| l.number.to_string() == name))
+        .ok_or_else(|| {
+            let ids: Vec<String> = all
+                .iter()
+                .map(|l| format!("{} ({})", l.id, l.number))
+                .collect();
+            format!(
+                "no lab {}; one of {} (an id or its number)",
+                crate::input::clip(name),
+                ids.join(", ")
+            )
+        })
 }
 
 pub(crate) fn list_labs(out: &mut impl Write) -> Result<(), String> {

@@ -48,15 +48,17 @@ fn check_axis_value(lab: &Lab, x: &SweepValue, text: &str) -> Result<(), String>
     let SweepValue::Number(v) = *x else {
         return Ok(());
     };
-    if whole && !(v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v)) {
-        let name = serde_json::to_value(axis)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_else(|| format!("{axis:?}"));
+    // Counts (streams, flow pairs, the marking threshold K) start at 1.
+    let min = match axis {
+        Axis::StreamsPerHost | Axis::FlowPairs | Axis::MarkThresholdPkts => 1.0,
+        _ => 0.0,
+    };
+    if whole && !(v.fract() == 0.0 && (min..=u32::MAX as f64).contains(&v)) {
         return Err(format!(
-            "x = {}: lab {} sweeps {name} ({}), which takes a whole number from 0 to {}",
+            "x = {}: lab {} sweeps {} ({}), which takes a whole number from {min} to {}",
             input::clip(text),
             lab.id,
+            axis.name(),
             lab.sweep.unit,
             u32::MAX
         ));
@@ -73,6 +75,15 @@ pub(crate) fn lab_scenario(
     out: &mut impl Write,
 ) -> Result<(), String> {
     let lab = find_lab(lab)?;
+    if lab.series(series).is_none() {
+        let ids: Vec<&str> = lab.series.iter().map(|s| s.id.as_str()).collect();
+        return Err(format!(
+            "lab {} has no series {}; one of {}",
+            lab.id,
+            input::clip(series),
+            ids.join(", ")
+        ));
+    }
     let scale = if quick { Scale::Quick } else { Scale::Full };
     let seed = seed.unwrap_or_else(|| lab.seeds(scale)[0]);
     let text = x;

@@ -7,7 +7,7 @@
 //! lab points for the others), `lab_scenario.rs`, `fidelity.rs`,
 //! `ablation.rs` and `fuzz.rs`; `csv.rs` writes a sweep's CSV.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use sawtooth_core::Scenario;
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,7 +29,9 @@ enum Format {
     Json,
     /// The sampled time series as CSV.
     Csv,
-    /// Congestion events as CSV.
+    /// Congestion events and state changes as CSV (t_s, flow, kind; the
+    /// kinds are named as in the page's Events CSV: network_loss,
+    /// entered_recovery, …).
     Events,
 }
 
@@ -37,10 +39,13 @@ enum Format {
 enum Command {
     /// Run a scenario JSON file ("-" for standard input).
     Run {
+        /// The scenario file (the format of `default-scenario`; "-" for
+        /// standard input).
         scenario: String,
         #[arg(long, value_enum, default_value = "json")]
         format: Format,
-        /// Also write series.csv, events.csv and summary.json into DIR.
+        /// Also write series.csv, events.csv and summary.json into DIR
+        /// (created if missing; written before standard output).
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
         /// Print to standard error what the run cost beside what the
@@ -58,6 +63,7 @@ enum Command {
     /// What a scenario will record and roughly how much it will simulate
     /// (the resource model), as JSON, even if it fails validation.
     Estimate {
+        /// The scenario file ("-" for standard input).
         scenario: String,
         /// As for `run`: the bottleneck follows this Mahimahi trace.
         #[arg(long, value_name = "FILE")]
@@ -83,14 +89,15 @@ enum Command {
         #[arg(long, default_value_t = 2_000_000)]
         max_events: u64,
         /// Cases in parallel (default: available cores).
-        #[arg(long)]
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
     },
     /// Print the default scenario as JSON.
     DefaultScenario,
     /// Print the algorithm catalogue as JSON.
     Catalogue,
-    /// List the guided labs: id, number, title, runs at each scale.
+    /// List the guided labs as CSV: number, id, title, and the runs and
+    /// simulated seconds of each scale (quick, faithful).
     Labs,
     /// Run a lab's sweep natively and write CSV: one row per run (series,
     /// x, seed) with every metric and the paper's value where it has one,
@@ -98,12 +105,13 @@ enum Command {
     /// sawtooth-sweep` line (lab, scale, engine, digest), so the guided lab
     /// can open the file; or with --compare one row per published value.
     Sweep {
+        /// The lab: its id or number (`sawtooth labs`).
         lab: String,
         /// The browser-sized version (shorter runs, fewer points).
         #[arg(long)]
         quick: bool,
         /// Runs in parallel (default: available cores).
-        #[arg(long)]
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
         /// Write the paper-vs-simulation table instead of the runs.
         #[arg(long)]
@@ -124,7 +132,8 @@ enum Command {
             allow_hyphen_values = true
         )]
         shard: Option<shard::Shard>,
-        /// Write to FILE instead of standard output.
+        /// Write to FILE instead of standard output ("-": standard output).
+        /// Checked before anything runs.
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
     },
@@ -141,7 +150,8 @@ enum Command {
         /// Also write the paper-vs-simulation table to this file.
         #[arg(long)]
         compare_out: Option<String>,
-        /// Write to FILE instead of standard output.
+        /// Write to FILE instead of standard output ("-": standard output;
+        /// not one of the shard files).
         #[arg(long, value_name = "FILE")]
         out: Option<String>,
     },
@@ -150,10 +160,13 @@ enum Command {
     /// a summary). A report, not a test: it never fails on a mismatch.
     Fidelity {
         /// Browser-sized sweeps instead of the faithful scale.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "faithful")]
         quick: bool,
-        /// Runs in parallel (default: available cores).
+        /// The faithful scale (the default here).
         #[arg(long)]
+        faithful: bool,
+        /// Runs in parallel (default: available cores).
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
         /// Only these labs (ids or numbers, comma-separated).
         #[arg(long, value_delimiter = ',')]
@@ -170,10 +183,13 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         labs: Vec<String>,
         /// The faithful scale instead of browser-sized sweeps.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "quick")]
         faithful: bool,
-        /// Runs in parallel (default: available cores).
+        /// Browser-sized sweeps (the default here).
         #[arg(long)]
+        quick: bool,
+        /// Runs in parallel (default: available cores).
+        #[arg(long, value_parser = jobs_parser())]
         jobs: Option<usize>,
         /// Where to write the report ("-" for standard output).
         #[arg(long, default_value = "-")]
@@ -182,15 +198,23 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print the scenario JSON of one lab point (feed it to `run`).
+    /// Print the scenario JSON of one lab point (feed it to `run`). The
+    /// lab's metrics cover only its measurement window (`measure` in
+    /// core/labs/labs.json, e.g. from 1 s), so `run`'s whole-run summary
+    /// differs slightly from the sweep's row.
     LabScenario {
+        /// The lab: its id or number (`sawtooth labs`).
         lab: String,
+        /// The series id (the error for an unknown one lists them).
         series: String,
-        /// The swept value: a number, "a/b" for a pair, or "unlimited".
+        /// The swept value: a number; for Scalable's a and b (lab 5) a
+        /// pair "a/b"; for an initial ssthresh (lab 11) also "unlimited".
         #[arg(allow_negative_numbers = true)]
         x: String,
+        /// The seed (default: the lab's first at that scale).
         #[arg(long)]
         seed: Option<u32>,
+        /// The point at the browser-sized scale.
         #[arg(long)]
         quick: bool,
     },
@@ -203,6 +227,7 @@ mod fuzz;
 mod input;
 mod lab;
 mod lab_scenario;
+mod output;
 mod progress;
 mod run;
 mod shard;
@@ -213,8 +238,21 @@ use lab_scenario::lab_scenario;
 use run::{estimate, run};
 use sweep::{merge, sweep};
 
+/// `--jobs`: at least one.
+fn jobs_parser() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(1..=4096)
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // `--version` names the engine build that sweep files and `merge`
+    // check (a cluster's nodes can be compared before a sweep).
+    let version: &'static str =
+        Box::leak(sawtooth_core::labs::sweep_file::engine_id().into_boxed_str());
+    let parsed = Cli::command()
+        .version(version)
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // Clap's own message, unless it quotes a long value: then that
@@ -228,7 +266,7 @@ fn main() -> ExitCode {
             std::process::exit(e.exit_code());
         }
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = output::Stdout::new(std::io::stdout().lock());
     let result = match cli.command {
         Command::Run {
             scenario,
@@ -298,17 +336,19 @@ fn main() -> ExitCode {
         ),
         Command::Fidelity {
             quick,
+            faithful: _,
             jobs,
             labs: only,
             out: path,
-        } => fidelity::run(quick, jobs, &only, &path),
+        } => fidelity::run(quick, jobs, &only, &path, &mut out),
         Command::Ablation {
             labs: only,
             faithful,
+            quick: _,
             jobs,
             out: path,
             json,
-        } => ablation::run(faithful, jobs, &only, &path, json),
+        } => ablation::run(faithful, jobs, &only, &path, json, &mut out),
         Command::LabScenario {
             lab,
             series,
@@ -317,6 +357,7 @@ fn main() -> ExitCode {
             quick,
         } => lab_scenario(&lab, &series, &x, seed, quick, &mut out),
     };
+    let result = result.and_then(|()| out.flush().map_err(|e| e.to_string()));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

@@ -104,6 +104,17 @@ pub(crate) fn run(
     out: &mut impl Write,
 ) -> Result<(), String> {
     let scenario = read_scenario(path, trace, true)?;
+    // The folder is made (or found not to be one) before the run.
+    if let Some(dir) = out_dir {
+        if dir.exists() && !dir.is_dir() {
+            return Err(format!(
+                "--out {}: is a file; --out takes a folder (series.csv, events.csv and summary.json go in it)",
+                dir.display()
+            ));
+        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("--out {}: cannot create the folder: {e}", dir.display()))?;
+    }
     let mut sim = Simulation::new(&scenario).map_err(|e| format!("{e:?}"))?;
     let summary = sim.run_to_end();
     if engine_stats {
@@ -152,18 +163,13 @@ pub(crate) fn run(
     let write_events = |out: &mut dyn Write| -> std::io::Result<()> {
         writeln!(out, "t_s,flow,kind")?;
         for e in sim.recorder().events() {
-            writeln!(out, "{},{},{:?}", e.time_s, e.flow, e.kind)?;
+            writeln!(out, "{},{},{}", e.time_s, e.flow, e.kind.name())?;
         }
         Ok(())
     };
-    match format {
-        Format::Json => write_summary(out).map_err(io)?,
-        Format::Csv => write_series(out).map_err(io)?,
-        Format::Events => write_events(out).map_err(io)?,
-    }
+    // The folder first: what happens to standard output (a reader that
+    // stops early) must not cost the files.
     if let Some(dir) = out_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let file = |name: &str| {
             let p = dir.join(name);
             std::fs::File::create(&p)
@@ -173,6 +179,11 @@ pub(crate) fn run(
         write_series(&mut file("series.csv")?).map_err(io)?;
         write_events(&mut file("events.csv")?).map_err(io)?;
         write_summary(&mut file("summary.json")?).map_err(io)?;
+    }
+    match format {
+        Format::Json => write_summary(out).map_err(io)?,
+        Format::Csv => write_series(out).map_err(io)?,
+        Format::Events => write_events(out).map_err(io)?,
     }
     Ok(())
 }

@@ -4,19 +4,35 @@
 
 use crate::csv::write_comparison;
 use crate::lab::{find_lab, jobs_or_cores, run_points, sweep_points};
+use crate::output;
 use crate::progress::{self, Progress};
 use crate::shard;
 use sawtooth_core::labs::{self, sweep_file, Scale};
 use std::io::Write;
 
-/// Write `bytes` to `path`, or to `out` if no path. Callers write once,
+/// Write `bytes` to `path` (`-` or none: to `out`). Callers write once,
 /// after every run has finished, so a stopped job leaves no file (and the
 /// merge refuses a truncated one).
 fn emit(bytes: &[u8], path: Option<&str>, out: &mut impl Write) -> Result<(), String> {
-    match path {
-        None => out.write_all(bytes).map_err(|e| e.to_string()),
-        Some(path) => std::fs::write(path, bytes).map_err(|e| format!("cannot write {path}: {e}")),
+    output::write_to(bytes, path.unwrap_or(output::STDOUT), out)
+}
+
+/// The output files, checked before anything runs (`inputs`: files read,
+/// which an output must not replace).
+fn check_outputs(
+    out_path: Option<&str>,
+    compare_out: Option<&str>,
+    inputs: &[String],
+) -> Result<(), String> {
+    let outputs: Vec<(&str, &str)> = [("--out", out_path), ("--compare-out", compare_out)]
+        .into_iter()
+        .filter_map(|(flag, p)| p.map(|p| (flag, p)))
+        .collect();
+    output::check_distinct(&outputs, inputs)?;
+    for (flag, path) in outputs {
+        output::check_writable(path, flag)?;
     }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -39,6 +55,7 @@ pub(crate) fn sweep(
                 .into(),
         );
     }
+    check_outputs(out_path, compare_out, &[])?;
     for s in only {
         if lab.series(s).is_none() {
             let ids: Vec<&str> = lab.series.iter().map(|s| s.id.as_str()).collect();
@@ -132,6 +149,7 @@ pub(crate) fn merge(
     out_path: Option<&str>,
     out: &mut impl Write,
 ) -> Result<(), String> {
+    check_outputs(out_path, compare_out, files)?;
     let whole = shard::gather(files)?;
     write_sweep(&whole, compare, compare_out, out_path, out)
 }

@@ -409,3 +409,132 @@ fn trace_drives_the_bottleneck_from_a_mahimahi_file() {
     assert!(err.contains("not a whole number"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A reader that stops early (`| head -1`): the command still writes its
+/// --out folder and exits 0 without a word, as a Unix tool does.
+#[test]
+fn a_reader_that_stops_early_costs_neither_the_out_folder_nor_the_exit_status() {
+    let dir = std::env::temp_dir().join(format!("sawtooth-cli-pipe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sawtooth"))
+        .args([
+            "run",
+            "-",
+            "--format",
+            "csv",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(short_scenario().to_string().as_bytes())
+        .unwrap();
+    // Read one line, then close the pipe: later writes meet a closed pipe
+    // (the 100-row series is far larger than what one read takes).
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("series.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        101
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn events_are_named_as_the_page_names_them() {
+    let mut s = short_scenario();
+    s["loss_rate"] = 0.01.into();
+    let out = sawtooth(&["run", "-", "--format", "events"], &s.to_string());
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let kinds: std::collections::BTreeSet<&str> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.rsplit(',').next())
+        .collect();
+    assert!(kinds.contains("network_loss"), "{kinds:?}");
+    assert!(
+        kinds
+            .iter()
+            .all(|k| k.chars().all(|c| c.is_ascii_lowercase() || c == '_')),
+        "{kinds:?}"
+    );
+}
+
+/// An output file that cannot be written is refused before any run, and a
+/// file given to `run --out` (which takes a folder) likewise.
+#[test]
+fn outputs_are_checked_before_anything_runs() {
+    let missing = std::env::temp_dir()
+        .join(format!("sawtooth-no-such-folder-{}", std::process::id()))
+        .join("x.csv");
+    let err = refused(
+        &[
+            "sweep",
+            "two-to-one",
+            "--quick",
+            "--jobs",
+            "1",
+            "--out",
+            missing.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        err.contains("--out") && err.contains("cannot write there"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let file = std::env::temp_dir().join(format!("sawtooth-cli-file-{}", std::process::id()));
+    std::fs::write(&file, "").unwrap();
+    let err = refused(
+        &["run", "-", "--out", file.to_str().unwrap()],
+        &short_scenario().to_string(),
+    );
+    assert!(err.contains("takes a folder"), "{err}");
+    std::fs::remove_file(file).ok();
+}
+
+#[test]
+fn a_lab_is_named_by_its_id_or_its_number_and_a_bad_series_lists_the_good_ones() {
+    let by_number = sawtooth(&["lab-scenario", "14", "dctcp", "20", "--quick"], "");
+    let by_id = sawtooth(
+        &["lab-scenario", "dctcp-threshold", "dctcp", "20", "--quick"],
+        "",
+    );
+    assert!(by_number.status.success());
+    assert_eq!(by_number.stdout, by_id.stdout);
+    let err = refused(&["lab-scenario", "14", "nos", "20"], "");
+    assert!(err.contains("one of dctcp, reno-drop-tail"), "{err}");
+    let err = refused(&["lab-scenario", "14", "dctcp", "0"], "");
+    assert!(
+        err.contains("mark_threshold_pkts") && err.contains("from 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn version_names_the_engine_build() {
+    let out = sawtooth(&["--version"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("sawtooth 0.") && text.contains('+'),
+        "{text}"
+    );
+}

@@ -34,7 +34,28 @@ pub enum EventKind {
     EnteredLoss = 9,
 }
 
+/// Each event kind's name, by its number: the names the page's event log,
+/// its Events CSV and the CLI's `run --format events` use
+/// (docs/TEST-SURFACE.md §3.2).
+pub const EVENT_KIND_NAMES: [&str; 10] = [
+    "network_loss",
+    "local_congestion",
+    "fast_retransmit",
+    "timeout",
+    "ecn_mark",
+    "entered_open",
+    "entered_disorder",
+    "entered_cwr",
+    "entered_recovery",
+    "entered_loss",
+];
+
 impl EventKind {
+    /// The kind's name ([`EVENT_KIND_NAMES`]).
+    pub fn name(self) -> &'static str {
+        EVENT_KIND_NAMES[self as usize]
+    }
+
     pub fn entered(state: crate::cc::CaState) -> EventKind {
         use crate::cc::CaState::*;
         match state {
@@ -271,6 +292,46 @@ impl Recorder {
             });
         } else {
             self.events_dropped += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod event_name_tests {
+    use super::EventKind::*;
+    use super::*;
+
+    /// Each name belongs to the kind of its number: the enum's own name in
+    /// snake case (the table and the enum cannot drift apart).
+    #[test]
+    fn each_event_kind_is_named_by_its_number() {
+        let kinds = [
+            NetworkLoss,
+            LocalCongestion,
+            FastRetransmit,
+            Timeout,
+            EcnMark,
+            EnteredOpen,
+            EnteredDisorder,
+            EnteredCwr,
+            EnteredRecovery,
+            EnteredLoss,
+        ];
+        for (i, kind) in kinds.into_iter().enumerate() {
+            assert_eq!(kind as usize, i);
+            let snake: String = format!("{kind:?}")
+                .chars()
+                .enumerate()
+                .flat_map(|(j, c)| {
+                    let lower = c.to_ascii_lowercase();
+                    if c.is_ascii_uppercase() && j > 0 {
+                        vec!['_', lower]
+                    } else {
+                        vec![lower]
+                    }
+                })
+                .collect();
+            assert_eq!(kind.name(), snake);
         }
     }
 }

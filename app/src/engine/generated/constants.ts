@@ -17,6 +17,19 @@ export const FLOW_COLUMNS = [
   'state',
   'outstanding_captured_bytes',
 ] as const;
+/** The engine's event kinds by number (record.rs EVENT_KIND_NAMES): 0–4 congestion events, 5–9 "entered state". */
+export const EVENT_KINDS = [
+  'network_loss',
+  'local_congestion',
+  'fast_retransmit',
+  'timeout',
+  'ecn_mark',
+  'entered_open',
+  'entered_disorder',
+  'entered_cwr',
+  'entered_recovery',
+  'entered_loss',
+] as const;
 /** Bytes one delivery opportunity of a trace-driven link lets leave (link_trace.rs, Mahimahi's PACKET_SIZE). */
 export const TRACE_OPPORTUNITY_BYTES = 1504;
 /** Mahimahi's TUN header, counted with each IP packet against a trace's opportunities (link_trace.rs). */

@@ -201,6 +201,32 @@ pub enum Axis {
     RttRatio,
 }
 
+impl Axis {
+    /// The axis's name in lab files (`labs.json` `sweep.axis`).
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("{self:?}"))
+    }
+
+    /// What a value of this axis is, in words (for refusals).
+    pub fn takes(self) -> &'static str {
+        match self {
+            Axis::StreamsPerHost | Axis::FlowPairs | Axis::MarkThresholdPkts => {
+                "a whole number of at least 1"
+            }
+            Axis::ScalableAb => "a pair a/b",
+            Axis::InitialSsthreshPkts => "a whole number, or unlimited",
+            Axis::RttRatio => "a ratio of at least 1",
+            Axis::WindowBytes | Axis::TxqueuelenPkts | Axis::Seed | Axis::BufferPkts => {
+                "a whole number"
+            }
+            Axis::RttMs | Axis::BottleneckRateBps | Axis::BufferBdp => "a number",
+        }
+    }
+}
+
 /// One point on the swept axis: a number, an `[a, b]` pair, or `null`
 /// ("unlimited", for the initial ssthresh).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]

@@ -180,7 +180,13 @@ impl Lab {
         x: &SweepValue,
     ) -> Result<(), ExpandError> {
         let axis = self.sweep.axis;
-        let bad = || ExpandError::BadValue(format!("{x} is not a value for axis {axis:?}"));
+        let bad = || {
+            ExpandError::BadValue(format!(
+                "{x} is not a value for {}: {}",
+                axis.name(),
+                axis.takes()
+            ))
+        };
         let number = || x.as_number().ok_or_else(bad);
         let count = |v: f64| -> Result<usize, ExpandError> {
             if v >= 1.0 && v.fract() == 0.0 {
