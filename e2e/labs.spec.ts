@@ -193,6 +193,16 @@ test('lab 3 by link: the drawn points are the engine’s results, the paper besi
   await page.keyboard.press('ArrowRight');
   const focusedX = await page.evaluate(() => JSON.parse(document.activeElement!.getAttribute('data-x')!));
   expect(focusedX).toBeGreaterThan(x0);
+  // A sighted keyboard user sees the focused point's value (the mouse has its tooltip), and it goes with the focus.
+  const readout = chart.getByTestId('mark-readout');
+  const focusedLabel = await page.evaluate(() => document.activeElement!.getAttribute('aria-label')!);
+  await expect(readout).toBeVisible();
+  expect(focusedLabel.startsWith((await readout.textContent())!)).toBe(true);
+  await page.keyboard.press('Tab');
+  await expect(readout).toHaveCount(0);
+  // How each finding was checked is on the page, not only in a tooltip.
+  for (const f of s.findings!.filter((x) => (x.status === 'held' || x.status === 'broken') && x.note))
+    await expect(page.locator(`[data-testid="paper-findings"] li[data-finding="${f.id}"] [data-testid="finding-rule"]`)).toContainText(f.note!);
 
   // Drill-down: the point for Standard TCP at txqueuelen 100 opens that run in the lab page.
   const mark = chart.locator(`a.mark[data-series="reno"][data-x="100"]`);
@@ -537,5 +547,21 @@ test('lab 4: the band of the stated unknown, run on request at each end of its r
   }
   // The unknown matters somewhere: the band has a width.
   expect(spread).toBeGreaterThan(0);
+  expect(problems).toEqual([]);
+});
+
+test('on a phone, a result chart’s data table scrolls in its own box; the page never scrolls sideways', async ({ page }) => {
+  const problems = watch(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./?lab=two-to-one&pred=skip');
+  await runToDone(page);
+  const details = page.getByTestId('lab-chart-group_throughput_mbps').locator('details.chart-table');
+  await details.locator('summary').click();
+  const box = details.locator('.table-scroll');
+  await expect(box).toBeVisible();
+  // The table is wider than the phone: it scrolls inside its box, which is a keyboard-reachable region.
+  expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  await expect(box).toHaveAttribute('tabindex', '0');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(problems).toEqual([]);
 });

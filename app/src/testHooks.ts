@@ -22,7 +22,7 @@ import { labHookSnapshot, type LabHookSnapshot } from './guided/testHooks';
  * bump it, there and in docs/sawtooth-test-surface.d.ts, with every change
  * to what the contract promises.
  */
-export const CONTRACT_VERSION = 25 satisfies Contract.ContractVersion;
+export const CONTRACT_VERSION = 26 satisfies Contract.ContractVersion;
 
 /** window.sawtooth, exactly as the published declarations describe it. */
 export type SawtoothHooks = Contract.Sawtooth;

@@ -142,7 +142,7 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
                     </th>
                   );
                 })}
-                <th scope="col">Published values within ±10 %</th>
+                <th scope="col">Published values that agree</th>
                 <th scope="col">Orderings held</th>
                 <th scope="col">Findings held</th>
                 {hasRank && <th scope="col">Ranking (Spearman ρ)</th>}
@@ -174,6 +174,11 @@ function AblationBody({ store, lab, quick, paper, sweepRunning, onRunningChange 
               })}
             </tbody>
           </table>
+          <p className="hint" data-testid="ablation-legend">
+            A published value agrees within ±10 %, inside the range the paper states, or, for an effect (a gain or a difference), with the paper’s sign and within a factor of 1.5. An ordering is
+            one the paper’s numbers imply (one series above another at a swept value, or a value rising with it); it holds when the simulated numbers keep it. A finding is one of the paper’s
+            statements, checked as the lab lists it under “What the paper found”.
+          </p>
         </div>
       )}
     </section>

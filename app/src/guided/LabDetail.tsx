@@ -398,7 +398,7 @@ function LabBody({ store, lab, labs, paper, quick, env, defaults }: Omit<LabDeta
               data-testid="lab-run"
               ref={runButton}
             >
-              {anyResults && missing > 0 ? `Run the remaining ${missing}` : undecided ? 'Run without predicting' : 'Run the sweep'}
+              {running ? 'Running…' : anyResults && missing > 0 ? `Run the remaining ${missing}` : undecided ? 'Run without predicting' : 'Run the sweep'}
             </button>
             <button type="button" onClick={() => store.cancel()} disabled={!running} data-testid="lab-cancel" ref={cancelButton}>
               Cancel

@@ -125,6 +125,8 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
   const bandWords = band ? bandRangeWords(band.unknowns) : '';
   const focusable = useMemo(() => model.marks.filter((m) => m.runs.length > 0 && (m.py !== null || model.bars)), [model]);
   const [active, setActive] = useState(0);
+  /** The focused mark's value, shown beside it (a sighted keyboard user has no hover tooltip; screen readers have the aria-label). */
+  const [readout, setReadout] = useState<{ text: string; x: number; y: number } | null>(null);
   const [chooser, setChooser] = useState<DrawnMark | null>(null);
   const markRefs = useRef(new Map<string, { focus(): void }>());
   const keyOf = (m: DrawnMark) => `${m.line}@${m.xKey}`;
@@ -355,7 +357,12 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
                   tabIndex={i === activeIdx ? 0 : -1}
                   aria-label={`${label}. ${m.runs.length > 1 ? 'Choose a run to open in the lab page' : 'Open this run in the lab page'}`}
                   aria-haspopup={m.runs.length > 1 ? 'dialog' : undefined}
-                  onFocus={() => setActive(i)}
+                  onFocus={() => {
+                    setActive(i);
+                    // Centred above the mark, kept inside the chart (the box is at most 160 px wide).
+                    setReadout({ text: label, x: Math.min(Math.max(cx, 80), Math.max(80, width - 80)), y: model.bars ? cy - 2 * frame.cap : cy });
+                  }}
+                  onBlur={() => setReadout(null)}
                   onClick={(e) => open(m, e)}
                   data-series={l.series}
                   data-line={m.line}
@@ -382,6 +389,11 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
             })}
           </g>
         </svg>
+        {readout && (
+          <div className="lab-mark-readout" style={{ left: readout.x, top: readout.y }} aria-hidden="true" data-testid="mark-readout">
+            {readout.text}
+          </div>
+        )}
         {chooser && (
           <RunChooser
             lab={lab}
@@ -561,44 +573,48 @@ function ChartDataTable(props: {
     const vals = props.paper.filter(
       (p) => p.line === m.line && (p.kind === 'all' || (x !== null && p.kind === 'point' && Math.abs(p.x! - x) < 1e-9 * Math.max(1, x)) || (x !== null && p.kind === 'range' && x >= p.x0! && x <= p.x1!)),
     );
-    return vals.length ? vals.map((p) => withUnit(p.value, info.unit)).join(', ') : '';
+    // A value the paper gives at this point and over a range around it reads once.
+    return [...new Set(vals.map((p) => withUnit(p.value, info.unit)))].join(', ');
   };
   return (
     <details className="chart-table lab-table">
       <summary>Data table</summary>
-      <table>
-        <caption>{title}: simulated values (one row per line and swept value) beside the paper’s</caption>
-        <thead>
-          <tr>
-            <th scope="col">Series</th>
-            <th scope="col">{lab.sweep.label}</th>
-            <th scope="col">Simulated{multi ? ' (mean)' : ''}</th>
-            {multi && <th scope="col">Min – max</th>}
-            {banded && <th scope="col">At the ends of {bandWords}</th>}
-            <th scope="col">Paper</th>
-            <th scope="col">Runs (open in the lab page)</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((m) => (
-            <tr key={`${m.line}@${m.xKey}`} data-line={m.line} data-x={JSON.stringify(m.x)}>
-              <th scope="row">{lineById.get(m.line)?.label}</th>
-              <td>{formatX(lab.sweep.axis, m.x)}</td>
-              <td>{m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : '—') : withUnit(m.mean, info.unit)}</td>
-              {multi && <td>{m.runs.length > 1 ? `${formatValue(m.min, info.unit)} – ${formatValue(m.max, info.unit)}` : ''}</td>}
-              {banded && <td>{bandCellText(cellOf.get(cellKey(m.line, m.xKey)), endLabels, info.unit)}</td>}
-              <td>{paperAt(m)}</td>
-              <td>
-                {m.runs.map((idx, k) => (
-                  <a key={idx} href={drillHref(idx)} className="run-link">
-                    seed {m.seeds[k]}
-                  </a>
-                ))}
-              </td>
+      {/* Scrolls inside its box on a narrow screen, as the paper table does, instead of widening the page. */}
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={`${title}: data table`}>
+        <table>
+          <caption>{title}: simulated values (one row per line and swept value) beside the paper’s</caption>
+          <thead>
+            <tr>
+              <th scope="col">Series</th>
+              <th scope="col">{lab.sweep.label}</th>
+              <th scope="col">Simulated{multi ? ' (mean)' : ''}</th>
+              {multi && <th scope="col">Min – max</th>}
+              {banded && <th scope="col">At the ends of {bandWords}</th>}
+              <th scope="col">Paper</th>
+              <th scope="col">Runs (open in the lab page)</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((m) => (
+              <tr key={`${m.line}@${m.xKey}`} data-line={m.line} data-x={JSON.stringify(m.x)}>
+                <th scope="row">{lineById.get(m.line)?.label}</th>
+                <td>{formatX(lab.sweep.axis, m.x)}</td>
+                <td>{m.mean === null ? (metric === 'time_to_max_rate_s' ? 'never reached' : '—') : withUnit(m.mean, info.unit)}</td>
+                {multi && <td>{m.runs.length > 1 ? `${formatValue(m.min, info.unit)} – ${formatValue(m.max, info.unit)}` : ''}</td>}
+                {banded && <td>{bandCellText(cellOf.get(cellKey(m.line, m.xKey)), endLabels, info.unit)}</td>}
+                <td>{paperAt(m)}</td>
+                <td>
+                  {m.runs.map((idx, k) => (
+                    <a key={idx} href={drillHref(idx)} className="run-link">
+                      seed {m.seeds[k]}
+                    </a>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </details>
   );
 }

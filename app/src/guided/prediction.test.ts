@@ -5,6 +5,7 @@ import { encodePrediction, parsePrediction } from '../share/prediction';
 import {
   initialSketch,
   labQuestion,
+  lineName,
   moveSketchPoint,
   predictionForScaleLink,
   predictionFromLink,
@@ -55,6 +56,19 @@ describe('the question, from the lab’s own definition', () => {
     expect(q.xs).toEqual([MB, 16 * MB]);
     // The faithful scale sweeps more values, so the sketch has more points.
     expect(labQuestion(b2b, false).xs).toHaveLength(4);
+  });
+
+  it('asks at the lab’s predict_at where the scale runs it (where the paper’s lines part), else at the last value', () => {
+    const at4 = lab({ ...b2b, guide: { ...b2b.guide, predict_at: 4 * MB } });
+    expect(labQuestion(at4, false).at).toBe(4 * MB);
+    expect(labQuestion(at4, false).text).toBe('At 4 MB, which will have the highest total throughput?');
+    // The quick scale does not run 4 MB: its last value.
+    expect(labQuestion(at4, true).at).toBe(16 * MB);
+  });
+
+  it('quotes a line label made of parts inside the trend question', () => {
+    expect(lineName('Standard vs Standard: client 1: Standard TCP')).toBe('“Standard vs Standard: client 1: Standard TCP”');
+    expect(lineName('Standard TCP')).toBe('Standard TCP');
   });
 
   it('with more than six lines, asks whether the Standard TCP line rises, falls or stays flat', () => {
@@ -221,7 +235,7 @@ describe('the prediction in the link, against the lab’s question', () => {
 
   it('ignores with a notice what does not fit this lab', () => {
     const cases: [string, RegExp][] = [
-      ['rise', /“rise” is not one of this lab’s answers \(reno, highspeed, scalable\)/],
+      ['rise', /“rise” is not one of this lab’s answers \(reno for Standard TCP, highspeed for HighSpeed TCP, scalable for Scalable TCP\)/],
       ['scalable~cubic:1,2', /line “cubic” is not on this lab’s first chart/],
       ['scal able', /choice must be/],
     ];

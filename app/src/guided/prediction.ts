@@ -33,7 +33,7 @@ export interface LabQuestion {
   lines: LineDef[];
   /** The swept values at this scale, in sweep order (one sketch point each). */
   xs: SweepValue[];
-  /** `highest`: the swept value asked about (the last); `trend`: the first and the last. */
+  /** `highest`: the swept value asked about (the lab's `predict_at` where it runs at this scale, else the last); `trend`: the first and that one. */
   from: SweepValue;
   at: SweepValue;
   /** `trend`: the line asked about; null for `highest`. */
@@ -113,6 +113,11 @@ function trendLine(lab: Lab, lines: readonly LineDef[]): LineDef {
   return standard ?? lines[0];
 }
 
+/** A line's label inside a sentence: quoted when it is made of parts ("Standard vs Standard: client 1: Standard TCP"), whose colons would break the sentence. */
+export function lineName(label: string): string {
+  return label.includes(':') ? `“${label}”` : label;
+}
+
 export const TREND_CHOICES: readonly Choice[] = [
   { id: 'rise', label: 'Rise' },
   { id: 'fall', label: 'Fall' },
@@ -132,7 +137,9 @@ export function labQuestion(lab: Lab, quick: boolean): LabQuestion {
   const lines = lineDefs(lab, metric, run);
   const xs = scaleValues(lab, quick);
   const from = xs[0] ?? null;
-  const at = xs[xs.length - 1] ?? null;
+  // The lab may ask at another swept value than the last (its `predict_at`, where the paper's numbers part), if it runs at this scale.
+  const asked = lab.guide.predict_at ?? null;
+  const at = (asked !== null ? xs.find((x) => typeof x === 'number' && x === asked) : undefined) ?? xs[xs.length - 1] ?? null;
   const { noun, phrase } = metricNoun(metric);
   const axis = lab.sweep.axis;
   if (lines.length >= 2 && lines.length <= MAX_HIGHEST_CHOICES) {
@@ -161,7 +168,7 @@ export function labQuestion(lab: Lab, quick: boolean): LabQuestion {
     from,
     at,
     line,
-    text: `From ${formatX(axis, from)} to ${formatX(axis, at)}, will ${phrase} of ${line.label} rise, fall or stay about flat (within ±${pct(TREND_TOLERANCE)})?`,
+    text: `From ${formatX(axis, from)} to ${formatX(axis, at)}, will ${phrase} of ${lineName(line.label)} rise, fall or stay about flat (within ±${pct(TREND_TOLERANCE)})?`,
     choices: [...TREND_CHOICES],
   };
 }
@@ -212,7 +219,7 @@ export function predictionFromLink(q: LabQuestion, text: string | null): { predi
   if (!parsed.ok) return no(parsed.reason);
   const { choice, sketch } = parsed.value;
   if (choice === SKIP) return { prediction: { kind: 'skipped' }, notice: null };
-  if (!q.choices.some((c) => c.id === choice)) return no(`“${choice.slice(0, 40)}” is not one of this lab’s answers (${q.choices.map((c) => c.id).join(', ')})`);
+  if (!q.choices.some((c) => c.id === choice)) return no(`“${choice.slice(0, 40)}” is not one of this lab’s answers (${q.choices.map((c) => (c.label === c.id ? c.id : `${c.id} for ${c.label}`)).join(', ')})`);
   if (sketch) {
     if (!q.lines.some((l) => l.id === sketch.line)) return no(`the sketch’s line “${sketch.line.slice(0, 40)}” is not on this lab’s first chart`);
     // A sketch drawn at the other scale (another number of swept values):
@@ -434,13 +441,13 @@ export function scoreChoice(q: LabQuestion, choice: string, aggregates: SweepAgg
   const line = q.line!;
   const a = valueAt(q, agg, points, settled, line, q.from);
   const b = valueAt(q, agg, points, settled, line, q.at);
-  if (!a.complete || !b.complete) return { status: 'pending', answers: [], sentence: `Waiting for the runs of ${line.label} at ${axisText(q.from)} and ${axisText(q.at)}.` };
-  if (a.value === null || b.value === null) return { status: 'unavailable', answers: [], sentence: `The runs of ${line.label} gave no ${noun} at ${a.value === null ? axisText(q.from) : axisText(q.at)} to compare.` };
+  if (!a.complete || !b.complete) return { status: 'pending', answers: [], sentence: `Waiting for the runs of ${lineName(line.label)} at ${axisText(q.from)} and ${axisText(q.at)}.` };
+  if (a.value === null || b.value === null) return { status: 'unavailable', answers: [], sentence: `The runs of ${lineName(line.label)} gave no ${noun} at ${a.value === null ? axisText(q.from) : axisText(q.at)} to compare.` };
   const t = trendOf(a.value, b.value);
   const facts = `${show(a.value, unit)} at ${axisText(q.from)}, ${show(b.value, unit)} at ${axisText(q.at)}${changeText(a.value, b.value)}`;
-  if (choice === t) return { status: 'right', answers: [t], sentence: `Right: ${phrase} of ${line.label} ${TREND_VERB[t].does}: ${facts}.` };
+  if (choice === t) return { status: 'right', answers: [t], sentence: `Right: ${phrase} of ${lineName(line.label)} ${TREND_VERB[t].does}: ${facts}.` };
   const expected = TREND_VERB[choice as Trend]?.to ?? choice;
-  return { status: 'wrong', answers: [t], sentence: `You expected ${phrase} of ${line.label} to ${expected}; it ${TREND_VERB[t].does}: ${facts}.` };
+  return { status: 'wrong', answers: [t], sentence: `You expected ${phrase} of ${lineName(line.label)} to ${expected}; it ${TREND_VERB[t].does}: ${facts}.` };
 }
 
 /**
@@ -454,9 +461,9 @@ export function scoreSketch(q: LabQuestion, sketch: SketchLink, aggregates: Swee
   const agg = questionAggregates(q, aggregates, points);
   const unit = METRICS[q.metric].unit;
   const cells = q.xs.map((x, i) => ({ x, you: sketch.values[i], sim: valueAt(q, agg, points, settled, line, x) }));
-  if (cells.some((c) => !c.sim.complete)) return { status: 'pending', close: 0, total: 0, sentence: `Your sketch of ${line.label} waits for its runs.` };
+  if (cells.some((c) => !c.sim.complete)) return { status: 'pending', close: 0, total: 0, sentence: `Your sketch of ${lineName(line.label)} waits for its runs.` };
   const scored = cells.filter((c): c is typeof c & { sim: { value: number } } => c.sim.value !== null && c.you !== undefined);
-  if (scored.length === 0) return { status: 'unavailable', close: 0, total: 0, sentence: `The runs of ${line.label} gave no values to compare your sketch with.` };
+  if (scored.length === 0) return { status: 'unavailable', close: 0, total: 0, sentence: `The runs of ${lineName(line.label)} gave no values to compare your sketch with.` };
   const finite = scored.map((c) => c.sim.value).filter((v) => Number.isFinite(v));
   const floor = SKETCH_TOLERANCE * Math.max(0, ...finite.map(Math.abs));
   const miss = (c: (typeof scored)[number]) => (Number.isFinite(c.sim.value) ? Math.abs(c.you - c.sim.value) : Infinity);
@@ -464,12 +471,12 @@ export function scoreSketch(q: LabQuestion, sketch: SketchLink, aggregates: Swee
   const close = scored.filter(isClose).length;
   const total = scored.length;
   const tol = pct(SKETCH_TOLERANCE);
-  if (close === total) return { status: 'scored', close, total, sentence: `Your sketch of ${line.label} is within ${tol} of the simulation at ${total === 1 ? 'its one value' : `all ${total} values`}.` };
+  if (close === total) return { status: 'scored', close, total, sentence: `Your sketch of ${lineName(line.label)} is within ${tol} of the simulation at ${total === 1 ? 'its one value' : `all ${total} values`}.` };
   const worst = scored.reduce((w, c) => (miss(c) > miss(w) ? c : w));
   return {
     status: 'scored',
     close,
     total,
-    sentence: `Your sketch of ${line.label} is within ${tol} of the simulation at ${close} of ${total} values; it is furthest at ${formatX(q.axis, worst.x)}: you drew ${show(worst.you, unit)}, the simulation gives ${show(worst.sim.value, unit)}.`,
+    sentence: `Your sketch of ${lineName(line.label)} is within ${tol} of the simulation at ${close} of ${total} values; it is furthest at ${formatX(q.axis, worst.x)}: you drew ${show(worst.you, unit)}, the simulation gives ${show(worst.sim.value, unit)}.`,
   };
 }

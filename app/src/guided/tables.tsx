@@ -87,15 +87,22 @@ const FINDING_STATUS: Record<FindingOutcome['status'], string> = {
   not_checked: 'not checked',
 };
 
-/** Whether the runs on screen bear a finding out, beside the finding. */
+/** Whether the runs on screen bear a finding out, beside the finding, and how the finding's words were read into a check (visible, not a tooltip: keyboard and touch users need it too). */
 export function FindingBadge(props: { status: FindingOutcome['status'] | null; note: string | null }) {
   const status = props.status ?? 'pending';
-  const title = status === 'not_checked' || status === 'held' || status === 'broken' ? (props.note ?? undefined) : undefined;
+  const rule = status !== 'not_checked' && props.note ? props.note : null;
   return (
-    <span className={`finding-status ${status}`} title={title} data-testid="finding-status">
-      [{FINDING_STATUS[status]}
-      {status === 'not_checked' && props.note ? `: ${props.note}` : ''}]
-    </span>
+    <>
+      <span className={`finding-status ${status}`} data-testid="finding-status">
+        [{FINDING_STATUS[status]}
+        {status === 'not_checked' && props.note ? `: ${props.note}` : ''}]
+      </span>
+      {rule && (
+        <span className="finding-rule muted small" data-testid="finding-rule">
+          How it is checked: {rule}
+        </span>
+      )}
+    </>
   );
 }
 

@@ -456,3 +456,25 @@ fn numbers_are_written_with_about_three_significant_digits() {
     assert_eq!(text::number(Metric::TotalThroughputMbps, 884.9), "885 Mb/s");
     assert_eq!(text::number(Metric::Drops, 8.0), "8");
 }
+
+/// A quantity held between two bounds (an at-least and an at-most check of
+/// the same values, as "about half" is written): a broken sentence names
+/// the values of the bound it broke, once.
+#[test]
+fn a_broken_sentence_names_the_values_of_the_check_it_broke_once() {
+    let mut at_least = check(CheckKind::AtLeast, &["reno-9000"]);
+    at_least.each = true;
+    at_least.bound = Some(1000.0);
+    let mut at_most = at_least.clone();
+    at_most.kind = CheckKind::AtMost;
+    at_most.bound = Some(2000.0);
+    let l = lab2_with(vec![claim("", vec![at_least.clone(), at_most])]);
+    let out = one(&l, &sweep("reno-9000", |_| 900.0));
+    assert_eq!(out.holds, Some(false));
+    let alone = one(
+        &lab2_with(vec![claim("", vec![at_least])]),
+        &sweep("reno-9000", |_| 900.0),
+    );
+    assert!(!out.detail.is_empty());
+    assert_eq!(out.detail, alone.detail, "the broken bound's values, once");
+}

@@ -183,7 +183,14 @@ try_next: Array<string>,
  * What the simulator shows: sentences whose numbers and truth come
  * from the runs ([`crate::sim_claims`]), unlike the prose above.
  */
-simulator: Array<SimClaim>, };
+simulator: Array<SimClaim>, 
+/**
+ * The swept value the lab's prediction question asks about (default:
+ * the last one run at the scale): set where the paper's own numbers
+ * part at another value and meet at the last (lab 3: at txqueuelen
+ * 100 the paper has 828, 897 and 948 Mb/s, above 210 all about 966).
+ */
+predict_at?: number, };
 
 /**
  * One guided experiment: a base scenario, one swept control, several

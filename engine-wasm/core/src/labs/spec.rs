@@ -352,4 +352,11 @@ pub struct Guide {
     /// from the runs ([`crate::sim_claims`]), unlike the prose above.
     #[serde(default)]
     pub simulator: Vec<crate::sim_claims::SimClaim>,
+    /// The swept value the lab's prediction question asks about (default:
+    /// the last one run at the scale): set where the paper's own numbers
+    /// part at another value and meet at the last (lab 3: at txqueuelen
+    /// 100 the paper has 828, 897 and 948 Mb/s, above 210 all about 966).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub predict_at: Option<f64>,
 }

@@ -98,13 +98,24 @@ fn outcome(claim: &SimClaim, runs: &Runs) -> ClaimOutcome {
         text: parts.iter().map(|p| p.text.as_str()).collect(),
         parts,
         holds,
-        detail: verdicts
-            .iter()
-            .map(|v| v.detail.as_str())
-            .filter(|d| !d.is_empty())
-            .collect::<Vec<_>>()
-            .join("; "),
+        detail: joined_details(&verdicts, holds),
     }
+}
+
+/// The checks' details in order, each once: of a broken sentence only the
+/// checks that broke it (two bounds on one quantity, as "about half" is
+/// written, would otherwise list its values twice).
+fn joined_details(verdicts: &[Verdict], holds: Option<bool>) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    let shown = verdicts
+        .iter()
+        .filter(|v| holds != Some(false) || v.holds == Some(false));
+    for d in shown.map(|v| v.detail.as_str()) {
+        if !d.is_empty() && !seen.contains(&d) {
+            seen.push(d);
+        }
+    }
+    seen.join("; ")
 }
 
 fn fill(template: &str, runs: &Runs) -> Vec<ClaimPart> {
