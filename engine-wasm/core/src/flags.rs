@@ -45,7 +45,7 @@ pub fn flag_run(s: &Scenario, summary: &Summary, rec: &Recorder) -> Vec<RunFlag>
                 flow: Some(fs.flow),
                 text: format!(
                     "Flow {} retransmitted {:.1} % of its segments ({} of them){}.",
-                    fs.flow + 1,
+                    fs.flow,
                     fs.retransmission_rate * 100.0,
                     fs.retransmits,
                     cause.as_deref().map_or(String::new(), |c| format!("; {c}"))
@@ -65,7 +65,7 @@ pub fn flag_run(s: &Scenario, summary: &Summary, rec: &Recorder) -> Vec<RunFlag>
                 flow: Some(fs.flow),
                 text: format!(
                     "Flow {} waited for {} retransmission timeouts in {:.1} s{}.",
-                    fs.flow + 1,
+                    fs.flow,
                     fs.timeouts,
                     life_s,
                     cause.as_deref().map_or(String::new(), |c| format!("; {c}"))
@@ -194,7 +194,7 @@ mod tests {
             .unwrap_or_else(|| panic!("{flags:?}"));
         assert_eq!(timeouts.flow, Some(0));
         assert!(
-            timeouts.text.starts_with("Flow 1 waited for "),
+            timeouts.text.starts_with("Flow 0 waited for "),
             "{}",
             timeouts.text
         );

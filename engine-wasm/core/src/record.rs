@@ -299,7 +299,6 @@ impl Recorder {
 #[cfg(test)]
 mod event_name_tests {
     use super::EventKind::*;
-    use super::*;
 
     /// Each name belongs to the kind of its number: the enum's own name in
     /// snake case (the table and the enum cannot drift apart).

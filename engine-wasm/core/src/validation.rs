@@ -61,14 +61,15 @@ impl Scenario {
         }
         let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
+            let (value, message) = plain_type_error(&e.into_inner().to_string());
             vec![ValidationError {
                 field: if path == "." {
                     "(document)".into()
                 } else {
                     path
                 },
-                value: String::new(),
-                message: e.into_inner().to_string(),
+                value,
+                message,
             }]
         })?;
         Ok(scenario)
@@ -512,5 +513,99 @@ impl Validator {
 
     fn range_u(&mut self, field: &str, value: u32, (lo, hi): (u32, u32), unit: &str) {
         self.range_f(field, value as f64, (lo as f64, hi as f64), unit);
+    }
+}
+
+/// A value of the wrong type in serde's words ("invalid value: integer
+/// `99999999999`, expected u32") as the range messages put it: the value,
+/// and what the field takes ("must be a whole number from 0 to
+/// 4294967295"). Other messages (an unknown field, a missing one) stay as
+/// serde writes them, with no value.
+fn plain_type_error(message: &str) -> (String, String) {
+    let Some(rest) = message
+        .strip_prefix("invalid value: ")
+        .or_else(|| message.strip_prefix("invalid type: "))
+    else {
+        return (String::new(), message.to_string());
+    };
+    let Some((found, expected)) = rest.rsplit_once(", expected ") else {
+        return (String::new(), message.to_string());
+    };
+    let takes = match expected {
+        "u8" => "a whole number from 0 to 255".to_string(),
+        "u16" => "a whole number from 0 to 65535".to_string(),
+        "u32" => format!("a whole number from 0 to {}", u32::MAX),
+        "u64" | "usize" => "a whole number of at least 0".to_string(),
+        "f64" | "f32" => "a number".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "a string" => "text in quotes".to_string(),
+        _ => return (String::new(), message.to_string()),
+    };
+    // The value as written: `99`, "20", or the kind (null, a list, an object).
+    let value = match (found.find('`'), found.rfind('`')) {
+        (Some(a), Some(b)) if b > a => found[a + 1..b].to_string(),
+        _ => match (found.find('"'), found.rfind('"')) {
+            (Some(a), Some(b)) if b > a => found[a..=b].to_string(),
+            _ => found.to_string(),
+        },
+    };
+    let kind = if found.starts_with("string") {
+        ", not text"
+    } else {
+        ""
+    };
+    (value, format!("must be {takes}{kind}"))
+}
+
+#[cfg(test)]
+mod type_error_tests {
+    use super::*;
+
+    fn first_error(json: serde_json::Value) -> ValidationError {
+        Scenario::parse_json(&json.to_string())
+            .unwrap_err()
+            .remove(0)
+    }
+
+    fn scenario() -> serde_json::Value {
+        serde_json::to_value(Scenario::default_scenario()).unwrap()
+    }
+
+    /// A wrong type reads like a range error: the field, the value as
+    /// written and what the field takes, not Rust's type names.
+    #[test]
+    fn a_value_of_the_wrong_type_names_what_the_field_takes() {
+        let mut s = scenario();
+        s["hosts"][0]["flows"][0]["window_bytes"] = 99999999999u64.into();
+        let e = first_error(s);
+        assert_eq!(e.field, "hosts[0].flows[0].window_bytes");
+        assert_eq!(e.value, "99999999999");
+        assert_eq!(e.message, "must be a whole number from 0 to 4294967295");
+        let mut s = scenario();
+        s["rtt_ms"] = "20".into();
+        let e = first_error(s);
+        assert_eq!((e.field.as_str(), e.value.as_str()), ("rtt_ms", "\"20\""));
+        assert_eq!(e.message, "must be a number, not text");
+        let mut s = scenario();
+        s["tcp"]["sack"] = 1.into();
+        assert_eq!(first_error(s).message, "must be true or false");
+    }
+
+    #[test]
+    fn other_messages_are_kept() {
+        assert_eq!(
+            plain_type_error("unknown field `x`, expected one of `a`, `b`"),
+            (
+                String::new(),
+                "unknown field `x`, expected one of `a`, `b`".into()
+            )
+        );
+        assert_eq!(
+            plain_type_error("invalid type: map, expected a sequence"),
+            (
+                String::new(),
+                "invalid type: map, expected a sequence".into()
+            )
+        );
     }
 }
