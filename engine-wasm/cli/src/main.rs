@@ -60,6 +60,15 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         trace: Option<String>,
     },
+    /// Check a scenario file without running it: exit 0 and say so if it is
+    /// valid, else list every problem (as `run` would) and exit 1.
+    Validate {
+        /// The scenario file ("-" for standard input).
+        scenario: String,
+        /// As for `run`: the bottleneck follows this Mahimahi trace.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<String>,
+    },
     /// What a scenario will record and roughly how much it will simulate
     /// (the resource model), as JSON, even if it fails validation.
     Estimate {
@@ -235,7 +244,7 @@ mod sweep;
 
 use lab::{jobs_or_cores, list_labs};
 use lab_scenario::lab_scenario;
-use run::{estimate, run};
+use run::{estimate, run, validate};
 use sweep::{merge, sweep};
 
 /// `--jobs`: at least one.
@@ -283,6 +292,7 @@ fn main() -> ExitCode {
             &mut out,
         ),
         Command::Estimate { scenario, trace } => estimate(&scenario, trace.as_deref(), &mut out),
+        Command::Validate { scenario, trace } => validate(&scenario, trace.as_deref(), &mut out),
         Command::Fuzz {
             cases,
             seed,

@@ -188,6 +188,17 @@ pub(crate) fn run(
     Ok(())
 }
 
+/// `sawtooth validate`: the scenario's problems (an error), or a line
+/// saying it is valid.
+pub(crate) fn validate(
+    path: &str,
+    trace: Option<&str>,
+    out: &mut impl Write,
+) -> Result<(), String> {
+    read_scenario(path, trace, true)?;
+    writeln!(out, "valid scenario {path}").map_err(|e| e.to_string())
+}
+
 pub(crate) fn estimate(
     path: &str,
     trace: Option<&str>,

@@ -538,3 +538,14 @@ fn version_names_the_engine_build() {
         "{text}"
     );
 }
+
+#[test]
+fn validate_checks_a_scenario_without_running_it() {
+    let out = sawtooth(&["validate", "-"], &short_scenario().to_string());
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "valid scenario -\n");
+    let mut s = short_scenario();
+    s["rtt_ms"] = (-5).into();
+    let err = refused(&["validate", "-"], &s.to_string());
+    assert!(err.contains("rtt_ms = -5: must be between"), "{err}");
+}
