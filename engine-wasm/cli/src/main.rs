@@ -91,6 +91,8 @@ enum Command {
             value_parser = clap::value_parser!(u64).range(..=fuzz::MAX_CASES)
         )]
         cases: u64,
+        /// The seed the corner scenarios are drawn from (the same seed gives
+        /// the same cases).
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Shorten each case until the model expects at most this many
@@ -151,6 +153,7 @@ enum Command {
     /// paper-vs-simulation table. Refuses missing or duplicate shards and
     /// shards of another lab, scale, series or engine build.
     Merge {
+        /// The shard files (`sweep --shard K/N --out FILE`), in any order.
         #[arg(required = true, value_name = "SHARD_CSV")]
         files: Vec<String>,
         /// Write the paper-vs-simulation table instead of the runs.
