@@ -25,9 +25,11 @@ struct Cli {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
-    /// The run summary as JSON.
+    /// The run summary as JSON (the page's `summary()`, docs/TEST-SURFACE.md
+    /// §3).
     Json,
-    /// The sampled time series as CSV.
+    /// The sampled time series as CSV (the columns of docs/TEST-SURFACE.md
+    /// §3.1: t_s, f<i>.<column>, q.bottleneck_pkts, h<h>.ifq_pkts, …).
     Csv,
     /// Congestion events and state changes as CSV (t_s, flow, kind; the
     /// kinds are named as in the page's Events CSV: network_loss,
@@ -110,7 +112,8 @@ enum Command {
     /// List the guided labs as CSV: number, id, title, and the runs and
     /// simulated seconds of each scale (quick, faithful).
     Labs,
-    /// Run a lab's sweep natively and write CSV: one row per run (series,
+    /// Run a lab's sweep natively and write CSV (its metrics are the
+    /// `PointResult` fields of docs/TEST-SURFACE.md §8.1): one row per run (series,
     /// x, seed) with every metric and the paper's value where it has one,
     /// then each run's exact `# point` record and a closing `#
     /// sawtooth-sweep` line (lab, scale, engine, digest), so the guided lab
