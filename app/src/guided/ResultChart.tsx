@@ -125,8 +125,8 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
   const bandWords = band ? bandRangeWords(band.unknowns) : '';
   const focusable = useMemo(() => model.marks.filter((m) => m.runs.length > 0 && (m.py !== null || model.bars)), [model]);
   const [active, setActive] = useState(0);
-  /** The focused mark's value, shown beside it (a sighted keyboard user has no hover tooltip; screen readers have the aria-label). */
-  const [readout, setReadout] = useState<{ text: string; x: number; y: number } | null>(null);
+  /** The focused mark (its key), whose value shows beside it: a sighted keyboard user has no hover tooltip (screen readers have the aria-label). Text and place are taken at each render, so they follow new results and a resize. */
+  const [focusedKey, setFocusedKey] = useState<string | null>(null);
   const [chooser, setChooser] = useState<DrawnMark | null>(null);
   const markRefs = useRef(new Map<string, { focus(): void }>());
   const keyOf = (m: DrawnMark) => `${m.line}@${m.xKey}`;
@@ -177,6 +177,23 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
   // The sketched line's colour and name (from every line of the chart: it may be one the legend hides).
   const sketchLine = model.sketch ? (lineById.get(model.sketch.line) ?? allLines.find((l) => l.id === model.sketch!.line) ?? null) : null;
   const barOf = new Map(model.bars?.map((b) => [b.mark, b]) ?? []);
+  /** A mark's words and where it is drawn. */
+  const markPlace = (m: DrawnMark) => {
+    const cell = cellOf.get(cellKey(m.line, m.xKey));
+    const label = markLabel(lab, lineById.get(m.line)!, m, plan.metric, cell && band ? { cell, words: bandWords, labels: band.endLabels } : null);
+    const cy = m.py ?? (model.bars ? model.y.pos(model.y.domain[1]) : 0);
+    const bar = barOf.get(m);
+    return { label, cx: bar ? bar.x + bar.width / 2 : m.px, cy };
+  };
+  // The focused mark's value, read at each render (it follows new results and a resize); centred above the mark and
+  // kept inside the chart (the box is at most 160 px wide).
+  const focusedMark = focusedKey === null ? undefined : focusable.find((m) => keyOf(m) === focusedKey);
+  const focusedPlace = focusedMark ? markPlace(focusedMark) : null;
+  const readout = focusedPlace && {
+    text: focusedPlace.label,
+    x: Math.min(Math.max(focusedPlace.cx, 80), Math.max(80, width - 80)),
+    y: model.bars ? focusedPlace.cy - 2 * frame.cap : focusedPlace.cy,
+  };
 
   return (
     <figure
@@ -340,11 +357,7 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
           <g className="lab-marks" onKeyDown={onKeyDown}>
             {focusable.map((m, i) => {
               const l = lineById.get(m.line)!;
-              const cell = cellOf.get(cellKey(m.line, m.xKey));
-              const label = markLabel(lab, l, m, plan.metric, cell && band ? { cell, words: bandWords, labels: band.endLabels } : null);
-              const cy = m.py ?? (model.bars ? model.y.pos(model.y.domain[1]) : 0);
-              const bar = barOf.get(m);
-              const cx = bar ? bar.x + bar.width / 2 : m.px;
+              const { label, cx, cy } = markPlace(m);
               return (
                 <a
                   key={keyOf(m)}
@@ -359,10 +372,9 @@ export function ResultChart({ lab, plan, points, aggregates, paper, papers, dril
                   aria-haspopup={m.runs.length > 1 ? 'dialog' : undefined}
                   onFocus={() => {
                     setActive(i);
-                    // Centred above the mark, kept inside the chart (the box is at most 160 px wide).
-                    setReadout({ text: label, x: Math.min(Math.max(cx, 80), Math.max(80, width - 80)), y: model.bars ? cy - 2 * frame.cap : cy });
+                    setFocusedKey(keyOf(m));
                   }}
-                  onBlur={() => setReadout(null)}
+                  onBlur={() => setFocusedKey(null)}
                   onClick={(e) => open(m, e)}
                   data-series={l.series}
                   data-line={m.line}

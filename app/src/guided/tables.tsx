@@ -90,7 +90,7 @@ const FINDING_STATUS: Record<FindingOutcome['status'], string> = {
 /** Whether the runs on screen bear a finding out, beside the finding, and how the finding's words were read into a check (visible, not a tooltip: keyboard and touch users need it too). */
 export function FindingBadge(props: { status: FindingOutcome['status'] | null; note: string | null }) {
   const status = props.status ?? 'pending';
-  const rule = status !== 'not_checked' && props.note ? props.note : null;
+  const rule = (status === 'held' || status === 'broken') && props.note ? props.note : null;
   return (
     <>
       <span className={`finding-status ${status}`} data-testid="finding-status">

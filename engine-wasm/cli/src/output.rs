@@ -58,39 +58,69 @@ impl<W: Write> Write for Stdout<W> {
 }
 
 /// Refuse an output file that cannot be written, before anything runs: its
-/// folder missing, a folder in its place, no permission. A file that does
-/// not exist yet is created to find out and removed again, so a command
-/// that fails later leaves nothing behind.
+/// folder missing, a folder in its place, no permission. Nothing the user
+/// named is created, truncated or removed: an existing regular file is
+/// opened for appending (and closed); for a new file (or a link to one) a
+/// scratch file is made and removed in the folder it will go to. A pipe or
+/// a device is left alone (opening it would be seen by its other end).
 pub(crate) fn check_writable(path: &str, flag: &str) -> Result<(), String> {
     if path == STDOUT {
         return Ok(());
     }
     let p = Path::new(path);
-    if p.is_dir() {
-        return Err(format!("{flag} {path}: is a folder; give a file name"));
+    let cannot = |e: io::Error| format!("{flag} {path}: cannot write there: {e}");
+    match std::fs::metadata(p) {
+        Ok(m) if m.is_dir() => Err(format!("{flag} {path}: is a folder; give a file name")),
+        Ok(m) if m.is_file() => std::fs::OpenOptions::new()
+            .append(true)
+            .open(p)
+            .map(drop)
+            .map_err(cannot),
+        Ok(_) => Ok(()),
+        Err(_) => {
+            // Where the file will be: through a dangling link, its target.
+            let target = match std::fs::read_link(p) {
+                Ok(t) if t.is_relative() => p.parent().unwrap_or(Path::new("")).join(t),
+                Ok(t) => t,
+                Err(_) => p.to_path_buf(),
+            };
+            let folder = match target.parent() {
+                Some(f) if !f.as_os_str().is_empty() => f.to_path_buf(),
+                _ => Path::new(".").to_path_buf(),
+            };
+            let scratch = folder.join(format!(".sawtooth-write-check-{}", std::process::id()));
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&scratch)
+                .map_err(cannot)?;
+            let _ = std::fs::remove_file(&scratch);
+            Ok(())
+        }
     }
-    let existed = p.exists();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(p)
-        .map_err(|e| format!("{flag} {path}: cannot write there: {e}"))?;
-    if !existed {
-        let _ = std::fs::remove_file(p);
+}
+
+/// A path as the file system will resolve it, whether or not the file
+/// exists yet (`a.csv` and `./a.csv` are one file).
+fn resolved(path: &str) -> std::path::PathBuf {
+    let p = Path::new(path);
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return c;
     }
-    Ok(())
+    let folder = match p.parent() {
+        Some(f) if !f.as_os_str().is_empty() => f,
+        _ => Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), p.file_name()) {
+        (Ok(f), Some(name)) => f.join(name),
+        _ => p.to_path_buf(),
+    }
 }
 
 /// Refuse two outputs that name one file (the second would silently
 /// replace the first), and an output that names an input.
 pub(crate) fn check_distinct(outputs: &[(&str, &str)], inputs: &[String]) -> Result<(), String> {
-    let same = |a: &str, b: &str| {
-        a == b
-            || matches!(
-                (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-                (Ok(x), Ok(y)) if x == y
-            )
-    };
+    let same = |a: &str, b: &str| a == b || resolved(a) == resolved(b);
     for (i, (flag, path)) in outputs.iter().enumerate() {
         if *path == STDOUT {
             continue;
@@ -169,5 +199,26 @@ mod tests {
         let err = check_distinct(&[("--out", "s1.csv")], &["s1.csv".into()]).unwrap_err();
         assert!(err.contains("also an input"), "{err}");
         assert!(check_distinct(&[("--out", "-"), ("--compare-out", "-")], &[]).is_ok());
+        let err =
+            check_distinct(&[("--out", "a.csv"), ("--compare-out", "./a.csv")], &[]).unwrap_err();
+        assert!(err.contains("both name"), "{err}");
+    }
+
+    /// A link to a file that does not exist yet stays a link, and nothing is
+    /// made at its target, by the check.
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_link_is_left_as_it_is() {
+        let dir = std::env::temp_dir().join(format!("sawtooth-output-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let link = dir.join("out.csv");
+        std::os::unix::fs::symlink("target.csv", &link).unwrap();
+        check_writable(link.to_str().unwrap(), "--out").unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(!dir.join("target.csv").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

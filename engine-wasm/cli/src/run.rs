@@ -106,6 +106,12 @@ pub(crate) fn run(
     let scenario = read_scenario(path, trace, true)?;
     // The folder is made (or found not to be one) before the run.
     if let Some(dir) = out_dir {
+        if dir.as_os_str() == crate::output::STDOUT {
+            return Err(
+                "--out -: run writes its output to standard output already; --out takes a folder"
+                    .into(),
+            );
+        }
         if dir.exists() && !dir.is_dir() {
             return Err(format!(
                 "--out {}: is a file; --out takes a folder (series.csv, events.csv and summary.json go in it)",

@@ -410,6 +410,13 @@ fn trace_drives_the_bottleneck_from_a_mahimahi_file() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// 10 s at 10 ms samples: a series CSV of 1000 rows.
+fn long_series_scenario() -> serde_json::Value {
+    let mut s = default_scenario();
+    s["duration_ms"] = 10_000.into();
+    s
+}
+
 /// A reader that stops early (`| head -1`): the command still writes its
 /// --out folder and exits 0 without a word, as a Unix tool does.
 #[test]
@@ -434,10 +441,11 @@ fn a_reader_that_stops_early_costs_neither_the_out_folder_nor_the_exit_status() 
         .stdin
         .take()
         .unwrap()
-        .write_all(short_scenario().to_string().as_bytes())
+        .write_all(long_series_scenario().to_string().as_bytes())
         .unwrap();
-    // Read one line, then close the pipe: later writes meet a closed pipe
-    // (the 100-row series is far larger than what one read takes).
+    // Read a little, then close the pipe: the 1000-row series (about 150 KB)
+    // cannot fit the pipe's buffer (64 KB), so later writes meet a closed
+    // pipe whatever the timing.
     let mut stdout = child.stdout.take().unwrap();
     let mut first = [0u8; 16];
     std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
@@ -451,7 +459,7 @@ fn a_reader_that_stops_early_costs_neither_the_out_folder_nor_the_exit_status() 
             .unwrap()
             .lines()
             .count(),
-        101
+        1001
     );
     std::fs::remove_dir_all(dir).ok();
 }
