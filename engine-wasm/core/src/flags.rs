@@ -44,8 +44,12 @@ pub fn flag_run(s: &Scenario, summary: &Summary, rec: &Recorder) -> Vec<RunFlag>
                 kind: FlagKind::Retransmissions,
                 flow: Some(fs.flow),
                 text: format!(
+                    // Counted from 1 here, from 0 in `flow` and on the page: the
+                    // stored digests hash the summary with these sentences, and
+                    // the shipped faithful results are stamped with them, so
+                    // renumbering would stale every results file.
                     "Flow {} retransmitted {:.1} % of its segments ({} of them){}.",
-                    fs.flow,
+                    fs.flow + 1,
                     fs.retransmission_rate * 100.0,
                     fs.retransmits,
                     cause.as_deref().map_or(String::new(), |c| format!("; {c}"))
@@ -65,7 +69,7 @@ pub fn flag_run(s: &Scenario, summary: &Summary, rec: &Recorder) -> Vec<RunFlag>
                 flow: Some(fs.flow),
                 text: format!(
                     "Flow {} waited for {} retransmission timeouts in {:.1} s{}.",
-                    fs.flow,
+                    fs.flow + 1,
                     fs.timeouts,
                     life_s,
                     cause.as_deref().map_or(String::new(), |c| format!("; {c}"))
@@ -194,7 +198,7 @@ mod tests {
             .unwrap_or_else(|| panic!("{flags:?}"));
         assert_eq!(timeouts.flow, Some(0));
         assert!(
-            timeouts.text.starts_with("Flow 0 waited for "),
+            timeouts.text.starts_with("Flow 1 waited for "),
             "{}",
             timeouts.text
         );
